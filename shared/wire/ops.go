@@ -1,0 +1,109 @@
+package wire
+
+import "encoding/json"
+
+// Op names and their arguments and results.
+const (
+	// OpAddServer adds a server: [AddServerArgs] → [AddServerResult].
+	OpAddServer = "server.add"
+	// OpRemoveServer removes a server and forgets it: [ServerArgs] → {}.
+	OpRemoveServer = "server.remove"
+	// OpRetryServer reconnects a server now: [ServerArgs] → {}.
+	OpRetryServer = "server.retry"
+	// OpCallTool calls a tool: [CallToolArgs] → [CallToolResult].
+	// A result with IsError set is still a result, not an error frame.
+	OpCallTool = "tool.call"
+	// OpGetPrompt gets a prompt: [GetPromptArgs] → [GetPromptResult].
+	OpGetPrompt = "prompt.get"
+	// OpReadResource reads a resource: [ReadResourceArgs] → [ReadResourceResult].
+	OpReadResource = "resource.read"
+	// OpCancel cancels a running op: [CancelArgs] → {}. The cancelled op is
+	// answered with a [CodeCancelled] error.
+	OpCancel = "op.cancel"
+)
+
+// AddServerArgs are the arguments of [OpAddServer].
+type AddServerArgs struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// AddServerResult is the result of [OpAddServer]. Existing is set when a
+// server with the same name and normalized URL was already registered.
+type AddServerResult struct {
+	ID       string `json:"id"`
+	Existing bool   `json:"existing,omitempty"`
+}
+
+// ServerArgs name one server.
+type ServerArgs struct {
+	Server string `json:"server"`
+}
+
+// CallToolArgs are the arguments of [OpCallTool].
+type CallToolArgs struct {
+	Server    string          `json:"server"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments,omitempty"` // a JSON object
+}
+
+// CallToolResult is an MCP tool result.
+type CallToolResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError,omitempty"`
+}
+
+// Content is one MCP content block. Only the fields of its type are set.
+type Content struct {
+	Type     string          `json:"type"` // text, image, audio, resource_link, resource
+	Text     string          `json:"text,omitempty"`
+	MIMEType string          `json:"mimeType,omitempty"`
+	Data     string          `json:"data,omitempty"` // base64, for image and audio
+	URI      string          `json:"uri,omitempty"`  // for resource_link
+	Name     string          `json:"name,omitempty"` // for resource_link
+	Resource json.RawMessage `json:"resource,omitempty"`
+}
+
+// GetPromptArgs are the arguments of [OpGetPrompt].
+type GetPromptArgs struct {
+	Server    string            `json:"server"`
+	Name      string            `json:"name"`
+	Arguments map[string]string `json:"arguments,omitempty"`
+}
+
+// GetPromptResult is an MCP prompt result.
+type GetPromptResult struct {
+	Description string          `json:"description,omitempty"`
+	Messages    []PromptMessage `json:"messages"`
+}
+
+// PromptMessage is one message of a [GetPromptResult].
+type PromptMessage struct {
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
+}
+
+// ReadResourceArgs are the arguments of [OpReadResource].
+type ReadResourceArgs struct {
+	Server string `json:"server"`
+	URI    string `json:"uri"`
+}
+
+// ReadResourceResult is an MCP resource read result.
+type ReadResourceResult struct {
+	Contents []ResourceContents `json:"contents"`
+}
+
+// ResourceContents is the content of one resource.
+type ResourceContents struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     string `json:"blob,omitempty"` // base64
+}
+
+// CancelArgs name the op to cancel.
+type CancelArgs struct {
+	ID string `json:"id"`
+}

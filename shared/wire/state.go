@@ -1,0 +1,129 @@
+package wire
+
+import "encoding/json"
+
+// Server lifecycle states.
+const (
+	StateConnecting     = "connecting"
+	StateConnected      = "connected"
+	StateDiscovering    = "discovering"
+	StateReady          = "ready"
+	StateFailed         = "failed"
+	StateAuthenticating = "authenticating"
+)
+
+// Transports.
+const (
+	TransportStreamable = "streamable-http"
+)
+
+// Snapshot is the data of a [TypeSnapshot] frame: a user's whole state.
+// The frame's Seq is the sequence number this state corresponds to.
+type Snapshot struct {
+	Epoch   string   `json:"epoch"` // changes when the relay's session restarts; a new epoch means resync
+	User    string   `json:"user"`
+	Servers []Server `json:"servers"`
+}
+
+// Server is one registered MCP server as the dashboard sees it.
+type Server struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+	State     string `json:"state"`
+	Error     string `json:"error,omitempty"` // sanitized, set when State is failed
+
+	Info            *Implementation `json:"info,omitempty"`
+	ProtocolVersion string          `json:"protocolVersion,omitempty"`
+	Instructions    string          `json:"instructions,omitempty"`
+
+	Tools     []Tool             `json:"tools,omitempty"`
+	Prompts   []Prompt           `json:"prompts,omitempty"`
+	Resources []Resource         `json:"resources,omitempty"`
+	Templates []ResourceTemplate `json:"templates,omitempty"`
+}
+
+// Meta returns a copy of s without its lists: the part a [KindServer] change carries.
+func (s Server) Meta() Server {
+	s.Tools, s.Prompts, s.Resources, s.Templates = nil, nil, nil, nil
+	return s
+}
+
+// Implementation names an MCP server's software.
+type Implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Tool is an MCP tool.
+type Tool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
+}
+
+// Prompt is an MCP prompt.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument is one argument of a [Prompt].
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// Resource is an MCP resource.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+}
+
+// ResourceTemplate is an MCP resource template.
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// Change kinds.
+const (
+	KindServer   = "server"   // Key is the server id; Value is [Server.Meta]
+	KindTool     = "tool"     // Key is the tool name; Value is a [Tool]
+	KindPrompt   = "prompt"   // Key is the prompt name; Value is a [Prompt]
+	KindResource = "resource" // Key is the resource URI; Value is a [Resource]
+	KindTemplate = "template" // Key is the URI template; Value is a [ResourceTemplate]
+)
+
+// Delta is the data of a [TypeDelta] frame. The frame's Seq is the
+// sequence number after applying it; it is always the previous one plus one.
+type Delta struct {
+	Changes []Change `json:"changes"`
+}
+
+// Change puts or removes one item. Removing a server removes its lists too.
+// A put of a server keeps its lists; a put of an item replaces the item of the
+// same key or appends it.
+type Change struct {
+	Kind   string          `json:"kind"`
+	Server string          `json:"server"`
+	Key    string          `json:"key"`
+	Remove bool            `json:"remove,omitempty"`
+	Value  json.RawMessage `json:"value,omitempty"`
+}
