@@ -1,0 +1,15 @@
+// Package session owns each user's state: the servers they registered, the
+// live state of each connection, and the sequence-numbered deltas that keep
+// every open dashboard in step.
+//
+// A [Manager] holds one [Session] per user. Connections report their
+// complete state through an emit callback; the session diffs it against what
+// it holds and broadcasts only what changed, as one [wire.Delta] with the
+// next sequence number, to every [Subscriber] (one per open dashboard).
+// A subscriber that falls behind is disconnected rather than slowing the
+// others; on reconnect it resumes from its last sequence number or gets a
+// fresh snapshot.
+//
+// Ops from a dashboard run in their own goroutines and are answered exactly
+// once, to the subscriber that sent them.
+package session

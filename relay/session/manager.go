@@ -1,0 +1,91 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Store is the persistence sessions need; *store.Store satisfies it.
+type Store interface {
+	PutServer(ctx context.Context, s store.Server) error
+	DeleteServer(ctx context.Context, user, id string) error
+	AllServers(ctx context.Context) ([]store.Server, error)
+}
+
+// Connection is one live MCP connection, as the session uses it.
+type Connection interface {
+	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error)
+	GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error)
+	ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error)
+	Retry()
+	Close() error
+}
+
+// Dialer starts a connection to a registered server. It must return at once;
+// the connection reports its state through emit, one call at a time.
+type Dialer func(reg store.Server, emit func(wire.Server)) Connection
+
+// Manager holds the sessions of all users.
+type Manager struct {
+	store  Store
+	dial   Dialer
+	logger *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	closed   bool
+}
+
+// NewManager returns a manager that persists registrations in st and opens
+// connections with dial.
+func NewManager(st Store, dial Dialer, logger *slog.Logger) *Manager {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Manager{store: st, dial: dial, logger: logger, sessions: map[string]*Session{}}
+}
+
+// Session returns the session of user, creating it on first use.
+func (m *Manager) Session(user string) *Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sessions[user]
+	if !ok {
+		s = newSession(user, m)
+		m.sessions[user] = s
+	}
+	return s
+}
+
+// Restore reconnects every registered server of every user. Call it once at start.
+func (m *Manager) Restore(ctx context.Context) error {
+	regs, err := m.store.AllServers(ctx)
+	if err != nil {
+		return fmt.Errorf("restore registrations: %w", err)
+	}
+	for _, reg := range regs {
+		m.Session(reg.User).restore(reg)
+	}
+	m.logger.Info("registrations restored", "servers", len(regs))
+	return nil
+}
+
+// Close closes every connection and disconnects every dashboard.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	sessions := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		sessions = append(sessions, s)
+	}
+	m.mu.Unlock()
+	for _, s := range sessions {
+		s.close()
+	}
+}

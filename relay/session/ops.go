@@ -1,0 +1,309 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Limits on what a dashboard may send in an op.
+const (
+	maxOpID       = 100 // bytes
+	maxServerName = 100 // runes
+	maxRunningOps = 64  // per dashboard
+)
+
+// HandleOp runs one op frame from sub in its own goroutine and answers it
+// exactly once, to sub only.
+func (sub *Subscriber) HandleOp(f wire.Frame) {
+	if f.ID == "" || len(f.ID) > maxOpID {
+		sub.Reply(wire.ErrorFrame("", wire.NewError(wire.CodeBadFrame, "an op needs an id of at most 100 bytes")))
+		return
+	}
+	if f.Op == wire.OpCancel {
+		sub.answer(f.ID, sub.cancelOp(f.Data))
+		return
+	}
+	ctx, cancel := context.WithCancel(sub.ctx)
+	sub.mu.Lock()
+	_, dup := sub.ops[f.ID]
+	full := len(sub.ops) >= maxRunningOps
+	if !dup && !full {
+		sub.ops[f.ID] = cancel
+	}
+	sub.mu.Unlock()
+	switch {
+	case dup:
+		cancel()
+		sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadRequest, "an op with this id is already running")))
+		return
+	case full:
+		cancel()
+		sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("too many ops in flight (at most %d)", maxRunningOps))))
+		return
+	}
+	go func() {
+		defer func() {
+			sub.mu.Lock()
+			delete(sub.ops, f.ID)
+			sub.mu.Unlock()
+			cancel()
+		}()
+		result, err := sub.session.run(ctx, f, func(p wire.Progress) { sub.progress(f.ID, p) })
+		if err == nil && ctx.Err() != nil {
+			err = wire.NewError(wire.CodeCancelled, "cancelled")
+		}
+		if err != nil {
+			sub.answer(f.ID, err)
+			return
+		}
+		sub.answerResult(f.ID, result)
+	}()
+}
+
+func (sub *Subscriber) cancelOp(data json.RawMessage) error {
+	var args wire.CancelArgs
+	if err := decodeArgs(data, &args); err != nil {
+		return err
+	}
+	sub.mu.Lock()
+	cancel, ok := sub.ops[args.ID]
+	sub.mu.Unlock()
+	if !ok {
+		return wire.NewError(wire.CodeNotFound, "no running op with this id")
+	}
+	cancel()
+	return nil
+}
+
+func (sub *Subscriber) answer(id string, err error) {
+	if err == nil {
+		sub.answerResult(id, struct{}{})
+		return
+	}
+	sub.Reply(wire.ErrorFrame(id, asWireError(err)))
+}
+
+func (sub *Subscriber) answerResult(id string, result any) {
+	f, err := wire.Result(id, result)
+	if err != nil {
+		sub.answer(id, fmt.Errorf("encode result: %w", err))
+		return
+	}
+	if len(f.Data) > wire.MaxResultBytes {
+		sub.Reply(wire.ErrorFrame(id, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the %d byte limit", len(f.Data), wire.MaxResultBytes))))
+		return
+	}
+	sub.Reply(f)
+}
+
+func (sub *Subscriber) progress(id string, p wire.Progress) {
+	p.Message = wire.Sanitize(p.Message, wire.MaxErrorMessage)
+	f, err := wire.NewFrame(wire.TypeProgress, p)
+	if err != nil {
+		return
+	}
+	f.ID = id
+	sub.Reply(f)
+}
+
+// Reply sends one frame to this dashboard only.
+func (sub *Subscriber) Reply(f wire.Frame) {
+	b, err := wire.Encode(f)
+	if err != nil {
+		sub.session.m.logger.Error("encode reply", "err", err)
+		return
+	}
+	sub.send(b)
+}
+
+// asWireError turns any error into one fit for a dashboard: wire errors pass,
+// anything else is logged by the caller's context and reported as internal.
+func asWireError(err error) *wire.Error {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return we
+	}
+	if errors.Is(err, context.Canceled) {
+		return wire.NewError(wire.CodeCancelled, "cancelled")
+	}
+	return wire.NewError(wire.CodeInternal, "internal error; see the relay log")
+}
+
+// run performs one op for the session and returns its result.
+func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Progress)) (any, error) {
+	switch f.Op {
+	case wire.OpAddServer:
+		var args wire.AddServerArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		return s.AddServer(ctx, args.Name, args.URL)
+	case wire.OpRemoveServer:
+		var args wire.ServerArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		return struct{}{}, s.RemoveServer(ctx, args.Server)
+	case wire.OpRetryServer:
+		var args wire.ServerArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		c, err := s.connection(args.Server)
+		if err != nil {
+			return nil, err
+		}
+		c.Retry()
+		return struct{}{}, nil
+	case wire.OpCallTool:
+		var args wire.CallToolArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		c, err := s.connection(args.Server)
+		if err != nil {
+			return nil, err
+		}
+		return c.CallTool(ctx, args.Name, args.Arguments, progress)
+	case wire.OpGetPrompt:
+		var args wire.GetPromptArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		c, err := s.connection(args.Server)
+		if err != nil {
+			return nil, err
+		}
+		return c.GetPrompt(ctx, args.Name, args.Arguments)
+	case wire.OpReadResource:
+		var args wire.ReadResourceArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		c, err := s.connection(args.Server)
+		if err != nil {
+			return nil, err
+		}
+		return c.ReadResource(ctx, args.URI)
+	default:
+		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+	}
+}
+
+func decodeArgs(data json.RawMessage, v any) error {
+	if len(data) == 0 {
+		return wire.NewError(wire.CodeBadRequest, "missing op arguments")
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return wire.NewError(wire.CodeBadRequest, "malformed op arguments: "+err.Error())
+	}
+	return nil
+}
+
+// connection returns the live connection of server id.
+func (s *Session) connection(id string) (Connection, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.servers[id]
+	switch {
+	case !ok:
+		return nil, wire.NewError(wire.CodeNotFound, "no such server")
+	case e.conn == nil:
+		return nil, wire.NewError(wire.CodeNotReady, "the server is still connecting")
+	}
+	return e.conn, nil
+}
+
+// AddServer registers a server by name and URL and starts connecting to it.
+// The same name with the same normalized URL returns the existing server.
+func (s *Session) AddServer(ctx context.Context, name, rawURL string) (wire.AddServerResult, error) {
+	name = strings.TrimSpace(name)
+	if err := checkName(name); err != nil {
+		return wire.AddServerResult{}, err
+	}
+	u, err := urlnorm.Normalize(rawURL)
+	if err != nil {
+		return wire.AddServerResult{}, wire.NewError(wire.CodeInvalidURL, err.Error())
+	}
+	s.mu.Lock()
+	for _, id := range s.order {
+		e := s.servers[id]
+		if e.reg.Name != name {
+			continue
+		}
+		s.mu.Unlock()
+		if e.reg.URL == u {
+			return wire.AddServerResult{ID: id, Existing: true}, nil
+		}
+		return wire.AddServerResult{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a server named %q already exists with another URL", name))
+	}
+	if s.closed {
+		s.mu.Unlock()
+		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "the relay is shutting down")
+	}
+	reg := store.Server{User: s.user, ID: randomHex(6), Name: name, URL: u, Transport: wire.TransportStreamable, CreatedAt: time.Now()}
+	if err := s.m.store.PutServer(ctx, reg); err != nil {
+		s.mu.Unlock()
+		s.m.logger.Error("store server", "user", s.user, "err", err)
+		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "could not save the server")
+	}
+	e := s.addEntryLocked(reg)
+	s.mu.Unlock()
+	s.m.logger.Info("server added", "user", s.user, "server", reg.ID, "url", reg.URL)
+	s.connect(e)
+	return wire.AddServerResult{ID: reg.ID}, nil
+}
+
+// RemoveServer closes a server's connection and forgets its registration.
+func (s *Session) RemoveServer(ctx context.Context, id string) error {
+	s.mu.Lock()
+	e, ok := s.servers[id]
+	if !ok {
+		s.mu.Unlock()
+		return wire.NewError(wire.CodeNotFound, "no such server")
+	}
+	if err := s.m.store.DeleteServer(ctx, s.user, id); err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.mu.Unlock()
+		s.m.logger.Error("delete server", "user", s.user, "server", id, "err", err)
+		return wire.NewError(wire.CodeInternal, "could not delete the server")
+	}
+	delete(s.servers, id)
+	for i, oid := range s.order {
+		if oid == id {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.publishLocked([]wire.Change{{Kind: wire.KindServer, Server: id, Key: id, Remove: true}})
+	c := e.conn
+	s.mu.Unlock()
+	s.m.logger.Info("server removed", "user", s.user, "server", id)
+	if c != nil {
+		c.Close()
+	}
+	return nil
+}
+
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return wire.NewError(wire.CodeBadRequest, "a server needs a name")
+	case !utf8.ValidString(name):
+		return wire.NewError(wire.CodeBadRequest, "the name is not valid UTF-8")
+	case utf8.RuneCountInString(name) > maxServerName:
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("the name is longer than %d characters", maxServerName))
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) >= 0:
+		return wire.NewError(wire.CodeBadRequest, "the name contains control characters")
+	}
+	return nil
+}

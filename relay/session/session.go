@@ -1,0 +1,251 @@
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sync"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// historySize is how many recent deltas a session keeps so that a
+// reconnecting dashboard can resume instead of reloading a snapshot.
+const historySize = 512
+
+// Session is one user's state. Only its methods change it.
+type Session struct {
+	user string
+	m    *Manager
+
+	mu      sync.Mutex
+	epoch   string
+	seq     uint64
+	servers map[string]*entry
+	order   []string    // server ids in registration order
+	history []sentDelta // the last historySize deltas, oldest first
+	subs    map[*Subscriber]struct{}
+	closed  bool
+}
+
+// entry is one registered server: its registration, the state last emitted
+// by its connection, and the connection.
+type entry struct {
+	reg   store.Server
+	state wire.Server
+	conn  Connection
+}
+
+type sentDelta struct {
+	seq   uint64
+	frame []byte
+}
+
+func newSession(user string, m *Manager) *Session {
+	return &Session{
+		user:    user,
+		m:       m,
+		epoch:   randomHex(8),
+		servers: map[string]*entry{},
+		subs:    map[*Subscriber]struct{}{},
+	}
+}
+
+// User returns the user id this session belongs to.
+func (s *Session) User() string { return s.user }
+
+// Snapshot returns a copy of the user's current state and its sequence number.
+func (s *Session) Snapshot() (wire.Snapshot, uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshotLocked(), s.seq
+}
+
+func (s *Session) snapshotLocked() wire.Snapshot {
+	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order))}
+	for _, id := range s.order {
+		snap.Servers = append(snap.Servers, s.servers[id].state)
+	}
+	return snap
+}
+
+// restore adds a persisted registration and connects it.
+func (s *Session) restore(reg store.Server) {
+	s.mu.Lock()
+	if _, ok := s.servers[reg.ID]; ok || s.closed {
+		s.mu.Unlock()
+		return
+	}
+	e := s.addEntryLocked(reg)
+	s.mu.Unlock()
+	s.connect(e)
+}
+
+// addEntryLocked registers e in memory and broadcasts it in state connecting.
+func (s *Session) addEntryLocked(reg store.Server) *entry {
+	e := &entry{reg: reg, state: wire.Server{State: wire.StateConnecting}}
+	s.stampLocked(e, &e.state)
+	s.servers[reg.ID] = e
+	s.order = append(s.order, reg.ID)
+	s.publishLocked([]wire.Change{serverChange(e.state)})
+	return e
+}
+
+// connect dials e's server outside the lock (the dialer may emit at once).
+func (s *Session) connect(e *entry) {
+	c := s.m.dial(e.reg, func(st wire.Server) { s.update(e, st) })
+	s.mu.Lock()
+	if s.servers[e.reg.ID] == e && !s.closed {
+		e.conn = c
+		c = nil
+	}
+	s.mu.Unlock()
+	if c != nil { // removed or closed while dialing
+		c.Close()
+	}
+}
+
+// update folds a connection's new state into the session and publishes what changed.
+func (s *Session) update(e *entry, st wire.Server) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.servers[e.reg.ID] != e {
+		return // removed: a late emit changes nothing
+	}
+	s.stampLocked(e, &st)
+	dedupeLists(&st)
+	changes := diffServer(e.state, st)
+	e.state = st
+	s.publishLocked(changes)
+}
+
+// stampLocked makes the registration, not the connection, the source of a
+// server's identity.
+func (s *Session) stampLocked(e *entry, st *wire.Server) {
+	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, e.reg.URL, e.reg.Transport
+}
+
+// publishLocked sends changes as the next delta to every subscriber.
+func (s *Session) publishLocked(changes []wire.Change) {
+	if len(changes) == 0 {
+		return
+	}
+	s.seq++
+	f, err := wire.NewFrame(wire.TypeDelta, wire.Delta{Changes: changes})
+	if err != nil {
+		s.m.logger.Error("encode delta", "user", s.user, "err", err)
+		return
+	}
+	f.Seq = s.seq
+	b, err := wire.Encode(f)
+	if err != nil {
+		s.m.logger.Error("encode delta", "user", s.user, "err", err)
+		return
+	}
+	if len(s.history) == historySize {
+		copy(s.history, s.history[1:])
+		s.history = s.history[:historySize-1]
+	}
+	s.history = append(s.history, sentDelta{seq: s.seq, frame: b})
+	for sub := range s.subs {
+		sub.send(b)
+	}
+}
+
+// Subscribe attaches a dashboard. It first receives what it missed since
+// hello (the missing deltas when this session still has them, otherwise a
+// snapshot), then every new delta.
+func (s *Session) Subscribe(hello wire.Hello) *Subscriber {
+	sub := newSubscriber(s)
+	s.mu.Lock()
+	closed := s.closed
+	frames, err := s.catchUpLocked(hello)
+	if !closed && err == nil {
+		for _, b := range frames {
+			sub.send(b)
+		}
+		s.subs[sub] = struct{}{}
+	}
+	s.mu.Unlock()
+	switch {
+	case closed:
+		sub.closeWith(wire.CloseShuttingDown, "relay shutting down")
+	case err != nil:
+		s.m.logger.Error("encode snapshot", "user", s.user, "err", err)
+		sub.closeWith(wire.CloseProtocolError, "internal error")
+	}
+	return sub
+}
+
+// catchUpLocked returns the frames that bring a dashboard from hello to now.
+func (s *Session) catchUpLocked(hello wire.Hello) ([][]byte, error) {
+	if missed, ok := s.missedLocked(hello); ok {
+		return missed, nil
+	}
+	f, err := wire.NewFrame(wire.TypeSnapshot, s.snapshotLocked())
+	if err != nil {
+		return nil, err
+	}
+	f.Seq = s.seq
+	b, err := wire.Encode(f)
+	return [][]byte{b}, err
+}
+
+// missedLocked returns the deltas after hello's sequence number, if the
+// dashboard is on this epoch and they are all still in the history.
+func (s *Session) missedLocked(hello wire.Hello) ([][]byte, bool) {
+	if hello.Epoch != s.epoch || hello.Seq > s.seq {
+		return nil, false
+	}
+	if hello.Seq == s.seq {
+		return nil, true
+	}
+	if len(s.history) == 0 || s.history[0].seq > hello.Seq+1 || s.seq-hello.Seq > outboxSize/2 {
+		return nil, false // too old, or more than a snapshot is worth
+	}
+	start := int(hello.Seq + 1 - s.history[0].seq)
+	missed := make([][]byte, 0, len(s.history)-start)
+	for _, d := range s.history[start:] {
+		missed = append(missed, d.frame)
+	}
+	return missed, true
+}
+
+func (s *Session) unsubscribe(sub *Subscriber) {
+	s.mu.Lock()
+	delete(s.subs, sub)
+	s.mu.Unlock()
+}
+
+// close disconnects every dashboard and closes every connection.
+func (s *Session) close() {
+	s.mu.Lock()
+	s.closed = true
+	var conns []Connection
+	for _, e := range s.servers {
+		if e.conn != nil {
+			conns = append(conns, e.conn)
+		}
+	}
+	subs := s.subs
+	s.subs = map[*Subscriber]struct{}{}
+	s.mu.Unlock()
+	for sub := range subs {
+		sub.closeWith(wire.CloseShuttingDown, "relay shutting down")
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func serverChange(st wire.Server) wire.Change {
+	b, _ := json.Marshal(st.Meta()) // a wire.Server always marshals
+	return wire.Change{Kind: wire.KindServer, Server: st.ID, Key: st.ID, Value: b}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,381 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// testConn is a connection whose state the test sets by hand, so that the
+// session's sequencing can be checked change by change. The connection's own
+// behaviour is tested against real MCP servers in relay/conn.
+type testConn struct {
+	emit    func(wire.Server)
+	mu      sync.Mutex
+	closed  bool
+	retries int
+	call    func(ctx context.Context, name string) (*wire.CallToolResult, error)
+}
+
+func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
+	return c.call(ctx, name)
+}
+func (c *testConn) GetPrompt(context.Context, string, map[string]string) (*wire.GetPromptResult, error) {
+	return nil, wire.NewError(wire.CodeNotFound, "no prompts")
+}
+func (c *testConn) ReadResource(context.Context, string) (*wire.ReadResourceResult, error) {
+	return nil, wire.NewError(wire.CodeNotFound, "no resources")
+}
+func (c *testConn) Retry() { c.mu.Lock(); c.retries++; c.mu.Unlock() }
+func (c *testConn) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	return nil
+}
+
+type fixture struct {
+	t     *testing.T
+	store *store.Store
+	m     *Manager
+	mu    sync.Mutex
+	conns map[string]*testConn
+}
+
+func newFixture(t *testing.T, dir string) *fixture {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, store: st, conns: map[string]*testConn{}}
+	f.m = NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
+		c := &testConn{emit: emit, call: func(context.Context, string) (*wire.CallToolResult, error) {
+			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
+		}}
+		f.mu.Lock()
+		f.conns[reg.ID] = c
+		f.mu.Unlock()
+		return c
+	}, nil)
+	t.Cleanup(func() { f.m.Close(); st.Close() })
+	return f
+}
+
+func (f *fixture) conn(id string) *testConn {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.conns[id]
+}
+
+// next reads the next frame of sub, failing the test after a second.
+func next(t *testing.T, sub *Subscriber) wire.Frame {
+	t.Helper()
+	select {
+	case b := <-sub.Outbox():
+		f, err := wire.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	case <-time.After(5 * time.Second):
+		t.Fatal("no frame within 5s")
+	}
+	return wire.Frame{}
+}
+
+func tools(n int, desc string) []wire.Tool {
+	out := make([]wire.Tool, n)
+	for i := range out {
+		out[i] = wire.Tool{Name: fmt.Sprintf("tool%04d", i), Description: desc}
+	}
+	return out
+}
+
+func addServer(t *testing.T, s *Session, name, url string) string {
+	t.Helper()
+	res, err := s.AddServer(context.Background(), name, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.ID
+}
+
+func TestDeltaCarriesOnlyWhatChanged(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "big", "http://127.0.0.1:9/mcp")
+	c := f.conn(id)
+	all := tools(1000, "v1")
+	c.emit(wire.Server{State: wire.StateReady, Tools: all})
+
+	sub := s.Subscribe(wire.Hello{})
+	snap := next(t, sub)
+	if snap.Type != wire.TypeSnapshot {
+		t.Fatalf("first frame %s, want snapshot", snap.Type)
+	}
+	changed := append([]wire.Tool(nil), all...)
+	changed[500].Description = "v2"
+	c.emit(wire.Server{State: wire.StateReady, Tools: changed})
+	d := next(t, sub)
+	var delta wire.Delta
+	if err := json.Unmarshal(d.Data, &delta); err != nil {
+		t.Fatal(err)
+	}
+	if len(delta.Changes) != 1 || delta.Changes[0].Key != "tool0500" || d.Seq != snap.Seq+1 {
+		t.Fatalf("delta seq %d with %d changes (%+v), want seq %d with one change to tool0500", d.Seq, len(delta.Changes), delta.Changes, snap.Seq+1)
+	}
+	if len(d.Data) > 1024 {
+		t.Errorf("delta for one tool is %d bytes", len(d.Data))
+	}
+	// The same state again sends nothing: the next frame is the next real change.
+	c.emit(wire.Server{State: wire.StateReady, Tools: changed})
+	c.emit(wire.Server{State: wire.StateFailed, Error: "gone"})
+	if d := next(t, sub); d.Seq != snap.Seq+2 {
+		t.Fatalf("seq %d after an unchanged emit, want %d", d.Seq, snap.Seq+2)
+	}
+}
+
+func TestSnapshotPlusDeltasEqualsState(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	sub := s.Subscribe(wire.Hello{})
+	first := next(t, sub)
+	var mirror wire.Snapshot
+	if err := json.Unmarshal(first.Data, &mirror); err != nil {
+		t.Fatal(err)
+	}
+	a := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	b := addServer(t, s, "b", "http://127.0.0.1:9/b")
+	f.conn(a).emit(wire.Server{State: wire.StateReady, Tools: tools(3, "x"),
+		Prompts:   []wire.Prompt{{Name: "p", Arguments: []wire.PromptArgument{{Name: "q", Required: true}}}},
+		Resources: []wire.Resource{{URI: "r://1", Name: "one"}},
+		Templates: []wire.ResourceTemplate{{URITemplate: "r://{x}", Name: "t"}}})
+	f.conn(b).emit(wire.Server{State: wire.StateFailed, Error: "refused"})
+	f.conn(a).emit(wire.Server{State: wire.StateReady, Tools: tools(2, "y"), Resources: []wire.Resource{{URI: "r://2", Name: "two"}}})
+	if err := s.RemoveServer(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	want, seq := s.Snapshot()
+	last := first.Seq
+	for last < seq {
+		d := next(t, sub)
+		if d.Seq != last+1 {
+			t.Fatalf("delta seq %d after %d", d.Seq, last)
+		}
+		last = d.Seq
+		var delta wire.Delta
+		if err := json.Unmarshal(d.Data, &delta); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range delta.Changes {
+			if err := mirror.Apply(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !reflect.DeepEqual(normalize(mirror), normalize(want)) {
+		t.Fatalf("mirror after deltas:\n%+v\nwant:\n%+v", mirror, want)
+	}
+}
+
+// normalize round-trips a snapshot through JSON so nil and empty lists compare equal.
+func normalize(s wire.Snapshot) wire.Snapshot {
+	b, _ := json.Marshal(s)
+	var out wire.Snapshot
+	json.Unmarshal(b, &out)
+	return out
+}
+
+func TestReconnectResumesFromLastSequence(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	snap, seq := s.Snapshot()
+	f.conn(id).emit(wire.Server{State: wire.StateReady})
+	f.conn(id).emit(wire.Server{State: wire.StateReady, Tools: tools(1, "")})
+
+	sub := s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: seq})
+	for want := seq + 1; want <= seq+2; want++ {
+		if d := next(t, sub); d.Type != wire.TypeDelta || d.Seq != want {
+			t.Fatalf("got %s seq %d, want delta seq %d", d.Type, d.Seq, want)
+		}
+	}
+	other := s.Subscribe(wire.Hello{Epoch: "another-epoch", Seq: seq})
+	if fr := next(t, other); fr.Type != wire.TypeSnapshot {
+		t.Fatalf("unknown epoch got %s, want snapshot", fr.Type)
+	}
+	ahead := s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: seq + 100})
+	if fr := next(t, ahead); fr.Type != wire.TypeSnapshot {
+		t.Fatalf("seq from the future got %s, want snapshot", fr.Type)
+	}
+}
+
+func TestSlowDashboardIsDisconnectedOthersKeepGoing(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	slow := s.Subscribe(wire.Hello{})
+	fast := s.Subscribe(wire.Hello{})
+	received := make(chan uint64, 1)
+	go func() {
+		var last uint64
+		for {
+			select {
+			case b := <-fast.Outbox():
+				fr, _ := wire.Decode(b)
+				last = fr.Seq
+				if last > outboxSize+10 {
+					received <- last
+					return
+				}
+			case <-fast.Done():
+				received <- 0
+				return
+			}
+		}
+	}()
+	for i := range outboxSize + 20 {
+		f.conn(id).emit(wire.Server{State: wire.StateReady, Tools: tools(1, fmt.Sprint(i))})
+	}
+	select {
+	case <-slow.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("slow dashboard was not disconnected")
+	}
+	if code, _ := slow.CloseStatus(); code != wire.CloseTooSlow {
+		t.Fatalf("close code %d, want %d", code, wire.CloseTooSlow)
+	}
+	if last := <-received; last == 0 {
+		t.Fatal("the reading dashboard was disconnected too")
+	}
+}
+
+func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	started := make(chan struct{})
+	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+		if name == "block" {
+			close(started)
+			<-ctx.Done()
+			return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+		}
+		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "hi " + name}}}, nil
+	}
+	sub := s.Subscribe(wire.Hello{})
+	next(t, sub) // snapshot
+
+	op := func(opID, name string, args any) {
+		fr, err := wire.Op(opID, name, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub.HandleOp(fr)
+	}
+	op("1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "block"})
+	<-started
+	op("1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "x"}) // duplicate id while running
+	op("2", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "bob"})
+	op("3", wire.OpCancel, wire.CancelArgs{ID: "1"})
+	op("4", wire.OpCallTool, wire.CallToolArgs{Server: "nope", Name: "x"})
+	op("5", "no.such.op", struct{}{})
+
+	answers := map[string][]wire.Frame{}
+	for len(answers) < 5 || len(answers["1"]) < 2 {
+		fr := next(t, sub)
+		answers[fr.ID] = append(answers[fr.ID], fr)
+	}
+	expectErr := func(id, code string, fr wire.Frame) {
+		t.Helper()
+		if fr.Type != wire.TypeError || fr.Error == nil || fr.Error.Code != code {
+			t.Errorf("op %s: got %s %+v, want error %s", id, fr.Type, fr.Error, code)
+		}
+	}
+	// Op 1 gets two answers only because its id was reused: the duplicate is refused, the original cancelled.
+	expectErr("1", wire.CodeBadRequest, answers["1"][0])
+	expectErr("1", wire.CodeCancelled, answers["1"][1])
+	if fr := answers["2"][0]; fr.Type != wire.TypeResult {
+		t.Errorf("op 2: %s %+v", fr.Type, fr.Error)
+	}
+	if fr := answers["3"][0]; fr.Type != wire.TypeResult {
+		t.Errorf("cancel op: %s %+v", fr.Type, fr.Error)
+	}
+	expectErr("4", wire.CodeNotFound, answers["4"][0])
+	expectErr("5", wire.CodeUnknownOp, answers["5"][0])
+	for id, frs := range answers {
+		if id != "1" && len(frs) != 1 {
+			t.Errorf("op %s answered %d times", id, len(frs))
+		}
+	}
+}
+
+func TestAddServerDeduplicatesByNameAndNormalizedURL(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	ctx := context.Background()
+	first, err := s.AddServer(ctx, "docs", "http://Example.COM:80/mcp/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.AddServer(ctx, " docs ", "http://example.com/mcp")
+	if err != nil || again.ID != first.ID || !again.Existing {
+		t.Fatalf("same name and URL: %+v, %v; want existing %s", again, err, first.ID)
+	}
+	var we *wire.Error
+	if _, err := s.AddServer(ctx, "docs", "http://example.com/other"); !errors.As(err, &we) || we.Code != wire.CodeBadRequest {
+		t.Fatalf("same name, other URL: %v", err)
+	}
+	for _, bad := range []string{"ftp://example.com", "not a url", "javascript:alert(1)", ""} {
+		if _, err := s.AddServer(ctx, "x", bad); !errors.As(err, &we) || we.Code != wire.CodeInvalidURL {
+			t.Errorf("AddServer(%q) = %v, want invalid_url", bad, err)
+		}
+	}
+	if _, err := s.AddServer(ctx, "bad\x1bname", "http://example.com"); !errors.As(err, &we) || we.Code != wire.CodeBadRequest {
+		t.Errorf("control character in name: %v", err)
+	}
+	if snap, _ := s.Snapshot(); len(snap.Servers) != 1 {
+		t.Fatalf("%d servers, want 1", len(snap.Servers))
+	}
+}
+
+func TestRegistrationsSurviveARestartAndRemovalForgetsThem(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, dir)
+	s := f.m.Session("alice")
+	keep := addServer(t, s, "keep", "http://127.0.0.1:9/keep")
+	gone := addServer(t, s, "gone", "http://127.0.0.1:9/gone")
+	addServer(t, f.m.Session("bob"), "bobs", "http://127.0.0.1:9/bob")
+	if err := s.RemoveServer(context.Background(), gone); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.conn(gone); !c.closed {
+		t.Error("removing a server did not close its connection")
+	}
+	f.m.Close()
+	f.store.Close()
+
+	g := newFixture(t, dir)
+	if err := g.m.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := g.m.Session("alice").Snapshot()
+	if len(snap.Servers) != 1 || snap.Servers[0].ID != keep || snap.Servers[0].State != wire.StateConnecting {
+		t.Fatalf("alice after restart: %+v", snap.Servers)
+	}
+	if g.conn(keep) == nil {
+		t.Fatal("restored server was not reconnected")
+	}
+	if snap, _ := g.m.Session("bob").Snapshot(); len(snap.Servers) != 1 || snap.Servers[0].Name != "bobs" {
+		t.Fatalf("bob after restart: %+v", snap.Servers)
+	}
+}

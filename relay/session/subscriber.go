@@ -1,0 +1,84 @@
+package session
+
+import (
+	"context"
+	"sync"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// outboxSize is how many frames may wait for one dashboard before it is
+// judged too slow and disconnected.
+const outboxSize = 256
+
+// Subscriber is one open dashboard of a session. The hub writes the frames
+// from Outbox to the socket and closes the socket when Done is closed.
+type Subscriber struct {
+	session *Session
+	ctx     context.Context // cancelled when the subscriber closes; running ops stop with it
+	cancel  context.CancelFunc
+	outbox  chan []byte
+
+	mu          sync.Mutex
+	done        chan struct{}
+	closeCode   int
+	closeReason string
+	ops         map[string]context.CancelFunc // running ops by id
+}
+
+func newSubscriber(s *Session) *Subscriber {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Subscriber{
+		session: s,
+		ctx:     ctx,
+		cancel:  cancel,
+		outbox:  make(chan []byte, outboxSize),
+		done:    make(chan struct{}),
+		ops:     map[string]context.CancelFunc{},
+	}
+}
+
+// Outbox delivers the encoded frames to write, in order.
+func (sub *Subscriber) Outbox() <-chan []byte { return sub.outbox }
+
+// Done is closed when the subscriber must be disconnected: it was too slow,
+// the relay is stopping, or Close was called.
+func (sub *Subscriber) Done() <-chan struct{} { return sub.done }
+
+// CloseStatus says why Done was closed, as a WebSocket close code and reason.
+func (sub *Subscriber) CloseStatus() (code int, reason string) {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	return sub.closeCode, sub.closeReason
+}
+
+// Close detaches the dashboard and cancels its running ops.
+func (sub *Subscriber) Close() {
+	sub.closeWith(0, "")
+}
+
+// send queues a frame without ever blocking; a full outbox disconnects the
+// subscriber, which resyncs when it reconnects.
+func (sub *Subscriber) send(b []byte) {
+	select {
+	case <-sub.done:
+	case sub.outbox <- b:
+	default:
+		go sub.closeWith(wire.CloseTooSlow, "too slow: reconnect to resync")
+	}
+}
+
+func (sub *Subscriber) closeWith(code int, reason string) {
+	sub.mu.Lock()
+	select {
+	case <-sub.done:
+		sub.mu.Unlock()
+		return
+	default:
+	}
+	sub.closeCode, sub.closeReason = code, reason
+	close(sub.done)
+	sub.mu.Unlock()
+	sub.cancel()
+	sub.session.unsubscribe(sub)
+}

@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// migrations are applied in order; migration i brings the schema to version
+// i+1. Append only: never edit or reorder an entry that has shipped.
+var migrations = []string{
+	// 1: server registrations, per user.
+	`CREATE TABLE servers (
+		user_id    TEXT    NOT NULL,
+		server_id  TEXT    NOT NULL,
+		name       TEXT    NOT NULL,
+		url        TEXT    NOT NULL,
+		transport  TEXT    NOT NULL,
+		created_at INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, server_id),
+		UNIQUE (user_id, name)
+	)`,
+	// 2: one-time login codes, stored as SHA-256 hashes.
+	`CREATE TABLE login_codes (
+		code_hash  BLOB    NOT NULL PRIMARY KEY,
+		user_id    TEXT    NOT NULL,
+		expires_at INTEGER NOT NULL, -- Unix milliseconds
+		used_at    INTEGER           -- Unix milliseconds, NULL until used
+	);
+	CREATE INDEX login_codes_expires_at ON login_codes (expires_at)`,
+	// 3: relay settings.
+	`CREATE TABLE settings (
+		key   TEXT NOT NULL PRIMARY KEY,
+		value TEXT NOT NULL
+	)`,
+}
+
+// migrate creates schema_migrations if needed and applies every migration
+// newer than the recorded version, each in its own transaction. The version
+// is read inside the transaction, so two processes opening the same file
+// cannot apply a migration twice.
+func (s *Store) migrate(ctx context.Context) error {
+	const createTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER NOT NULL PRIMARY KEY,
+		applied_at INTEGER NOT NULL
+	)`
+	if _, err := s.db.ExecContext(ctx, createTable); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	for {
+		done := false
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			var version int
+			row := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`)
+			if err := row.Scan(&version); err != nil {
+				return fmt.Errorf("read schema version: %w", err)
+			}
+			if version > len(migrations) {
+				return fmt.Errorf("schema version %d is newer than this relay knows (%d)", version, len(migrations))
+			}
+			if version == len(migrations) {
+				done = true
+				return nil
+			}
+			next := version + 1
+			if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+				return fmt.Errorf("apply migration %d: %w", next, err)
+			}
+			const record = `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`
+			if _, err := tx.ExecContext(ctx, record, next, time.Now().UnixMilli()); err != nil {
+				return fmt.Errorf("record migration %d: %w", next, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if done {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+const (
+	// driverName is the name modernc.org/sqlite registers with database/sql.
+	driverName = "sqlite"
+	// fileName is the database file inside the data directory.
+	fileName = "switchboard.db"
+	// dirMode keeps the data directory private to the relay's user.
+	dirMode = 0o700
+	// busyTimeout is how long a connection waits for the write lock.
+	busyTimeout = 5 * time.Second
+	// maxOpenConns bounds the pool: WAL lets readers run beside the single
+	// writer, and writers queue on busyTimeout.
+	maxOpenConns = 4
+)
+
+// Store is the relay's SQLite database. It is safe for concurrent use.
+type Store struct {
+	db *sql.DB
+}
+
+// Open creates dir if needed, opens dir/switchboard.db and brings its schema
+// up to date.
+func Open(ctx context.Context, dir string) (*Store, error) {
+	path := filepath.Join(dir, fileName)
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("open store: data directory %q contains '?'", dir)
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	db, err := sql.Open(driverName, path+"?"+dsnParams().Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(maxOpenConns)
+	db.SetMaxIdleConns(maxOpenConns)
+	s := &Store{db: db}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// dsnParams are applied by the driver to every new connection. Transactions
+// begin IMMEDIATE so that a read-then-write transaction waits for the write
+// lock instead of failing with SQLITE_BUSY.
+func dsnParams() url.Values {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	return q
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store: %w", err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction and commits it when fn succeeds.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// isUniqueViolation reports whether err is SQLite refusing a duplicate in a
+// UNIQUE or PRIMARY KEY constraint.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}

@@ -1,0 +1,85 @@
+package store_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+)
+
+// openTemp opens a store in a fresh directory and closes it with the test.
+func openTemp(t *testing.T) (*store.Store, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s, dir
+}
+
+func TestOpenCreatesPrivateDirectory(t *testing.T) {
+	_, dir := openTemp(t)
+	info, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.Mode().Perm(); got != 0o700 {
+		t.Errorf("data directory mode = %o, want 700", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "switchboard.db")); err != nil {
+		t.Errorf("database file: %v", err)
+	}
+}
+
+func TestReopenKeepsData(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutServer(ctx, store.Server{User: "ann", ID: "s1", Name: "docs", URL: "http://127.0.0.1:1/mcp", Transport: "streamable"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSetting(ctx, "theme", "dark"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s, err = store.Open(ctx, dir)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer s.Close()
+	servers, err := s.Servers(ctx, "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(servers) != 1 || servers[0].Name != "docs" {
+		t.Errorf("servers after reopen = %+v, want the one docs server", servers)
+	}
+	if v, ok, err := s.Setting(ctx, "theme"); err != nil || !ok || v != "dark" {
+		t.Errorf("Setting(theme) after reopen = %q, %v, %v; want dark, true, nil", v, ok, err)
+	}
+}
+
+func TestOpenFailsWhenDirectoryCannotBeCreated(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := store.Open(context.Background(), filepath.Join(file, "data")); err == nil {
+		s.Close()
+		t.Fatal("Open under a regular file succeeded")
+	}
+}
