@@ -1,0 +1,232 @@
+package conn
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Config describes one connection.
+type Config struct {
+	ID, Name, URL string // URL already normalized
+	// HTTPClient carries every request. Nil means a default client that
+	// bounds dialing and TLS but not the life of a request (streams are long).
+	HTTPClient *http.Client
+	Logger     *slog.Logger // nil discards
+	// HealthInterval is how often a ready connection is probed; default
+	// [DefaultHealthInterval].
+	HealthInterval time.Duration
+	// RetryMin and RetryMax bound the backoff between failed attempts;
+	// defaults [DefaultRetryMin] and [DefaultRetryMax].
+	RetryMin, RetryMax time.Duration
+	// ClientInfo is how the relay introduces itself; default name
+	// [DefaultClientName], version [DefaultClientVersion].
+	ClientInfo wire.Implementation
+}
+
+// withDefaults fills in the zero fields.
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.HealthInterval <= 0 {
+		c.HealthInterval = DefaultHealthInterval
+	}
+	if c.RetryMin <= 0 {
+		c.RetryMin = DefaultRetryMin
+	}
+	if c.RetryMax <= 0 {
+		c.RetryMax = DefaultRetryMax
+	}
+	c.RetryMax = max(c.RetryMax, c.RetryMin)
+	if c.ClientInfo.Name == "" {
+		c.ClientInfo = wire.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
+	}
+	return c
+}
+
+// Conn is one MCP connection. Its methods are safe for concurrent use.
+type Conn struct {
+	cfg    Config
+	log    *slog.Logger
+	emit   func(wire.Server)
+	client *mcp.Client
+	http   *http.Client
+	// ownTransport is the transport of the default HTTP client, closed with
+	// the connection; nil when the caller gave a client.
+	ownTransport *http.Transport
+
+	ctx     context.Context // cancelled by Close
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when run returns
+	retry   chan struct{} // Retry's request, buffered 1
+	changed chan struct{} // a list changed, buffered 1; the kinds are in pending
+
+	mu      sync.Mutex
+	live    *session // nil when there is no session
+	pending kinds
+
+	progress progressTokens
+
+	// Owned by the run goroutine.
+	state   wire.Server // the current state
+	emitted wire.Server // the state last emitted
+}
+
+// Start begins connecting in the background. emit is called, from one
+// goroutine at a time and in order, with the server's complete current state
+// every time it changes. The lists and server info are those of the last
+// successful discovery: they stay while the connection is failed or
+// reconnecting, and State tells whether they can be used. The emitted value
+// is not modified afterwards. emit must not call [Conn.Close].
+func Start(cfg Config, emit func(wire.Server)) *Conn {
+	cfg = cfg.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Conn{
+		cfg:     cfg,
+		log:     cfg.Logger.With("server", cfg.ID),
+		emit:    emit,
+		http:    cfg.HTTPClient,
+		ctx:     ctx,
+		cancel:  cancel,
+		done:    make(chan struct{}),
+		retry:   make(chan struct{}, 1),
+		changed: make(chan struct{}, 1),
+		state: wire.Server{
+			ID:        cfg.ID,
+			Name:      cfg.Name,
+			URL:       cfg.URL,
+			Transport: wire.TransportStreamable,
+		},
+	}
+	if c.http == nil {
+		c.http, c.ownTransport = newDefaultHTTPClient()
+	}
+	c.client = newClient(c)
+	go c.run()
+	return c
+}
+
+// newClient builds the go-sdk client of c: no client capabilities, list
+// changes and progress routed to c, caching off.
+func newClient(c *Conn) *mcp.Client {
+	info := c.cfg.ClientInfo
+	client := mcp.NewClient(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ClientOptions{
+		Logger:       c.log,
+		Capabilities: &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			c.markChanged(kindTools)
+		},
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) {
+			c.markChanged(kindPrompts)
+		},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			c.markChanged(kindResources)
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			c.progress.deliver(req.Params)
+		},
+	})
+	client.AddSendingMiddleware(noCache)
+	return client
+}
+
+// Retry reconnects now: it skips the wait after a failure, or replaces a live
+// session. A retry asked for while connecting is that attempt.
+func (c *Conn) Retry() {
+	select {
+	case c.retry <- struct{}{}:
+	default:
+	}
+}
+
+// Close closes the MCP session and stops all goroutines of c. It emits
+// nothing after returning and always returns nil.
+func (c *Conn) Close() error {
+	c.cancel()
+	<-c.done
+	if c.ownTransport != nil {
+		c.ownTransport.CloseIdleConnections()
+	}
+	return nil
+}
+
+// run is the connection's life: attempts, failures and backoff, until Close.
+func (c *Conn) run() {
+	defer close(c.done)
+	wait := c.cfg.RetryMin
+	for {
+		drain(c.retry)
+		wasReady, err := c.attempt()
+		switch {
+		case c.ctx.Err() != nil:
+			return
+		case errors.Is(err, errRetryNow):
+			wait = c.cfg.RetryMin
+			continue
+		case errors.Is(err, errRecycle):
+			c.log.Info("mcp notification stream ended; reconnecting")
+			continue
+		}
+		if wasReady {
+			wait = c.cfg.RetryMin
+		}
+		c.fail(err)
+		if !c.pause(wait) {
+			return
+		}
+		wait = min(2*wait, c.cfg.RetryMax)
+	}
+}
+
+// pause waits d, or less if Retry is called; it reports false when c closes.
+func (c *Conn) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.ctx.Done():
+		return false
+	case <-c.retry:
+	case <-t.C:
+	}
+	return true
+}
+
+// fail records a failed attempt or session.
+func (c *Conn) fail(err error) {
+	msg := wire.Sanitize(describe(err), wire.MaxErrorMessage)
+	c.log.Warn("mcp connection failed", "error", msg)
+	c.state.State, c.state.Error = wire.StateFailed, msg
+	c.publish()
+}
+
+// setState moves to a state other than failed.
+func (c *Conn) setState(state string) {
+	c.state.State, c.state.Error = state, ""
+	c.publish()
+}
+
+// publish emits the current state if it differs from the last one emitted.
+func (c *Conn) publish() {
+	if reflect.DeepEqual(c.state, c.emitted) {
+		return
+	}
+	c.emitted = c.state
+	c.emit(c.state)
+}
+
+// drain empties a signal channel.
+func drain(ch chan struct{}) {
+	select {
+	case <-ch:
+	default:
+	}
+}

@@ -1,0 +1,140 @@
+package conn
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+func TestConvertContent(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   mcp.Content
+		want string // the wire.Content as JSON
+	}{
+		{"text", &mcp.TextContent{Text: "a\nb"}, `{"type":"text","text":"a\nb"}`},
+		{"image", &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1, 2}}, `{"type":"image","mimeType":"image/png","data":"AQI="}`},
+		{"audio", &mcp.AudioContent{MIMEType: "audio/wav", Data: []byte{3}}, `{"type":"audio","mimeType":"audio/wav","data":"Aw=="}`},
+		{"resource link", &mcp.ResourceLink{URI: "test://a", Name: "a", MIMEType: "text/plain"}, `{"type":"resource_link","mimeType":"text/plain","uri":"test://a","name":"a"}`},
+		{"embedded text", &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://t", Text: "hi"}},
+			`{"type":"resource","resource":{"uri":"test://t","text":"hi"}}`},
+		{"embedded blob", &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://b", MIMEType: "application/octet-stream", Blob: []byte{255}}},
+			`{"type":"resource","resource":{"uri":"test://b","mimeType":"application/octet-stream","blob":"/w=="}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := convertContent(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(got)
+			if string(b) != tc.want {
+				t.Errorf("got %s\nwant %s", b, tc.want)
+			}
+		})
+	}
+}
+
+func TestConvertContentRejectsUnknownKinds(t *testing.T) {
+	for _, c := range []mcp.Content{&mcp.ToolUseContent{Name: "x"}, &mcp.EmbeddedResource{}} {
+		if got, err := convertContent(c); err == nil {
+			t.Errorf("%T converted to %+v", c, got)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		max      int
+		want     string
+	}{
+		{"keeps line breaks and tabs", "a\n\tb", 100, "a\n\tb"},
+		{"normalizes CR LF, CR and separators", "a\r\nb\rc\u2028d", 100, "a\nb\nc\nd"},
+		{"drops controls and format characters", "a\x00b\x1b[1mc\u202ed\u200be", 100, "ab[1mcde"},
+		{"replaces invalid UTF-8", "a\xffb", 100, "a\ufffdb"},
+		{"trims trailing space", "a \n\n", 100, "a"},
+		{"fits exactly", "abcde", 5, "abcde"},
+		{"cuts with an ellipsis", "abcdef", 5, "abcd…"},
+		{"cuts before trailing space", "abc  def", 5, "abc…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := text(tc.in, tc.max); got != tc.want {
+				t.Errorf("text(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidKey(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"get_weather", true},
+		{"météo du jour", true},
+		{"", false},
+		{"bell\a", false},
+		{"new\nline", false},
+		{"bidi\u202eoverride", false},
+		{"zero\u200bwidth", false},
+		{"line\u2028separator", false},
+		{"bad\xffutf8", false},
+		{strings.Repeat("k", maxKeyRunes), true},
+		{strings.Repeat("k", maxKeyRunes+1), false},
+	} {
+		if got := validKey(tc.in, maxKeyRunes); got != tc.want {
+			t.Errorf("validKey(%.40q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestConvertToolLeavesOutOversizedParts(t *testing.T) {
+	tool, ok := convertTool(&mcp.Tool{
+		Name:         "t",
+		InputSchema:  map[string]any{"type": "object", "description": strings.Repeat("s", maxSchemaBytes)},
+		OutputSchema: map[string]any{"type": "object"},
+		Annotations:  &mcp.ToolAnnotations{Title: "An\nnotated", ReadOnlyHint: true},
+	})
+	if !ok {
+		t.Fatal("tool dropped")
+	}
+	if tool.InputSchema != nil {
+		t.Errorf("oversized input schema kept (%d bytes)", len(tool.InputSchema))
+	}
+	if string(tool.OutputSchema) != `{"type":"object"}` {
+		t.Errorf("output schema %s", tool.OutputSchema)
+	}
+	var a struct {
+		Title        string `json:"title"`
+		ReadOnlyHint bool   `json:"readOnlyHint"`
+	}
+	if err := json.Unmarshal(tool.Annotations, &a); err != nil || a.Title != "An notated" || !a.ReadOnlyHint {
+		t.Errorf("annotations %s (%v)", tool.Annotations, err)
+	}
+}
+
+func TestConvertPromptDropsPromptsWithUnusableArguments(t *testing.T) {
+	var tooMany []*mcp.PromptArgument
+	for range maxPromptArguments + 1 {
+		tooMany = append(tooMany, &mcp.PromptArgument{Name: "a"})
+	}
+	for _, p := range []*mcp.Prompt{
+		{Name: "p", Arguments: []*mcp.PromptArgument{{Name: "ok"}, {Name: "bad\x00"}}},
+		{Name: "p", Arguments: []*mcp.PromptArgument{nil}},
+		{Name: "p", Arguments: tooMany},
+		nil,
+	} {
+		if got, ok := convertPrompt(p); ok {
+			t.Errorf("prompt kept: %+v", got)
+		}
+	}
+	got, ok := convertPrompt(&mcp.Prompt{Name: "p", Arguments: []*mcp.PromptArgument{{Name: "who", Title: "Who\tis it", Required: true}}})
+	want := wire.Prompt{Name: "p", Arguments: []wire.PromptArgument{{Name: "who", Title: "Who is it", Required: true}}}
+	if !ok || len(got.Arguments) != 1 || got.Arguments[0] != want.Arguments[0] {
+		t.Errorf("prompt %+v, want %+v", got, want)
+	}
+}

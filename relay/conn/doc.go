@@ -1,0 +1,42 @@
+// Package conn holds one MCP connection: a go-sdk client session over the
+// Streamable HTTP transport, its lifecycle, discovery of its lists, health
+// checks and reconnects.
+//
+// [Start] connects in the background and reports the server's whole state
+// ([wire.Server]) through an emit callback every time it changes:
+// connecting → connected → discovering → ready, or failed with a short,
+// sanitized error, after which it reconnects with exponential backoff.
+// [Conn.CallTool], [Conn.GetPrompt] and [Conn.ReadResource] run operations
+// on the live session and fail with a [*wire.Error].
+//
+// Both protocol eras are spoken: the stateless 2026-07-28 protocol
+// (server/discover, list changes through subscriptions/listen) and the
+// initialize handshake of earlier versions, which the go-sdk falls back to.
+//
+// A ready connection is watched three ways: the session ending
+// (ClientSession.Wait), a periodic health probe (ping before 2026-07-28,
+// server/discover from then on, where ping no longer exists), and the end of
+// the subscriptions/listen stream, which an [http.RoundTripper] notices.
+//
+// Everything a server sends is untrusted. Conversion to wire types caps what
+// a hostile server can make the relay hold or show:
+//   - at most 5000 items and 8 MiB of converted JSON per list, at most 1000
+//     pages, duplicates dropped;
+//   - items whose key (tool or prompt name, argument name, resource URI, URI
+//     template) is empty, too long or holds control or format characters are
+//     dropped rather than renamed, since a renamed item could not be used;
+//   - one-line text (titles, names shown to people, versions, MIME types) goes
+//     through [wire.Sanitize]; descriptions and instructions keep their line
+//     breaks but lose other control and format characters and are cut at
+//     8192 runes;
+//   - input and output schemas over 64 KiB and annotations over 4 KiB are
+//     left out;
+//   - one HTTP response body or SSE event is read up to 16 MiB, and an op
+//     result whose converted JSON exceeds [wire.MaxResultBytes] fails with
+//     [wire.CodeTooLarge].
+//
+// The go-sdk's SEP-2549 list and read caches are turned off (every result's
+// ttlMs is zeroed by a sending middleware): the connection lists only on
+// connect and after a list_changed notification, and then it must see the
+// server's current lists, not a cached page.
+package conn

@@ -1,0 +1,50 @@
+package conn_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/demo"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+func ExampleStart() {
+	ctx := context.Background()
+	url, stop, err := demo.Start(ctx, "")
+	if err != nil {
+		panic(err)
+	}
+	defer stop()
+
+	ready := make(chan wire.Server, 1)
+	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url}, func(s wire.Server) {
+		if s.State == wire.StateReady {
+			select {
+			case ready <- s:
+			default:
+			}
+		}
+	})
+	defer c.Close()
+
+	s := <-ready
+	fmt.Println(s.Info.Name, s.ProtocolVersion)
+	for _, t := range s.Tools {
+		fmt.Println("-", t.Name)
+	}
+	res, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"hello"}`), nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Content[0].Text)
+	// Output:
+	// switchboard-demo 2026-07-28
+	// - add
+	// - echo
+	// - slow_count
+	// - time
+	// - toggle_bonus_tool
+	// hello
+}

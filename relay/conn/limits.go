@@ -1,0 +1,54 @@
+package conn
+
+import "time"
+
+// Caps on what a server can make the relay hold or show; see the package
+// documentation.
+const (
+	maxListItems         = 5000
+	maxListBytes         = 8 << 20
+	maxListPages         = 1000
+	maxKeyRunes          = 256  // tool, prompt and argument names
+	maxURIRunes          = 2048 // resource URIs and URI templates
+	maxTitleRunes        = 256
+	maxVersionRunes      = 64
+	maxMIMERunes         = 128
+	maxDescriptionRunes  = 8192
+	maxInstructionsRunes = 8192
+	maxProgressRunes     = 500
+	maxPromptArguments   = 64
+	maxSchemaBytes       = 64 << 10
+	maxAnnotationsBytes  = 4 << 10
+	maxMessageBytes      = 16 << 20 // one HTTP response body or SSE event
+)
+
+// Defaults of [Config].
+const (
+	DefaultHealthInterval = 15 * time.Second
+	DefaultRetryMin       = 2 * time.Second
+	DefaultRetryMax       = 2 * time.Minute
+	DefaultClientName     = "switchboard"
+	DefaultClientVersion  = "0.1.0"
+)
+
+// Timing of a connection.
+const (
+	connectTimeout  = 30 * time.Second // the whole handshake
+	discoverTimeout = time.Minute      // listing every list once
+	minProbeTimeout = 2 * time.Second
+	maxProbeTimeout = 10 * time.Second
+	// coalesceWindow gathers a burst of list_changed notifications into one
+	// rediscovery.
+	coalesceWindow = 50 * time.Millisecond
+	// stableSession is how long a session must have been ready for the end of
+	// its notification stream to be taken as routine (a proxy cutting a long
+	// request) and answered with an immediate reconnect rather than a failure.
+	stableSession = 30 * time.Second
+)
+
+// Default HTTP client.
+const (
+	dialTimeout    = 10 * time.Second
+	tlsTimeout     = 10 * time.Second
+	maxHeaderBytes = 64 << 10
+)

@@ -1,0 +1,130 @@
+package conn
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// CallTool calls the tool name with args, a JSON object (empty or null means
+// no arguments). When progress is not nil the call asks for progress
+// notifications and progress receives them, never after CallTool returns. A
+// result with IsError set is a result, not an error. Errors are
+// [*wire.Error].
+func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error) {
+	arguments, err := objectArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.current()
+	if err != nil {
+		return nil, err
+	}
+	if !c.knows(s.tools, name) {
+		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
+	}
+	params := &mcp.CallToolParams{Name: name, Arguments: arguments}
+	if progress != nil {
+		token, stop := c.progress.add(progress)
+		defer stop()
+		params.SetProgressToken(token)
+	}
+	res, err := do(ctx, s, func(ctx context.Context) (*mcp.CallToolResult, error) { return s.cs.CallTool(ctx, params) })
+	if err != nil {
+		return nil, err
+	}
+	out, err := convertCallToolResult(res)
+	if err != nil {
+		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+	}
+	return sized(out)
+}
+
+// GetPrompt gets the prompt name with args. Errors are [*wire.Error].
+func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
+	s, err := c.current()
+	if err != nil {
+		return nil, err
+	}
+	if !c.knows(s.prompts, name) {
+		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no prompt %q", name))
+	}
+	params := &mcp.GetPromptParams{Name: name, Arguments: args}
+	res, err := do(ctx, s, func(ctx context.Context) (*mcp.GetPromptResult, error) { return s.cs.GetPrompt(ctx, params) })
+	if err != nil {
+		return nil, err
+	}
+	out, err := convertGetPromptResult(res)
+	if err != nil {
+		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+	}
+	return sized(out)
+}
+
+// ReadResource reads the resource at uri, listed or matching a template.
+// Errors are [*wire.Error].
+func (c *Conn) ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error) {
+	s, err := c.current()
+	if err != nil {
+		return nil, err
+	}
+	params := &mcp.ReadResourceParams{URI: uri}
+	res, err := do(ctx, s, func(ctx context.Context) (*mcp.ReadResourceResult, error) { return s.cs.ReadResource(ctx, params) })
+	if err != nil {
+		return nil, err
+	}
+	return sized(convertReadResourceResult(res))
+}
+
+// knows reports whether name is in the listed set, or the set is not listed
+// yet.
+func (c *Conn) knows(set map[string]bool, name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return set == nil || set[name]
+}
+
+// do runs op on s under a context that ends with the caller's or with the
+// session, and maps its failure to a [*wire.Error].
+func do[R any](ctx context.Context, s *session, op func(context.Context) (R, error)) (R, error) {
+	opCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(s.ctx, func() { cancel(context.Cause(s.ctx)) })
+	defer stop()
+	res, err := op(opCtx)
+	if err != nil {
+		var zero R
+		return zero, opError(ctx, opCtx, err)
+	}
+	return res, nil
+}
+
+// objectArgs checks that args is a JSON object; empty and null mean {}.
+func objectArgs(args json.RawMessage) (json.RawMessage, error) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		return json.RawMessage("{}"), nil
+	}
+	if args[0] != '{' || !json.Valid(args) {
+		return nil, wire.NewError(wire.CodeBadRequest, "tool arguments must be a JSON object")
+	}
+	return args, nil
+}
+
+// sized returns v, or a too-large error when its JSON is over
+// [wire.MaxResultBytes].
+func sized[T any](v *T) (*T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
+	}
+	if len(b) > wire.MaxResultBytes {
+		return nil, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the limit of %d", len(b), wire.MaxResultBytes))
+	}
+	return v, nil
+}

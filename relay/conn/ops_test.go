@@ -1,0 +1,281 @@
+package conn
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// opsFixture serves tools that exercise calls, for both eras.
+func opsFixture(t *testing.T, e era) *fixture {
+	f := fullFixture(t, e)
+	mcp.AddTool(f.server, &mcp.Tool{Name: "fail"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return nil, nil, errors.New("it broke")
+	})
+	f.server.AddTool(&mcp.Tool{Name: "protocol_error", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("bad\x1b[2J request")
+		})
+	type sum struct {
+		Sum int `json:"sum"`
+	}
+	mcp.AddTool(f.server, &mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct{ A, B int }) (*mcp.CallToolResult, sum, error) {
+		return nil, sum{in.A + in.B}, nil
+	})
+	f.server.AddTool(&mcp.Tool{Name: "media", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.ImageContent{MIMEType: "image/png", Data: []byte("png")},
+				&mcp.ResourceLink{URI: "test://readme", Name: "readme"},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://e", MIMEType: "text/plain", Text: "embedded"}},
+			}}, nil
+		})
+	f.server.AddTool(&mcp.Tool{Name: "huge", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", wire.MaxResultBytes)}}}, nil
+		})
+	f.server.AddTool(&mcp.Tool{Name: "block", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	return f
+}
+
+func TestCallToolResults(t *testing.T) {
+	for _, e := range eras {
+		t.Run(e.name, func(t *testing.T) {
+			c, _, _ := startReady(t, opsFixture(t, e))
+			ctx := context.Background()
+
+			res, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"hi"}`), nil)
+			if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].Type != "text" || res.Content[0].Text != "hi" {
+				t.Errorf("echo: %+v, %v", res, err)
+			}
+			res, err = c.CallTool(ctx, "fail", nil, nil)
+			if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "it broke") {
+				t.Errorf("fail: %+v, %v; want an isError result", res, err)
+			}
+			res, err = c.CallTool(ctx, "add", json.RawMessage(`{"A":2,"B":3}`), nil)
+			if err != nil || string(res.StructuredContent) != `{"sum":5}` {
+				t.Errorf("add: %+v, %v", res, err)
+			}
+			res, err = c.CallTool(ctx, "media", json.RawMessage(`{}`), nil)
+			if err != nil || len(res.Content) != 3 {
+				t.Fatalf("media: %+v, %v", res, err)
+			}
+			if img := res.Content[0]; img.Type != "image" || img.MIMEType != "image/png" || img.Data != base64.StdEncoding.EncodeToString([]byte("png")) {
+				t.Errorf("image %+v", img)
+			}
+			if link := res.Content[1]; link.Type != "resource_link" || link.URI != "test://readme" || link.Name != "readme" {
+				t.Errorf("link %+v", link)
+			}
+			if emb := res.Content[2]; emb.Type != "resource" || string(emb.Resource) != `{"uri":"test://e","mimeType":"text/plain","text":"embedded"}` {
+				t.Errorf("embedded %+v (%s)", emb, emb.Resource)
+			}
+		})
+	}
+}
+
+func TestCallToolErrors(t *testing.T) {
+	for _, e := range eras {
+		t.Run(e.name, func(t *testing.T) {
+			c, _, _ := startReady(t, opsFixture(t, e))
+			cancelled, cancel := context.WithCancel(context.Background())
+			cancel()
+			for _, tc := range []struct {
+				name, tool string
+				args       string
+				ctx        context.Context
+				code       string
+				message    string
+			}{
+				{name: "unknown tool", tool: "nope", code: wire.CodeNotFound, message: `"nope"`},
+				{name: "array arguments", tool: "echo", args: `[1,2]`, code: wire.CodeBadRequest},
+				{name: "string arguments", tool: "echo", args: `"text"`, code: wire.CodeBadRequest},
+				{name: "malformed arguments", tool: "echo", args: `{"text":`, code: wire.CodeBadRequest},
+				{name: "protocol error", tool: "protocol_error", code: wire.CodeUpstream, message: "bad [2J request"},
+				{name: "result too large", tool: "huge", code: wire.CodeTooLarge},
+				{name: "cancelled", tool: "echo", ctx: cancelled, code: wire.CodeCancelled},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					ctx := tc.ctx
+					if ctx == nil {
+						ctx = context.Background()
+					}
+					res, err := c.CallTool(ctx, tc.tool, json.RawMessage(tc.args), nil)
+					if err == nil {
+						t.Fatalf("result %+v, want a %s error", res, tc.code)
+					}
+					if code := wireCode(t, err); code != tc.code {
+						t.Errorf("code %s (%v), want %s", code, err, tc.code)
+					}
+					if !strings.Contains(err.Error(), tc.message) {
+						t.Errorf("message %q lacks %q", err, tc.message)
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestCallToolCancelledWhileRunning(t *testing.T) {
+	c, _, _ := startReady(t, opsFixture(t, statelessEra))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.CallTool(ctx, "block", nil, nil)
+	if err == nil || wireCode(t, err) != wire.CodeCancelled {
+		t.Errorf("err %v, want %s", err, wire.CodeCancelled)
+	}
+}
+
+func TestCallToolForwardsProgress(t *testing.T) {
+	const steps = 3
+	for _, e := range eras {
+		t.Run(e.name, func(t *testing.T) {
+			f := newFixture(t, e, nil)
+			// The tool finishes once the client has seen every step: the
+			// go-sdk hands notifications to the client asynchronously, so
+			// steps sent right before the result may arrive after it, and a
+			// call never reports progress after it returned.
+			seen := make(chan struct{})
+			f.server.AddTool(&mcp.Tool{Name: "progress", InputSchema: map[string]any{"type": "object"}},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					for i := 1; i <= steps; i++ {
+						err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+							ProgressToken: req.Params.GetProgressToken(), Progress: float64(i), Total: steps, Message: fmt.Sprintf("step\n%d", i),
+						})
+						if err != nil {
+							return nil, err
+						}
+					}
+					select {
+					case <-seen:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+				})
+			c, _, _ := startReady(t, f)
+
+			var got []wire.Progress
+			res, err := c.CallTool(context.Background(), "progress", nil, func(p wire.Progress) {
+				if got = append(got, p); len(got) == steps {
+					close(seen)
+				}
+			})
+			if err != nil || res.Content[0].Text != "done" {
+				t.Fatalf("progress: %+v, %v", res, err)
+			}
+			want := []wire.Progress{{Progress: 1, Total: 3, Message: "step 1"}, {Progress: 2, Total: 3, Message: "step 2"}, {Progress: 3, Total: 3, Message: "step 3"}}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("progress %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	const calls = 8
+	f := newFixture(t, statelessEra, nil)
+	arrived := make(chan struct{}, calls)
+	all := make(chan struct{})
+	var once sync.Once
+	var n int
+	var mu sync.Mutex
+	type in struct {
+		I int `json:"i"`
+	}
+	// Every call waits until all have arrived: they finish only if they run
+	// at the same time.
+	mcp.AddTool(f.server, &mcp.Tool{Name: "rendezvous"}, func(ctx context.Context, _ *mcp.CallToolRequest, a in) (*mcp.CallToolResult, any, error) {
+		arrived <- struct{}{}
+		mu.Lock()
+		n++
+		if n == calls {
+			once.Do(func() { close(all) })
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(a.I)}}}, nil, nil
+	})
+	c, _, _ := startReady(t, f)
+
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, calls)
+	for i := range calls {
+		wg.Go(func() {
+			res, err := c.CallTool(ctx, "rendezvous", json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)), nil)
+			switch {
+			case err != nil:
+				errs <- err
+			case res.Content[0].Text != fmt.Sprint(i):
+				errs <- fmt.Errorf("call %d answered %q", i, res.Content[0].Text)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestGetPromptAndReadResource(t *testing.T) {
+	for _, e := range eras {
+		t.Run(e.name, func(t *testing.T) {
+			c, _, _ := startReady(t, opsFixture(t, e))
+			ctx := context.Background()
+
+			p, err := c.GetPrompt(ctx, "greet", map[string]string{"who": "Ada"})
+			if err != nil || len(p.Messages) != 1 || p.Messages[0].Role != "user" || p.Messages[0].Content.Text != "Hello Ada" {
+				t.Errorf("prompt: %+v, %v", p, err)
+			}
+			if _, err := c.GetPrompt(ctx, "nope", nil); err == nil || wireCode(t, err) != wire.CodeNotFound {
+				t.Errorf("unknown prompt: %v", err)
+			}
+
+			r, err := c.ReadResource(ctx, "test://readme")
+			if err != nil || len(r.Contents) != 1 || r.Contents[0].Text != "read me" || r.Contents[0].MIMEType != "text/plain" {
+				t.Errorf("readme: %+v, %v", r, err)
+			}
+			r, err = c.ReadResource(ctx, "test://notes/x")
+			if err != nil || len(r.Contents) != 1 || r.Contents[0].Blob != base64.StdEncoding.EncodeToString([]byte{0, 1, 2}) {
+				t.Errorf("template read: %+v, %v", r, err)
+			}
+			if _, err := c.ReadResource(ctx, "test://missing"); err == nil || wireCode(t, err) != wire.CodeUpstream {
+				t.Errorf("missing resource: %v", err)
+			}
+		})
+	}
+}
+
+func TestOpsBeforeConnectingAreNotReady(t *testing.T) {
+	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
+	r.awaitState(wire.StateFailed)
+	ctx := context.Background()
+	_, err1 := c.CallTool(ctx, "echo", nil, nil)
+	_, err2 := c.GetPrompt(ctx, "greet", nil)
+	_, err3 := c.ReadResource(ctx, "test://readme")
+	for _, err := range []error{err1, err2, err3} {
+		if err == nil || wireCode(t, err) != wire.CodeNotReady {
+			t.Errorf("err %v, want %s", err, wire.CodeNotReady)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package conn
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// session is one live go-sdk client session with what operations need of it.
+type session struct {
+	cs *mcp.ClientSession
+	// ctx ends with the session; operations run under it so that ending a
+	// session never waits for a slow call.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	// tools and prompts hold the names last listed, guarded by Conn.mu; nil
+	// until listed.
+	tools, prompts map[string]bool
+}
+
+// attempt runs one session from connecting to its end. wasReady reports
+// whether it reached ready; err is why it ended.
+func (c *Conn) attempt() (wasReady bool, err error) {
+	c.setState(wire.StateConnecting)
+	streamEnded := make(chan struct{})
+	var once sync.Once
+	cs, err := c.connect(func() { once.Do(func() { close(streamEnded) }) })
+	if err != nil {
+		return false, failure(stepConnect, err)
+	}
+	s := c.open(cs)
+	defer c.end(s)
+
+	init := cs.InitializeResult()
+	c.state.Info = convertImplementation(init.ServerInfo)
+	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
+	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
+	c.setState(wire.StateConnected)
+
+	c.setState(wire.StateDiscovering)
+	if err := c.discover(s, allKinds); err != nil {
+		return false, failure(stepDiscover, err)
+	}
+	c.setState(wire.StateReady)
+	c.log.Info("mcp server ready", "protocol", c.state.ProtocolVersion, "tools", len(c.state.Tools))
+	return true, c.serve(s, streamEnded)
+}
+
+// connect opens a go-sdk session. streamEnded is called when its
+// subscriptions/listen stream ends.
+func (c *Conn) connect(streamEnded func()) (*mcp.ClientSession, error) {
+	ctx, cancel := context.WithTimeout(c.ctx, connectTimeout)
+	defer cancel()
+	transport := &mcp.StreamableClientTransport{
+		Endpoint:     c.cfg.URL,
+		HTTPClient:   watchingClient(c.http, streamEnded),
+		MaxEventSize: maxMessageBytes,
+	}
+	return c.client.Connect(ctx, transport, nil)
+}
+
+// open makes cs the live session. List changes noted before belong to an
+// older session: the first discovery lists everything anyway.
+func (c *Conn) open(cs *mcp.ClientSession) *session {
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	s := &session{cs: cs, ctx: ctx, cancel: cancel}
+	c.mu.Lock()
+	c.live = s
+	c.pending = 0
+	c.mu.Unlock()
+	drain(c.changed)
+	return s
+}
+
+// end closes s: new operations fail as not ready, running ones are cancelled.
+func (c *Conn) end(s *session) {
+	c.mu.Lock()
+	c.live = nil
+	c.mu.Unlock()
+	s.cancel(errSessionEnded)
+	if err := s.cs.Close(); err != nil {
+		c.log.Debug("mcp session close", "error", err)
+	}
+}
+
+// serve watches a ready session and keeps its lists current, until the
+// session fails, Retry is called or c closes.
+func (c *Conn) serve(s *session, streamEnded <-chan struct{}) error {
+	readyAt := time.Now()
+	closed := make(chan error, 1)
+	go func() { closed <- s.cs.Wait() }()
+	health := time.NewTicker(c.cfg.HealthInterval)
+	defer health.Stop()
+	drain(c.retry)
+	for {
+		select {
+		case <-c.ctx.Done():
+			return c.ctx.Err()
+		case <-c.retry:
+			return errRetryNow
+		case err := <-closed:
+			if err == nil {
+				err = errClosedByServer
+			}
+			return failure(stepLost, err)
+		case <-streamEnded:
+			if err := c.probe(s); err != nil {
+				return failure(stepLost, err)
+			}
+			if time.Since(readyAt) < stableSession {
+				return failure(stepLost, errStreamClosed)
+			}
+			return errRecycle
+		case <-health.C:
+			if err := c.probe(s); err != nil {
+				return failure(stepHealth, err)
+			}
+		case <-c.changed:
+			if err := c.rediscover(s); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// rediscover re-lists what changed, after a short wait that gathers a burst
+// of notifications into one listing. The state stays ready.
+func (c *Conn) rediscover(s *session) error {
+	t := time.NewTimer(coalesceWindow)
+	defer t.Stop()
+	select {
+	case <-c.ctx.Done():
+		return c.ctx.Err()
+	case <-t.C:
+	}
+	drain(c.changed)
+	c.mu.Lock()
+	k := c.pending
+	c.pending = 0
+	c.mu.Unlock()
+	c.log.Debug("mcp lists changed; listing again", "kinds", k.String())
+	if err := c.discover(s, k); err != nil {
+		return failure(stepDiscover, err)
+	}
+	c.publish()
+	return nil
+}
+
+// markChanged notes a list_changed notification of kind k.
+func (c *Conn) markChanged(k kinds) {
+	c.log.Debug("mcp list changed", "kind", k.String())
+	c.mu.Lock()
+	c.pending |= k
+	c.mu.Unlock()
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+// current returns the live session, or a not-ready error.
+func (c *Conn) current() (*session, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live == nil {
+		return nil, wire.NewError(wire.CodeNotReady, "the server is not connected")
+	}
+	return c.live, nil
+}

@@ -1,0 +1,197 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
+
+	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Timeouts of the socket protocol.
+const (
+	handshakeTimeout = 10 * time.Second // to receive auth and hello after the upgrade
+	writeTimeout     = 10 * time.Second // to write one frame
+)
+
+// Hub serves /ws.
+type Hub struct {
+	verifier *authn.Verifier
+	origins  *authn.OriginPolicy
+	sessions *session.Manager
+	logger   *slog.Logger
+	now      func() time.Time
+
+	mu     sync.Mutex
+	conns  map[*websocket.Conn]struct{}
+	closed bool
+}
+
+// New returns a hub that authenticates with verifier, checks origins and
+// attaches dashboards to sessions.
+func New(verifier *authn.Verifier, origins *authn.OriginPolicy, sessions *session.Manager, logger *slog.Logger) *Hub {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Hub{verifier: verifier, origins: origins, sessions: sessions, logger: logger, now: time.Now, conns: map[*websocket.Conn]struct{}{}}
+}
+
+// ServeHTTP upgrades an authenticated, same-origin or allowed-origin request.
+func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.origins.Allowed(r) {
+		h.logger.Warn("websocket refused: origin not allowed", "origin", r.Header.Get("Origin"))
+		http.Error(w, "origin not allowed", http.StatusForbidden)
+		return
+	}
+	claims, present, err := h.verifier.FromRequest(r)
+	if present && err != nil {
+		h.logger.Info("websocket refused: bad credentials", "err", err)
+		http.Error(w, "unauthorized: "+err.Error(), http.StatusUnauthorized)
+		return
+	}
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true}) // Origin checked above
+	if err != nil {
+		return // Accept has answered the request
+	}
+	c.SetReadLimit(wire.MaxInboundFrame)
+	if !h.track(c) {
+		c.Close(wire.CloseShuttingDown, "relay shutting down")
+		return
+	}
+	defer h.untrack(c)
+	h.serve(r.Context(), c, claims, present)
+}
+
+// Close disconnects every dashboard; they reconnect by themselves.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	conns := h.conns
+	h.conns = map[*websocket.Conn]struct{}{}
+	h.mu.Unlock()
+	for c := range conns {
+		c.Close(wire.CloseShuttingDown, "relay restarting")
+	}
+}
+
+func (h *Hub) track(c *websocket.Conn) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	h.conns[c] = struct{}{}
+	return true
+}
+
+func (h *Hub) untrack(c *websocket.Conn) {
+	h.mu.Lock()
+	delete(h.conns, c)
+	h.mu.Unlock()
+}
+
+// serve runs one socket after the upgrade.
+func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims, authenticated bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	hctx, hcancel := context.WithTimeout(ctx, handshakeTimeout)
+	defer hcancel()
+	if !authenticated {
+		var err error
+		if claims, err = h.readAuth(hctx, c); err != nil {
+			h.logger.Info("websocket refused", "err", err)
+			c.Close(wire.CloseUnauthorized, closeReason(err.Error()))
+			return
+		}
+	}
+	hello, err := readHello(hctx, c)
+	if err != nil {
+		c.Close(wire.CloseProtocolError, closeReason(err.Error()))
+		return
+	}
+	ttl := claims.Expires.Sub(h.now())
+	if ttl <= 0 {
+		c.Close(wire.CloseUnauthorized, "token expired")
+		return
+	}
+	expiry := time.NewTimer(ttl)
+	defer expiry.Stop()
+
+	sub := h.sessions.Session(claims.Subject).Subscribe(hello)
+	defer sub.Close()
+	h.logger.Debug("dashboard attached", "user", claims.Subject)
+
+	readErr := make(chan error, 1)
+	go func() { readErr <- h.readOps(ctx, c, sub) }()
+	for {
+		select {
+		case b := <-sub.Outbox():
+			wctx, wcancel := context.WithTimeout(ctx, writeTimeout)
+			err := c.Write(wctx, websocket.MessageText, b)
+			wcancel()
+			if err != nil {
+				c.CloseNow()
+				return
+			}
+		case <-sub.Done():
+			code, reason := sub.CloseStatus()
+			c.Close(websocket.StatusCode(code), reason)
+			return
+		case <-expiry.C:
+			c.Close(wire.CloseUnauthorized, "token expired")
+			return
+		case err := <-readErr:
+			if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
+				h.logger.Debug("dashboard read failed", "user", claims.Subject, "err", err)
+			}
+			c.CloseNow()
+			return
+		}
+	}
+}
+
+// readOps reads frames until the socket fails, handing ops to the subscriber
+// and answering anything else with an error frame.
+func (h *Hub) readOps(ctx context.Context, c *websocket.Conn, sub *session.Subscriber) error {
+	for {
+		typ, b, err := c.Read(ctx)
+		if err != nil {
+			return err
+		}
+		if typ != websocket.MessageText {
+			sub.Reply(wire.ErrorFrame("", wire.NewError(wire.CodeBadFrame, "frames must be JSON text")))
+			continue
+		}
+		f, err := wire.Decode(b)
+		if err != nil {
+			sub.Reply(wire.ErrorFrame("", wire.NewError(wire.CodeBadFrame, err.Error())))
+			continue
+		}
+		if f.Type != wire.TypeOp {
+			sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadFrame, "expected an op frame, got "+f.Type)))
+			continue
+		}
+		sub.HandleOp(f)
+	}
+}
+
+// maxCloseReason is the longest close reason a WebSocket close frame carries, in bytes.
+const maxCloseReason = 123
+
+// closeReason fits a message into a close frame's reason.
+func closeReason(s string) string {
+	s = wire.Sanitize(s, maxCloseReason)
+	for len(s) > maxCloseReason {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
