@@ -3,16 +3,23 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Apply folds one change into the snapshot's servers. The dashboard's mirror
 // and the relay's tests use it, so both sides agree on what a delta means.
 func (s *Snapshot) Apply(c Change) error {
+	if c.Kind == KindAsk {
+		var err error
+		s.Asks, err = applyItem(s.Asks, c, func(a Ask) string { return a.ID })
+		return err
+	}
 	i := s.serverIndex(c.Server)
 	if c.Kind == KindServer {
 		switch {
 		case c.Remove && i >= 0:
 			s.Servers = append(s.Servers[:i], s.Servers[i+1:]...)
+			s.Asks = slices.DeleteFunc(s.Asks, func(a Ask) bool { return a.Server == c.Server })
 		case c.Remove:
 		default:
 			var meta Server

@@ -24,8 +24,9 @@ const (
 
 // AddServerArgs are the arguments of [OpAddServer].
 type AddServerArgs struct {
-	Name string `json:"name"`
-	URL  string `json:"url"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Transport string `json:"transport,omitempty"` // TransportStreamable (default) or TransportSSE
 }
 
 // AddServerResult is the result of [OpAddServer]. Existing is set when a

@@ -23,6 +23,7 @@ type Snapshot struct {
 	Epoch   string   `json:"epoch"` // changes when the relay's session restarts; a new epoch means resync
 	User    string   `json:"user"`
 	Servers []Server `json:"servers"`
+	Asks    []Ask    `json:"asks,omitempty"` // pending asks in arrival order
 }
 
 // Server is one registered MCP server as the dashboard sees it.
@@ -33,6 +34,8 @@ type Server struct {
 	Transport string `json:"transport"`
 	State     string `json:"state"`
 	Error     string `json:"error,omitempty"` // sanitized, set when State is failed
+
+	Auth *AuthState `json:"auth,omitempty"` // OAuth status, when the server uses OAuth
 
 	Info            *Implementation `json:"info,omitempty"`
 	ProtocolVersion string          `json:"protocolVersion,omitempty"`

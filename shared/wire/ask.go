@@ -1,0 +1,88 @@
+package wire
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Asks are a server's requests for a person: an elicitation form, consent to
+// open a URL. They are the "prompt" frames of the design, named asks here so
+// that they are not confused with MCP prompts. Pending asks are part of the
+// snapshot, so a reloaded or reconnected dashboard gets them again, and they
+// change by [KindAsk] deltas; removing one means it was settled (answered here
+// or in another tab, timed out, or withdrawn by the server).
+
+// Ask kinds.
+const (
+	AskForm = "form" // fill a form described by Schema
+	AskURL  = "url"  // consent to open URL
+)
+
+// Ask origins: why the server is asking.
+const (
+	AskFromElicitation = "elicitation"   // an elicitation/create request
+	AskFromURLRequired = "url_required"  // a -32042 error listing URL elicitations to complete before a retry
+	AskFromInput       = "input_request" // a 2026-07-28 multi-round-trip input request
+)
+
+// Ask states.
+const (
+	AskPending = "pending" // waiting for a person's answer
+	AskWaiting = "waiting" // URL accepted: waiting for the server's completion notification
+)
+
+// Answer actions.
+const (
+	ActionAccept  = "accept"
+	ActionDecline = "decline"
+	ActionCancel  = "cancel"
+)
+
+// KindAsk is the change kind of asks: Server is the asking server's id, Key
+// the ask id, Value an [Ask].
+const KindAsk = "ask"
+
+// Ask is one pending request for a person.
+type Ask struct {
+	ID         string `json:"id"`
+	Server     string `json:"server"`     // id of the asking server
+	ServerName string `json:"serverName"` // its registered name
+	Kind       string `json:"kind"`       // AskForm or AskURL
+	From       string `json:"from"`       // AskFromElicitation, AskFromURLRequired or AskFromInput
+	State      string `json:"state"`      // AskPending or AskWaiting
+	Message    string `json:"message"`    // the server's message: untrusted text, capped
+
+	Schema json.RawMessage `json:"schema,omitempty"` // AskForm: the requested schema (shared/schema parses it)
+
+	URL           string `json:"url,omitempty"`           // AskURL: the URL to open
+	ElicitationID string `json:"elicitationId,omitempty"` // AskURL: the server's elicitation id
+
+	Created  time.Time `json:"created"`
+	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time
+}
+
+// Ops on asks.
+const (
+	// OpAnswerAsk answers an ask: [AnswerAskArgs] → {}. The first answer
+	// wins; an answer to an unknown or settled ask is a [CodeNotFound] error.
+	// An accepted form must validate against its schema ([CodeBadRequest]
+	// with the field errors otherwise); URL answers carry no content.
+	OpAnswerAsk = "ask.answer"
+	// OpDismissAsk stops waiting for a URL ask's completion: [AskArgs] → {}.
+	OpDismissAsk = "ask.dismiss"
+	// OpCompleteAsk marks a waiting URL ask as done by the person (when the
+	// server sends no completion notification): [AskArgs] → {}.
+	OpCompleteAsk = "ask.complete"
+)
+
+// AnswerAskArgs are the arguments of [OpAnswerAsk].
+type AnswerAskArgs struct {
+	Ask     string         `json:"ask"`
+	Action  string         `json:"action"`            // ActionAccept, ActionDecline or ActionCancel
+	Content map[string]any `json:"content,omitempty"` // accepted form values
+}
+
+// AskArgs name one ask.
+type AskArgs struct {
+	Ask string `json:"ask"`
+}
