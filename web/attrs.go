@@ -1,0 +1,27 @@
+package web
+
+// go-app writes a false boolean attribute as hidden="false" when it
+// prerenders on the server, which HTML reads as true; these helpers set the
+// attribute only when it holds.
+
+func disabledIf[T interface{ Disabled(bool) T }](e T, on bool) T {
+	if on {
+		return e.Disabled(true)
+	}
+	return e
+}
+
+func hiddenIf[T interface{ Hidden(bool) T }](e T, on bool) T {
+	if on {
+		return e.Hidden(true)
+	}
+	return e
+}
+
+// choose returns yes when cond holds, else no.
+func choose(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+)
+
+// renderCalls lists calls, newest first: pending ones with their progress
+// and a Cancel button, finished ones with their result or error.
+func renderCalls(title string, calls []store.Call) app.UI {
+	return hiddenIf(app.Section().Class("calls").Aria("label", title), len(calls) == 0).Body(
+		app.H3().Class("calls-title").Text(title),
+		app.Ol().Class("call-list").Body(
+			app.Range(calls).Slice(func(i int) app.UI { return renderCall(calls[i]) }),
+		),
+	)
+}
+
+var callStatusWords = map[store.CallStatus]string{
+	store.CallPending: "Running…",
+	store.CallOK:      "Done",
+	store.CallError:   "Failed",
+}
+
+// callStatusWord is what a call's head says about its state.
+func callStatusWord(c store.Call) string {
+	if c.Code == wire.CodeCancelled {
+		return "Cancelled"
+	}
+	return callStatusWords[c.Status]
+}
+
+func renderCall(c store.Call) app.UI {
+	li := app.Li().Class("call-result").DataSet("status", string(c.Status)).DataSet("call-id", c.ID)
+	if c.Kind == store.CallTool {
+		li = li.DataSet("tool-name", c.Name)
+	}
+	return li.Body(
+		app.Div().Class("call-head").Body(
+			app.Span().Class("call-name").Text(c.Name),
+			app.Span().Class("call-status").Text(callStatusWord(c)),
+		),
+		renderCallBody(c),
+	)
+}
+
+func renderCallBody(c store.Call) app.UI {
+	switch c.Status {
+	case store.CallPending:
+		return renderPending(c)
+	case store.CallOK:
+		return app.Div().Class("call-body").Body(
+			app.If(c.Text != "", func() app.UI {
+				return app.Pre().Class("result-text", "code-block").Text(c.Text)
+			}).Else(func() app.UI {
+				return app.P().Class("result-text", "is-empty").Text("No text content.")
+			}),
+			renderJSON(c.JSON),
+		)
+	default:
+		return app.Div().Class("call-body").Body(
+			app.P().Class("result-error").Text(c.Error),
+			app.If(c.Code != "", func() app.UI {
+				return app.P().Class("result-code").Text("Error code: " + c.Code)
+			}),
+			app.If(c.JSON != "", func() app.UI { return renderJSON(c.JSON) }),
+		)
+	}
+}
+
+// renderPending shows a spinner, the progress reported, if any, and Cancel.
+func renderPending(c store.Call) app.UI {
+	id := c.ID
+	p := c.Progress
+	return app.Div().Class("call-body", "call-pending").Body(
+		app.Span().Class("spinner").Aria("hidden", "true"),
+		app.If(p != nil && p.Total > 0, func() app.UI {
+			return app.Progress().Class("call-progress").Max(p.Total).Value(p.Progress).
+				Aria("label", "Progress")
+		}),
+		app.If(p != nil, func() app.UI {
+			return app.Span().Class("call-progress-text").Text(progressText(p.Progress, p.Total, p.Message))
+		}),
+		disabledIf(app.Button().Class("cancel-call", "sb-button").Type("button"), c.Cancel).
+			Text(choose(c.Cancel, "Cancelling…", "Cancel")).
+			OnClick(func(ctx app.Context, e app.Event) {
+				if r := relay(); r != nil {
+					r.Cancel(id)
+				}
+			}, app.EventScope(id)),
+	)
+}
+
+// renderJSON shows a whole result as indented JSON, open by default.
+func renderJSON(text string) app.UI {
+	return app.Details().Class("result-details").Open(true).Body(
+		app.Summary().Text("Full result (JSON)"),
+		app.Pre().Class("result-json", "code-block").Text(text),
+	)
+}
+
+// progressText is "3 of 10 — message", "3 — message" without a total, or the message alone.
+func progressText(progress, total float64, message string) string {
+	n := strconv.FormatFloat(progress, 'f', -1, 64)
+	s := n
+	if total > 0 {
+		s = n + " of " + strconv.FormatFloat(total, 'f', -1, 64)
+	}
+	if message != "" {
+		s += " — " + message
+	}
+	return s
+}

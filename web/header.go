@@ -1,0 +1,36 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/switchboard-mcp/switchboard/web/store"
+)
+
+// statusWords are what the header says for each connection state.
+var statusWords = map[store.Status]string{
+	store.StatusConnecting:   "Connecting…",
+	store.StatusLive:         "Live",
+	store.StatusReconnecting: "Reconnecting…",
+	store.StatusSignedOut:    "Signed out",
+}
+
+// renderHeader shows the product, the relay connection and who is signed in.
+func renderHeader(v store.View) app.UI {
+	return app.Header().Class("sb-header").Body(
+		app.Div().Class("sb-brand").Body(
+			app.Img().Class("sb-logo").Src(IconSVGPath).Aria("hidden", "true").Width(24).Height(24),
+			app.H1().Class("sb-name").Text("Switchboard"),
+		),
+		app.Div().Class("sb-session").Body(
+			app.Span().ID("relay-status").Class("sb-status").
+				DataSet("state", string(v.Status)).
+				Role("status").Aria("live", "polite").
+				Title("Connection to the relay").
+				Text(statusWords[v.Status]),
+			hiddenIf(app.Span().Class("sb-user"), v.Snapshot.User == "" || v.Status == store.StatusSignedOut).Body(
+				app.Span().Class("sb-user-label").Text("Signed in as "),
+				app.Span().ID("user").Text(v.Snapshot.User),
+			),
+		),
+	)
+}

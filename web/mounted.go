@@ -1,0 +1,50 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// mounted keeps a component's own context, so an op's answer that arrives
+// later updates the component even if the button that sent it is gone.
+type mounted struct {
+	ctx app.Context
+}
+
+// OnMount implements app.Mounter.
+func (m *mounted) OnMount(ctx app.Context) {
+	m.ctx = ctx
+}
+
+// later runs f on the UI goroutine and re-renders the component.
+func (m *mounted) later(f func(app.Context)) {
+	m.ctx.Dispatch(f)
+}
+
+// domValue reads the value of the input or textarea with id.
+func domValue(id string) string {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		return el.Get("value").String()
+	}
+	return ""
+}
+
+// setDOMValue sets the value of the input or textarea with id; go-app does
+// not reset an input whose bound value did not change.
+func setDOMValue(id, v string) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Set("value", v)
+	}
+}
+
+// focusLater moves the focus, after the render, to the first element of ids
+// that exists.
+func focusLater(ctx app.Context, ids ...string) {
+	ctx.Defer(func(app.Context) {
+		for _, id := range ids {
+			if el := app.Window().GetElementByID(id); el.Truthy() {
+				el.Call("focus")
+				return
+			}
+		}
+	})
+}

@@ -1,0 +1,160 @@
+package store
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// CallKind says what a [Call] does.
+type CallKind string
+
+// Kinds of calls.
+const (
+	CallTool     CallKind = "tool"     // tool.call; Name is the tool
+	CallResource CallKind = "resource" // resource.read; Name is the URI
+	CallPrompt   CallKind = "prompt"   // prompt.get; Name is the prompt
+)
+
+// CallStatus is the state of a [Call].
+type CallStatus string
+
+// Call states.
+const (
+	CallPending CallStatus = "pending"
+	CallOK      CallStatus = "ok"
+	CallError   CallStatus = "error"
+)
+
+// maxCalls is how many calls the client remembers; the oldest finished ones go first.
+const maxCalls = 100
+
+// Call is one tool call, resource read or prompt get and what came back.
+type Call struct {
+	ID       string // the op id
+	Kind     CallKind
+	Server   string
+	Name     string
+	Status   CallStatus
+	Progress *wire.Progress // the last progress report, if any
+	Cancel   bool           // a cancel was sent
+
+	Text  string // the readable part of the result
+	JSON  string // the whole result, indented
+	Error string // why the call failed, in words
+	Code  string // the error's wire code
+}
+
+// CallsTo returns the calls made to server, newest first.
+func (v View) CallsTo(server string) []Call {
+	var out []Call
+	for _, c := range v.Calls {
+		if c.Server == server {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// CallTool calls a tool with arguments (a JSON object) and returns the call's id.
+func (c *Client) CallTool(server, tool string, args json.RawMessage) string {
+	return c.startCall(CallTool, server, tool, wire.OpCallTool,
+		wire.CallToolArgs{Server: server, Name: tool, Arguments: args}, toolOutcome)
+}
+
+// ReadResource reads a resource and returns the call's id.
+func (c *Client) ReadResource(server, uri string) string {
+	return c.startCall(CallResource, server, uri, wire.OpReadResource,
+		wire.ReadResourceArgs{Server: server, URI: uri}, resourceOutcome)
+}
+
+// GetPrompt gets a prompt with its arguments and returns the call's id.
+func (c *Client) GetPrompt(server, name string, args map[string]string) string {
+	return c.startCall(CallPrompt, server, name, wire.OpGetPrompt,
+		wire.GetPromptArgs{Server: server, Name: name, Arguments: args}, promptOutcome)
+}
+
+// Cancel asks the relay to cancel a pending call. The call ends when the
+// relay answers it (with a cancelled error, or its result if it won the race).
+func (c *Client) Cancel(callID string) {
+	if !c.updateCall(callID, func(call *Call) bool {
+		if call.Status != CallPending || call.Cancel {
+			return false
+		}
+		call.Cancel = true
+		return true
+	}) {
+		return
+	}
+	c.cfg.OnChange()
+	c.Do(wire.OpCancel, wire.CancelArgs{ID: callID}, func(Reply) {})
+}
+
+// outcome turns a successful answer into what a call shows.
+type outcome func(data json.RawMessage) (text string, isError bool)
+
+func (c *Client) startCall(kind CallKind, server, name, op string, args any, out outcome) string {
+	// The call is listed before the op is sent, so an answer that comes at
+	// once (an offline error) finds it.
+	id := c.newID()
+	c.mu.Lock()
+	c.calls = pushCall(c.calls, Call{ID: id, Kind: kind, Server: server, Name: name, Status: CallPending})
+	c.mu.Unlock()
+
+	c.send(id, op, args, func(r Reply) {
+		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); return true })
+		c.cfg.OnChange()
+	}, func(p wire.Progress) {
+		c.updateCall(id, func(call *Call) bool { call.Progress = &p; return true })
+		c.cfg.OnChange()
+	})
+	c.cfg.OnChange()
+	return id
+}
+
+// updateCall edits the call with id in a fresh copy of the list, if edit says it changed.
+func (c *Client) updateCall(id string, edit func(*Call) bool) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := slices.IndexFunc(c.calls, func(call Call) bool { return call.ID == id })
+	if i < 0 {
+		return false
+	}
+	call := c.calls[i]
+	if !edit(&call) {
+		return false
+	}
+	c.calls = slices.Clone(c.calls)
+	c.calls[i] = call
+	return true
+}
+
+// pushCall returns a new list with call first, dropping the oldest finished
+// calls beyond maxCalls.
+func pushCall(calls []Call, call Call) []Call {
+	out := make([]Call, 0, len(calls)+1)
+	out = append(out, call)
+	out = append(out, calls...)
+	for i := len(out) - 1; len(out) > maxCalls && i > 0; i-- {
+		if out[i].Status != CallPending {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
+	return out
+}
+
+// finishCall records an answer in call.
+func finishCall(call *Call, r Reply, out outcome) {
+	call.Progress = nil
+	if r.Err != nil {
+		call.Status, call.Code, call.Error = CallError, r.Err.Code, describeError(r.Err)
+		return
+	}
+	text, isError := out(r.Data)
+	call.Text, call.JSON = clip(text), clip(indentJSON(r.Data))
+	call.Status = CallOK
+	if isError {
+		call.Status, call.Code, call.Error = CallError, wire.CodeToolError, toolErrorText(text)
+	}
+}

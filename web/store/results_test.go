@@ -1,0 +1,18 @@
+package store
+
+import "testing"
+
+func TestJSONShowsAngleBracketsAndAmpersandsAsTyped(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"a":"\u003cb\u003e \u0026"}`, "{\n  \"a\": \"<b> &\"\n}"},
+		{`{"a":"\\u003c"}`, "{\n  \"a\": \"\\\\u003c\"\n}"},                 // an escaped backslash, then text
+		{`{"a":"\\\u003c"}`, "{\n  \"a\": \"\\\\<\"\n}"},                    // an escaped backslash, then an escape
+		{`{"a":"\u00e9\n\"x\""}`, "{\n  \"a\": \"\\u00e9\\n\\\"x\\\"\"\n}"}, // other escapes stay
+		{`not json`, `not json`},
+	}
+	for _, c := range cases {
+		if got := indentJSON([]byte(c.in)); got != c.want {
+			t.Errorf("indentJSON(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+)
+
+// ToolsTab lists a server's tools; selecting one opens its call panel.
+type ToolsTab struct {
+	app.Compo
+
+	ServerID string
+	Tools    []wire.Tool
+	Calls    []store.Call // tool calls to this server, newest first
+	Ready    bool
+
+	selected string // name of the tool whose panel is open
+	marks    newMarks
+}
+
+// CompoID makes another server's tools a new list, with nothing selected or marked.
+func (t *ToolsTab) CompoID() string { return t.ServerID }
+
+// OnInit takes the tools shown first as known.
+func (t *ToolsTab) OnInit() { t.marks.seed(toolNames(t.Tools)) }
+
+// OnUpdate marks the tools that arrived since the last render.
+func (t *ToolsTab) OnUpdate(ctx app.Context) {
+	if t.marks.see(toolNames(t.Tools), time.Now()) {
+		ctx.After(newFor, func(app.Context) { t.marks.expire(time.Now()) })
+	}
+}
+
+// Render implements app.Composer.
+func (t *ToolsTab) Render() app.UI {
+	return app.Div().Class("tools-tab", "split").Body(
+		app.Div().Class("split-list").Body(
+			app.Ul().Class("tool-list", "item-list").Body(
+				app.Range(t.Tools).Slice(func(i int) app.UI { return t.renderTool(t.Tools[i]) }),
+			),
+			app.P().Class("sb-empty").Text(emptyListText(len(t.Tools), t.Ready, "tools")),
+		),
+		app.Div().Class("split-side").Body(
+			t.renderPanel(),
+			renderCalls("Tool calls", t.Calls),
+		),
+	)
+}
+
+func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
+	name := tool.Name
+	selected := name == t.selected
+	classes := []string{"tool-item", "item", t.marks.class(name)}
+	if selected {
+		classes = append(classes, "is-selected")
+	}
+	return app.Li().Class(classes...).DataSet("tool-name", name).Body(
+		app.Button().Class("item-open", "tool-open").Type("button").
+			Aria("expanded", choose(selected, "true", "false")).Aria("controls", "tool-panel").
+			OnClick(func(ctx app.Context, e app.Event) {
+				t.selected = name
+				focusLater(ctx, "tool-args")
+			}, app.EventScope(name)).
+			Body(
+				app.Span().Class("tool-title", "item-title").Text(titleOr(tool.Title, name)),
+				app.If(tool.Title != "" && tool.Title != name, func() app.UI {
+					return app.Span().Class("item-key").Text(name)
+				}),
+				app.Span().Class("tool-description", "item-description").Text(tool.Description),
+			),
+	)
+}
+
+// renderPanel is the selected tool's call panel, or a hint.
+func (t *ToolsTab) renderPanel() app.UI {
+	for _, tool := range t.Tools {
+		if tool.Name == t.selected {
+			return &ToolPanel{ServerID: t.ServerID, Tool: tool, Ready: t.Ready}
+		}
+	}
+	text := "Select a tool to call it."
+	if t.selected != "" {
+		text = "The server no longer offers the tool “" + t.selected + "”."
+	}
+	return app.Div().ID("tool-panel").Class("panel", "is-hint").Body(app.P().Class("sb-empty").Text(text))
+}
+
+func toolNames(tools []wire.Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// titleOr returns title, or name when there is no title.
+func titleOr(title, name string) string {
+	if title != "" {
+		return title
+	}
+	return name
+}
+
+// emptyListText says why a list of a server's items is empty, or "" when it is not.
+func emptyListText(n int, ready bool, items string) string {
+	switch {
+	case n > 0:
+		return ""
+	case ready:
+		return "This server offers no " + items + "."
+	default:
+		return "No " + items + " yet: the server is not ready."
+	}
+}

@@ -1,0 +1,112 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+func TestCheckAddServer(t *testing.T) {
+	cases := []struct {
+		name, url    string
+		wantURL      string
+		wantProblem  string // a part of the problem; "" when the form can be sent
+		wantTrimName string
+	}{
+		{"demo", "http://127.0.0.1:9001/mcp/", "http://127.0.0.1:9001/mcp", "", "demo"},
+		{"  spaced  ", "HTTPS://Example.com:443/mcp", "https://example.com/mcp", "", "spaced"},
+		{"", "http://127.0.0.1/mcp", "", "Give the server a name", ""},
+		{"   ", "http://127.0.0.1/mcp", "", "Give the server a name", ""},
+		{strings.Repeat("n", maxServerName+1), "http://127.0.0.1/mcp", "", "longer than 100 characters", ""},
+		{strings.Repeat("é", maxServerName), "http://127.0.0.1/mcp", "http://127.0.0.1/mcp", "", strings.Repeat("é", maxServerName)},
+		{"demo", "", "", "The URL cannot be used: empty", ""},
+		{"demo", "ftp://example.com", "", `scheme "ftp" is not allowed`, ""},
+		{"demo", "example.com/mcp", "", "missing scheme", ""},
+		{"demo", "http://user:pw@example.com/mcp", "", "credentials", ""},
+		{"demo", "http://", "", "missing host", ""},
+	}
+	for _, c := range cases {
+		args, problem := checkAddServer(c.name, c.url)
+		if c.wantProblem == "" {
+			if problem != "" || args.URL != c.wantURL || args.Name != c.wantTrimName {
+				t.Errorf("checkAddServer(%q, %q) = %+v, %q; want URL %q", c.name, c.url, args, problem, c.wantURL)
+			}
+			continue
+		}
+		if !strings.Contains(problem, c.wantProblem) {
+			t.Errorf("checkAddServer(%q, %q) problem = %q, want it to contain %q", c.name, c.url, problem, c.wantProblem)
+		}
+	}
+}
+
+func TestParseToolArgs(t *testing.T) {
+	cases := []struct {
+		in          string
+		want        string // compacted JSON when accepted
+		wantProblem string
+	}{
+		{"{}", "{}", ""},
+		{"  {\n  \"text\": \"hi\",\n  \"n\": 2\n}\n", `{"text":"hi","n":2}`, ""},
+		{`{"nested": {"a": [1, 2]}}`, `{"nested":{"a":[1,2]}}`, ""},
+		{"", "", "must be a JSON object"},
+		{"[]", "", "must be a JSON object"},
+		{"null", "", "must be a JSON object"},
+		{`"text"`, "", "must be a JSON object"},
+		{`{"text": }`, "", "line 1, column 10"},
+		{"{\n  \"a\": 1,\n}", "", "line 3"},
+		{`{"a": 1`, "", "ends too early"},
+		{`{} {}`, "", "more text after it"},
+		{`{}}`, "", "more text after it"},
+	}
+	for _, c := range cases {
+		got, problem := parseToolArgs(c.in)
+		if c.wantProblem == "" {
+			if problem != "" || string(got) != c.want {
+				t.Errorf("parseToolArgs(%q) = %s, %q; want %s", c.in, got, problem, c.want)
+			}
+			continue
+		}
+		if got != nil || !strings.Contains(problem, c.wantProblem) {
+			t.Errorf("parseToolArgs(%q) = %s, %q; want no args and a problem containing %q", c.in, got, problem, c.wantProblem)
+		}
+	}
+}
+
+func TestMissingPromptArgsNamesTheEmptyRequiredOnes(t *testing.T) {
+	p := wire.Prompt{Name: "greet", Arguments: []wire.PromptArgument{
+		{Name: "name", Required: true}, {Name: "tone"}, {Name: "city", Required: true},
+	}}
+	cases := []struct {
+		values map[string]string
+		want   string
+	}{
+		{map[string]string{"name": "Ada", "city": "Paris"}, ""},
+		{map[string]string{"name": "Ada"}, "city"},
+		{map[string]string{"name": "  ", "tone": "warm"}, "name,city"},
+		{nil, "name,city"},
+	}
+	for _, c := range cases {
+		if got := strings.Join(missingPromptArgs(p, c.values), ","); got != c.want {
+			t.Errorf("missingPromptArgs(%v) = %q, want %q", c.values, got, c.want)
+		}
+	}
+}
+
+func TestRelayURLIsTheSameOriginWebSocket(t *testing.T) {
+	cases := []struct{ page, want string }{
+		{"http://127.0.0.1:8080/", "ws://127.0.0.1:8080/ws"},
+		{"https://relay.example.com/some/page?x=1#frag", "wss://relay.example.com/ws"},
+		{"http://[::1]:9000/", "ws://[::1]:9000/ws"},
+	}
+	for _, c := range cases {
+		u, err := url.Parse(c.page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := relayURL(u); got != c.want {
+			t.Errorf("relayURL(%s) = %s, want %s", c.page, got, c.want)
+		}
+	}
+}
