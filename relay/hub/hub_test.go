@@ -115,6 +115,19 @@ func read(c *websocket.Conn) (wire.Frame, error) {
 	return wire.Decode(b)
 }
 
+// attach reads the snapshot and the synced frame that answer a first hello.
+func attach(t *testing.T, c *websocket.Conn) wire.Frame {
+	t.Helper()
+	snap := mustRead(t, c)
+	if snap.Type != wire.TypeSnapshot {
+		t.Fatalf("got %s, want snapshot", snap.Type)
+	}
+	if f := mustRead(t, c); f.Type != wire.TypeSynced || f.Seq != snap.Seq {
+		t.Fatalf("got %s seq %d, want synced at %d", f.Type, f.Seq, snap.Seq)
+	}
+	return snap
+}
+
 func mustRead(t *testing.T, c *websocket.Conn) wire.Frame {
 	t.Helper()
 	f, err := read(c)
@@ -131,7 +144,7 @@ func TestBearerTokenGetsSnapshotOfItsOwnUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	hello(t, c)
-	f := mustRead(t, c)
+	f := attach(t, c)
 	var snap wire.Snapshot
 	if f.Type != wire.TypeSnapshot || json.Unmarshal(f.Data, &snap) != nil || snap.User != "alice" {
 		t.Fatalf("got %s %s, want alice's snapshot", f.Type, f.Data)
@@ -147,9 +160,7 @@ func TestAuthFrameAuthenticatesAnEmbeddedDashboard(t *testing.T) {
 	auth, _ := wire.NewFrame(wire.TypeAuth, wire.Auth{Token: r.token(t, "bob", time.Hour)})
 	send(t, c, auth)
 	hello(t, c)
-	if f := mustRead(t, c); f.Type != wire.TypeSnapshot {
-		t.Fatalf("got %s, want snapshot", f.Type)
-	}
+	attach(t, c)
 }
 
 func TestSocketWithoutTokenIsClosedUnauthorized(t *testing.T) {
@@ -228,7 +239,7 @@ func TestSocketClosesWhenTokenExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	hello(t, c)
-	mustRead(t, c) // snapshot
+	attach(t, c)
 	_, err = read(c)
 	if websocket.CloseStatus(err) != wire.CloseUnauthorized {
 		t.Fatalf("got %v, want close %d at expiry", err, wire.CloseUnauthorized)
@@ -242,7 +253,7 @@ func TestMalformedFrameGetsAnErrorAndTheSocketStays(t *testing.T) {
 		t.Fatal(err)
 	}
 	hello(t, c)
-	mustRead(t, c)
+	attach(t, c)
 	for _, junk := range []string{"{not json", `{"v":99,"type":"op"}`, `{"v":1}`} {
 		if err := c.Write(context.Background(), websocket.MessageText, []byte(junk)); err != nil {
 			t.Fatal(err)
@@ -273,8 +284,8 @@ func TestOversizedFrameClosesOnlyThatSocket(t *testing.T) {
 	}
 	hello(t, big)
 	hello(t, other)
-	mustRead(t, big)
-	mustRead(t, other)
+	attach(t, big)
+	attach(t, other)
 
 	huge := `{"v":1,"type":"op","id":"h","op":"server.add","data":{"name":"` + strings.Repeat("a", 2<<20) + `"}}`
 	big.Write(context.Background(), websocket.MessageText, []byte(huge)) // may fail once the relay closes

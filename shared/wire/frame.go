@@ -30,6 +30,9 @@ const (
 	TypeSnapshot = "snapshot"
 	// TypeDelta (relay → dashboard) carries changes with the next sequence number.
 	TypeDelta = "delta"
+	// TypeSynced (relay → dashboard) follows the snapshot or the missed
+	// deltas sent in answer to a hello: the dashboard is now up to date, at Seq.
+	TypeSynced = "synced"
 	// TypeOp (dashboard → relay) asks for an action; see the Op* names.
 	TypeOp = "op"
 	// TypeResult (relay → dashboard) is the successful answer to an op.

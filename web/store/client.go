@@ -112,7 +112,8 @@ func (c *Client) dial(gen int) {
 	c.mu.Unlock()
 }
 
-// opened sends the hello naming the last state applied.
+// opened sends the hello naming the last state applied. The status turns
+// live only when the relay says the mirror is in sync.
 func (c *Client) opened(gen int) {
 	c.mu.Lock()
 	if gen != c.gen {
@@ -123,7 +124,6 @@ func (c *Client) opened(gen int) {
 	if c.loaded && !c.resync {
 		hello = wire.Hello{Epoch: c.snap.Epoch, Seq: c.seq}
 	}
-	c.status = StatusLive
 	sock := c.sock
 	c.mu.Unlock()
 	if f, err := wire.NewFrame(wire.TypeHello, hello); err == nil && sock != nil {
@@ -213,6 +213,12 @@ func (c *Client) received(gen int, text string) {
 		}
 	case wire.TypeDelta:
 		if c.applyDeltaLocked(f) != nil {
+			done, redial = c.restartLocked()
+		}
+	case wire.TypeSynced:
+		if c.loaded && f.Seq == c.seq {
+			c.status = StatusLive
+		} else {
 			done, redial = c.restartLocked()
 		}
 	case wire.TypeResult, wire.TypeError, wire.TypeProgress:

@@ -25,8 +25,25 @@ func TestFirstHelloAsksForASnapshot(t *testing.T) {
 	if string(f.Data) != "{}" {
 		t.Errorf("first hello data = %s, want {}", f.Data)
 	}
+	if got := c.View().Status; got != StatusConnecting {
+		t.Errorf("status after open = %q, want connecting until synced", got)
+	}
+	s.snapshot(3, twoServers())
+	s.synced(3)
 	if got := c.View().Status; got != StatusLive {
-		t.Errorf("status after open = %q, want live", got)
+		t.Errorf("status after synced = %q, want live", got)
+	}
+}
+
+func TestSyncedAtAnotherSequenceResyncs(t *testing.T) {
+	r, c := newRelay(t)
+	c.Start()
+	s := r.last()
+	s.open()
+	s.snapshot(3, twoServers())
+	s.synced(4)
+	if s.closed == 0 || c.View().Status == StatusLive {
+		t.Fatalf("synced at seq 4 after snapshot 3: closed=%d status=%q", s.closed, c.View().Status)
 	}
 }
 

@@ -157,6 +157,12 @@ func (s *fakeSocket) snapshot(seq uint64, snap wire.Snapshot) {
 	s.recv(f)
 }
 
+// synced ends a catch-up at seq, as the relay does after a hello.
+func (s *fakeSocket) synced(seq uint64) {
+	s.r.t.Helper()
+	s.recv(wire.Frame{V: wire.Version, Type: wire.TypeSynced, Seq: seq})
+}
+
 func (s *fakeSocket) delta(seq uint64, changes ...wire.Change) {
 	s.r.t.Helper()
 	f, err := wire.NewFrame(wire.TypeDelta, wire.Delta{Changes: changes})
@@ -183,6 +189,7 @@ func connect(t *testing.T, r *relay, c *Client, seq uint64, snap wire.Snapshot) 
 	s := r.last()
 	s.open()
 	s.snapshot(seq, snap)
+	s.synced(seq)
 	return s
 }
 
