@@ -4,7 +4,14 @@
 // Open creates the directory (mode 0700), opens switchboard.db and applies the
 // numbered migrations of migrations.go, each in its own transaction. The store
 // holds server registrations per user, one-time login codes (only their SHA-256
-// hashes) and settings.
+// hashes), settings, and through [Store.OAuth] the OAuth client
+// registrations, tokens and pending authorization states of each user's
+// servers.
+//
+// Secrets (tokens, client secrets, PKCE verifiers) are sealed at rest with
+// AES-256-GCM by a [Sealer], whose key comes from $SWITCHBOARD_SEAL_KEY or a
+// 0600 file seal.key in the data directory ([LoadSealer]). Each sealed value
+// is bound to its column and owner, so it does not open elsewhere.
 //
 // Users are isolated by construction: every server query takes the user and
 // filters on it. Times are stored as Unix milliseconds and read back in UTC.

@@ -34,6 +34,55 @@ var migrations = []string{
 		key   TEXT NOT NULL PRIMARY KEY,
 		value TEXT NOT NULL
 	)`,
+	// 4: OAuth client registrations, tokens and pending authorizations, per
+	// user and server. Secrets are sealed (see seal.go); states are stored as
+	// SHA-256 hashes.
+	`CREATE TABLE oauth_clients (
+		user_id       TEXT    NOT NULL,
+		server_id     TEXT    NOT NULL,
+		source        TEXT    NOT NULL, -- manual or dynamic
+		issuer        TEXT    NOT NULL, -- the authorization server; empty for any
+		redirect_uri  TEXT    NOT NULL, -- the redirect URI registered, for dynamic ones
+		client_id     TEXT    NOT NULL,
+		client_secret BLOB,             -- sealed; NULL for a public client
+		auth_method   TEXT    NOT NULL, -- token_endpoint_auth_method
+		created_at    INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, server_id, source)
+	);
+	CREATE TABLE oauth_tokens (
+		user_id        TEXT    NOT NULL,
+		server_id      TEXT    NOT NULL,
+		issuer         TEXT    NOT NULL,
+		token_endpoint TEXT    NOT NULL,
+		resource       TEXT    NOT NULL,
+		client_id      TEXT    NOT NULL,
+		client_source  TEXT    NOT NULL,
+		auth_method    TEXT    NOT NULL,
+		scopes         TEXT    NOT NULL, -- space-separated
+		secrets        BLOB    NOT NULL, -- sealed access and refresh tokens
+		expires_at     INTEGER NOT NULL, -- Unix milliseconds; 0 when the token does not say
+		updated_at     INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, server_id)
+	);
+	CREATE TABLE oauth_states (
+		state_hash     BLOB    NOT NULL PRIMARY KEY,
+		user_id        TEXT    NOT NULL,
+		server_id      TEXT    NOT NULL,
+		redirect_uri   TEXT    NOT NULL,
+		issuer         TEXT    NOT NULL,
+		iss_required   INTEGER NOT NULL, -- 1 when the callback must carry iss (RFC 9207)
+		token_endpoint TEXT    NOT NULL,
+		resource       TEXT    NOT NULL,
+		client_id      TEXT    NOT NULL,
+		client_source  TEXT    NOT NULL,
+		auth_method    TEXT    NOT NULL,
+		scopes         TEXT    NOT NULL,
+		verifier       BLOB    NOT NULL, -- sealed PKCE code verifier
+		expires_at     INTEGER NOT NULL, -- Unix milliseconds
+		used_at        INTEGER           -- Unix milliseconds, NULL until used
+	);
+	CREATE INDEX oauth_states_server ON oauth_states (user_id, server_id);
+	CREATE INDEX oauth_states_expires_at ON oauth_states (expires_at)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

@@ -1,0 +1,65 @@
+package conn
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// transport returns the go-sdk transport of c's configured kind, carrying
+// its requests through hc.
+func (c *Conn) transport(streamEnded func()) mcp.Transport {
+	hc := watchingClient(c.http, streamEnded)
+	if c.cfg.Transport == wire.TransportSSE {
+		return &sseTransport{
+			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: maxMessageBytes},
+			life:  c.ctx,
+		}
+	}
+	return &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: maxMessageBytes}
+}
+
+// sseTransport is the legacy HTTP+SSE transport. The go-sdk's opens its
+// event stream with the context of Connect, which for a connection is the
+// handshake's, ended once connected; this one opens it with a context that
+// lives until the session closes, and still aborts a handshake that outlives
+// Connect's context.
+type sseTransport struct {
+	inner *mcp.SSEClientTransport
+	life  context.Context // the connection's
+}
+
+// Connect implements [mcp.Transport].
+func (t *sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	streamCtx, cancel := context.WithCancel(t.life)
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := t.inner.Connect(streamCtx)
+	if !stop() {
+		// ctx ended during the handshake, which cancel aborted.
+		if err == nil {
+			conn.Close()
+		}
+		return nil, fmt.Errorf("open the SSE stream: %w", context.Cause(ctx))
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &sseConnection{Connection: conn, cancel: cancel}, nil
+}
+
+// sseConnection ends its stream's context when closed.
+type sseConnection struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+// Close implements [mcp.Connection].
+func (c *sseConnection) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
+}

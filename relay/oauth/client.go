@@ -1,0 +1,380 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// ErrAuthorizationRequired is returned by [Client.Token] when the server can
+// only be reached after a person authorizes again.
+var ErrAuthorizationRequired = errors.New("the server requires authorization")
+
+// Client is the OAuth state of one user's server: its token, the last
+// challenge, and whether a person must authorize. A connection uses it as
+// its authorizer (see relay/conn): it asks for the bearer token before each
+// request and reports 401 and 403 answers. Its methods are safe for
+// concurrent use.
+type Client struct {
+	m                 *Manager
+	user, server, url string
+
+	refreshMu sync.Mutex // one refresh at a time
+
+	mu        sync.Mutex
+	loaded    bool              // the stored token and credentials were read
+	token     *store.OAuthToken // nil when there is none
+	challenge challenge         // of the last 401
+	stepUp    []string          // scopes a 403 insufficient_scope asked for, with those granted
+	required  bool              // a person must authorize
+	disc      *discovery        // the last discovery, nil before one succeeded
+	ident     *identity         // the client identity last used or entered
+	lastErr   string            // why the last attempt failed, sanitized
+	changed   chan struct{}     // closed and replaced on every change
+}
+
+func newClient(m *Manager, user, server, serverURL string) *Client {
+	return &Client{m: m, user: user, server: server, url: serverURL, changed: make(chan struct{})}
+}
+
+// load reads the stored token and pre-registered credentials once.
+func (c *Client) load(ctx context.Context) {
+	c.mu.Lock()
+	done := c.loaded
+	c.mu.Unlock()
+	if done {
+		return
+	}
+	tok, hasToken, err := c.m.store.Token(ctx, c.user, c.server)
+	if err != nil {
+		c.m.log.Error("read oauth token", "user", c.user, "server", c.server, "err", err)
+		return
+	}
+	manual, hasManual, err := c.m.store.Client(ctx, c.user, c.server, store.ClientManual)
+	if err != nil {
+		c.m.log.Error("read oauth client", "user", c.user, "server", c.server, "err", err)
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.loaded {
+		return
+	}
+	c.loaded = true
+	if hasToken {
+		c.token = &tok
+	}
+	if hasManual {
+		c.ident = &identity{source: store.ClientManual, clientID: manual.ClientID, secret: manual.ClientSecret}
+	}
+	c.notifyLocked()
+}
+
+// notifyLocked wakes everyone watching c.
+func (c *Client) notifyLocked() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// Watch returns what a dashboard may know of c and a channel closed at the
+// next change. It never holds a token or a secret.
+func (c *Client) Watch() (wire.AuthState, <-chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.statusLocked(), c.changed
+}
+
+func (c *Client) statusLocked() wire.AuthState {
+	st := wire.AuthState{Required: c.required, Authorized: c.token != nil, Error: c.lastErr}
+	switch {
+	case c.disc != nil:
+		st.Issuer = c.disc.issuer()
+	case c.token != nil:
+		st.Issuer = c.token.Issuer
+	}
+	switch {
+	case c.required:
+		st.Scopes = c.wantedScopesLocked(nil)
+	case c.token != nil:
+		st.Scopes = slices.Clone(c.token.Scopes)
+	}
+	switch {
+	case c.ident != nil:
+		st.ClientID, st.ClientSecretSet = c.ident.clientID, c.ident.secret != ""
+	case c.token != nil:
+		st.ClientID = c.token.ClientID
+	}
+	return st
+}
+
+// Token returns the access token to send, refreshing it first when it is
+// about to expire; "" when there is none yet. It returns
+// ErrAuthorizationRequired when the token expired and could not be renewed.
+func (c *Client) Token(ctx context.Context) (string, error) {
+	c.load(ctx)
+	c.mu.Lock()
+	tok := c.token
+	c.mu.Unlock()
+	if tok == nil {
+		return "", nil
+	}
+	if tok.Expiry.IsZero() || c.m.now().Add(refreshMargin).Before(tok.Expiry) {
+		return tok.AccessToken, nil
+	}
+	c.refreshMu.Lock()
+	defer c.refreshMu.Unlock()
+	c.mu.Lock()
+	cur := c.token
+	c.mu.Unlock()
+	switch {
+	case cur == nil:
+		return "", ErrAuthorizationRequired
+	case cur.AccessToken != tok.AccessToken:
+		return cur.AccessToken, nil // refreshed meanwhile
+	case cur.RefreshToken == "" && c.m.now().Before(cur.Expiry):
+		return cur.AccessToken, nil // cannot refresh; use it while it lasts
+	case cur.RefreshToken == "":
+		c.drop(ctx, "the authorization expired")
+		return "", ErrAuthorizationRequired
+	}
+	fresh, err := c.refresh(ctx, cur)
+	if err != nil {
+		c.drop(ctx, "the authorization could not be renewed: "+err.Error())
+		return "", ErrAuthorizationRequired
+	}
+	return fresh, nil
+}
+
+// Unauthorized handles a 401 answer to a request sent with token sent
+// (empty for none) and challenge, its response headers. It reports whether
+// a new token is there to repeat the request with: one obtained meanwhile,
+// or, when canRefresh, by a refresh now. Otherwise the token is dropped and
+// a person must authorize.
+func (c *Client) Unauthorized(ctx context.Context, sent string, challenge http.Header, canRefresh bool) bool {
+	ch := parseChallenge(challenge)
+	c.refreshMu.Lock()
+	defer c.refreshMu.Unlock()
+	c.mu.Lock()
+	c.challenge = ch
+	tok := c.token
+	c.mu.Unlock()
+	if tok != nil && tok.AccessToken != sent {
+		return true
+	}
+	reason := ""
+	if tok != nil {
+		reason = "the server refused the token"
+		if canRefresh && tok.RefreshToken != "" {
+			_, err := c.refresh(ctx, tok)
+			if err == nil {
+				return true
+			}
+			reason = "the authorization could not be renewed: " + err.Error()
+		}
+	}
+	c.drop(ctx, reason)
+	return false
+}
+
+// InsufficientScope handles a 403 insufficient_scope answer: the next
+// authorization asks for the challenge's scopes together with those already
+// granted (step-up), and a person must authorize. The token is kept.
+func (c *Client) InsufficientScope(challenge http.Header) {
+	ch := parseChallenge(challenge)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var granted []string
+	if c.token != nil {
+		granted = c.token.Scopes
+	}
+	c.stepUp = union(granted, c.stepUp, ch.scopes)
+	if ch.resourceMetadata != "" {
+		c.challenge.resourceMetadata = ch.resourceMetadata
+	}
+	c.required, c.lastErr = true, ""
+	c.notifyLocked()
+}
+
+// Discover finds the server's authorization server when a person must
+// authorize and the last discovery is missing or stale, so that the
+// dashboard can show the issuer and the client in use before anyone clicks.
+// Failures are reported in the state's Error.
+func (c *Client) Discover(ctx context.Context) {
+	c.mu.Lock()
+	need := c.required && !c.disc.freshFor(c.challenge.resourceMetadata, c.m.now())
+	c.mu.Unlock()
+	if !need {
+		return
+	}
+	if _, err := c.discovery(ctx); err != nil {
+		return
+	}
+	c.mu.Lock()
+	d := c.disc
+	c.mu.Unlock()
+	id, err := c.m.identity(ctx, c, d, false)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err == nil && id != nil {
+		c.ident = id
+	}
+	c.notifyLocked()
+}
+
+// discovery returns fresh metadata for the server, discovering it again
+// when the cached one is stale or came from another challenge.
+func (c *Client) discovery(ctx context.Context) (*discovery, error) {
+	c.mu.Lock()
+	d, rm := c.disc, c.challenge.resourceMetadata
+	c.mu.Unlock()
+	if d.freshFor(rm, c.m.now()) {
+		return d, nil
+	}
+	d, err := c.m.discover(ctx, c.url, rm)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.lastErr = message(err)
+		c.notifyLocked()
+		return nil, err
+	}
+	c.disc = d
+	c.notifyLocked()
+	return d, nil
+}
+
+// refresh exchanges tok's refresh token for a new token, stores it and
+// makes it current. The caller holds refreshMu. A cancelled request does
+// not cancel the refresh, which would lose the authorization.
+func (c *Client) refresh(ctx context.Context, tok *store.OAuthToken) (string, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
+	defer cancel()
+	fresh, err := c.m.refresh(ctx, tok)
+	if err != nil {
+		c.m.log.Warn("oauth refresh failed", "user", c.user, "server", c.server, "error", message(err))
+		return "", err
+	}
+	if err := c.m.store.PutToken(ctx, *fresh); err != nil {
+		c.m.log.Error("store oauth token", "user", c.user, "server", c.server, "err", err)
+	}
+	c.m.log.Info("oauth token refreshed", "user", c.user, "server", c.server)
+	c.setToken(fresh)
+	return fresh.AccessToken, nil
+}
+
+// setToken makes tok current after an authorization or a refresh.
+func (c *Client) setToken(tok *store.OAuthToken) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.token, c.loaded = tok, true
+	c.required, c.stepUp, c.lastErr = false, nil, ""
+	c.notifyLocked()
+}
+
+// drop forgets the token (it was refused or could not be renewed): a person
+// must authorize again, and reason says why. An empty reason (a request
+// refused without a token) keeps the reason given before.
+func (c *Client) drop(ctx context.Context, reason string) {
+	reason = wire.Sanitize(reason, wire.MaxErrorMessage)
+	c.mu.Lock()
+	had := c.token != nil
+	c.token, c.stepUp, c.required = nil, nil, true
+	if reason != "" {
+		c.lastErr = reason
+	}
+	c.notifyLocked()
+	c.mu.Unlock()
+	if !had {
+		return
+	}
+	c.m.log.Info("oauth authorization needed again", "user", c.user, "server", c.server, "reason", reason)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
+	defer cancel()
+	if err := c.m.store.DeleteToken(ctx, c.user, c.server); err != nil {
+		c.m.log.Error("delete oauth token", "user", c.user, "server", c.server, "err", err)
+	}
+}
+
+// fail records why an authorization failed, while one is still wanted: a
+// late popup after a success changes nothing.
+func (c *Client) fail(msg string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.required {
+		return
+	}
+	c.lastErr = wire.Sanitize(msg, wire.MaxErrorMessage)
+	c.notifyLocked()
+}
+
+// setManual records credentials a person entered (empty id: removed).
+func (c *Client) setManual(clientID, secret string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case clientID != "":
+		c.ident = &identity{source: store.ClientManual, clientID: clientID, secret: secret}
+	case c.ident != nil && c.ident.source == store.ClientManual:
+		c.ident = nil
+	}
+	c.notifyLocked()
+}
+
+// forget clears c when its server is removed.
+func (c *Client) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.token, c.ident, c.disc, c.stepUp = nil, nil, nil, nil
+	c.required, c.lastErr = false, ""
+	c.notifyLocked()
+}
+
+// wantedScopesLocked returns the scopes the next authorization asks for:
+// those of a step-up, else those of the last challenge, else the server's
+// scopes_supported, else none; always with those already granted.
+func (c *Client) wantedScopesLocked(d *discovery) []string {
+	var granted []string
+	if c.token != nil {
+		granted = c.token.Scopes
+	}
+	if d == nil {
+		d = c.disc
+	}
+	switch {
+	case c.stepUp != nil:
+		return union(granted, c.stepUp)
+	case len(c.challenge.scopes) > 0:
+		return union(granted, c.challenge.scopes)
+	case d != nil && len(d.scopesSupported) > 0:
+		return union(granted, d.scopesSupported)
+	}
+	return union(granted)
+}
+
+// union returns the distinct strings of lists in first-seen order; nil when
+// there are none.
+func union(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, s := range l {
+			if s != "" && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// expiresAt turns a token lifetime in seconds into a time; zero for none.
+func expiresAt(now time.Time, seconds int64) time.Time {
+	if seconds <= 0 {
+		return time.Time{}
+	}
+	return now.Add(time.Duration(seconds) * time.Second)
+}

@@ -1,0 +1,313 @@
+package oauth_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
+	"github.com/switchboard-mcp/switchboard/relay/oauth"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// waitFor bounds every wait of these tests.
+const waitFor = 15 * time.Second
+
+// testCallback is the relay's callback in tests; nothing listens there, the
+// tests hand the redirect to Manager.Callback.
+const testCallback = "http://127.0.0.1:1" + oauth.CallbackPath
+
+// world is an authorization server, a protected MCP server and a relay
+// side (store, manager) over them.
+type world struct {
+	t     *testing.T
+	as    *oauthfixture.AuthServer
+	rs    *oauthfixture.Resource
+	dir   string
+	st    *store.Store
+	oauth *store.OAuthStore
+	clock *clock
+	logs  *syncBuffer
+	mgr   *oauth.Manager
+	cfg   oauth.Config // the manager's, for restarts
+}
+
+func newWorld(t *testing.T, asCfg oauthfixture.AuthConfig, rsCfg oauthfixture.ResourceConfig) *world {
+	t.Helper()
+	return newWorldWith(t, asCfg, rsCfg, nil)
+}
+
+// newWorldWith is newWorld with the manager's configuration changed by tweak.
+func newWorldWith(t *testing.T, asCfg oauthfixture.AuthConfig, rsCfg oauthfixture.ResourceConfig, tweak func(*oauth.Config)) *world {
+	t.Helper()
+	w := &world{t: t, dir: filepath.Join(t.TempDir(), "data"), clock: &clock{now: time.Now()}, logs: &syncBuffer{}}
+	w.as = oauthfixture.StartAuthServer(t, asCfg)
+	rsCfg.AuthServer = w.as
+	w.rs = oauthfixture.StartResource(t, rsCfg)
+	w.openStore()
+	w.cfg = oauth.Config{CallbackURL: testCallback}
+	if tweak != nil {
+		tweak(&w.cfg)
+	}
+	w.restart()
+	return w
+}
+
+// openStore opens the data directory.
+func (w *world) openStore() {
+	w.t.Helper()
+	st, err := store.Open(context.Background(), w.dir)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { st.Close() })
+	sealer, err := store.LoadSealer(w.dir)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.st, w.oauth = st, st.OAuth(sealer)
+}
+
+// restart builds a new manager over the same store and configuration, as a
+// relay restart does.
+func (w *world) restart() {
+	w.t.Helper()
+	cfg := w.cfg
+	cfg.Store = w.oauth
+	cfg.HTTPClient = netguard.Policy{AllowLoopback: true}.Client(0)
+	cfg.Logger = slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cfg.Now = w.clock.Now
+	mgr, err := oauth.NewManager(cfg)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.mgr = mgr
+}
+
+// connect starts a connection of user to the server at serverURL with
+// OAuth; it closes with the test.
+func (w *world) connect(user, server, serverURL, transport string) (*conn.Conn, *recorder) {
+	w.t.Helper()
+	r := newRecorder(w.t)
+	c := conn.Start(conn.Config{
+		ID:             server,
+		Name:           server,
+		URL:            serverURL,
+		Transport:      transport,
+		HTTPClient:     netguard.Policy{AllowLoopback: true}.Client(0),
+		Logger:         slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		HealthInterval: time.Minute,
+		RetryMin:       50 * time.Millisecond,
+		RetryMax:       200 * time.Millisecond,
+		Auth:           w.mgr.For(user, server, serverURL),
+	}, r.emit)
+	w.t.Cleanup(func() { c.Close() })
+	return c, r
+}
+
+// authorize starts an authorization of user's server, approves it at the
+// authorization server and returns the callback URL, not yet delivered.
+func (w *world) authorize(user, server string) (authURL string, callback *url.URL) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	authURL, err := w.mgr.Authorize(ctx, user, server)
+	if err != nil {
+		w.t.Fatalf("Authorize: %v", err)
+	}
+	callback, err = oauthfixture.Approve(ctx, authURL)
+	if err != nil {
+		w.t.Fatalf("approve: %v", err)
+	}
+	return authURL, callback
+}
+
+// complete authorizes user's server and delivers the callback.
+func (w *world) complete(user, server string) (authURL string) {
+	w.t.Helper()
+	authURL, callback := w.authorize(user, server)
+	if err := w.mgr.Callback(context.Background(), callback); err != nil {
+		w.t.Fatalf("Callback: %v", err)
+	}
+	return authURL
+}
+
+// autoApprove authorizes every time the connection enters authenticating,
+// as a headless client does; it returns how many it started.
+func (w *world) autoApprove(user, server string, r *recorder) *counter {
+	n := &counter{}
+	r.onEnter(wire.StateAuthenticating, func() {
+		n.add()
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+			defer cancel()
+			u, err := w.mgr.Authorize(ctx, user, server)
+			if err != nil {
+				return
+			}
+			cb, err := oauthfixture.Approve(ctx, u)
+			if err != nil {
+				return
+			}
+			w.mgr.Callback(ctx, cb)
+		}()
+	})
+	return n
+}
+
+// token returns user's stored token for server.
+func (w *world) token(user, server string) (store.OAuthToken, bool) {
+	w.t.Helper()
+	tok, ok, err := w.oauth.Token(context.Background(), user, server)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return tok, ok
+}
+
+// clock is a settable clock for the manager.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// syncBuffer is a log sink safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *counter) add() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *counter) get() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// recorder collects emitted states.
+type recorder struct {
+	t      *testing.T
+	states chan wire.Server
+
+	mu    sync.Mutex
+	all   []wire.Server // every state emitted
+	last  string        // the last lifecycle state
+	hooks map[string]func()
+}
+
+func newRecorder(t *testing.T) *recorder {
+	return &recorder{t: t, states: make(chan wire.Server, 10000), hooks: map[string]func(){}}
+}
+
+func (r *recorder) emit(s wire.Server) {
+	r.mu.Lock()
+	r.all = append(r.all, s)
+	hook := r.hooks[s.State]
+	entered := s.State != r.last
+	r.last = s.State
+	r.mu.Unlock()
+	if hook != nil && entered {
+		hook()
+	}
+	r.states <- s
+}
+
+// onEnter calls fn each time the connection enters state.
+func (r *recorder) onEnter(state string, fn func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hooks[state] = fn
+}
+
+// await returns the next state that satisfies ok.
+func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
+	r.t.Helper()
+	timeout := time.NewTimer(waitFor)
+	defer timeout.Stop()
+	for {
+		select {
+		case s := <-r.states:
+			if ok(s) {
+				return s
+			}
+		case <-timeout.C:
+			r.t.Fatalf("no state %s within %v; saw %s", what, waitFor, r.summary())
+		}
+	}
+}
+
+// awaitState returns the next state in the given lifecycle state.
+func (r *recorder) awaitState(state string) wire.Server {
+	r.t.Helper()
+	return r.await(state, func(s wire.Server) bool { return s.State == state })
+}
+
+// summary lists the states seen, for failure messages.
+func (r *recorder) summary() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, s := range r.all {
+		b.WriteString(s.State)
+		if s.Error != "" {
+			b.WriteString("(" + s.Error + ")")
+		}
+		if s.Auth != nil && s.Auth.Error != "" {
+			b.WriteString("[" + s.Auth.Error + "]")
+		}
+		b.WriteString(" ")
+	}
+	return b.String()
+}
+
+// allJSON returns every state emitted, as JSON.
+func (r *recorder) allJSON() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b, _ := json.Marshal(r.all)
+	return string(b)
+}

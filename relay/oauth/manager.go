@@ -1,0 +1,239 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Timing and naming of the flow.
+const (
+	// StateTTL is how long an authorization URL stays usable.
+	StateTTL = 10 * time.Minute
+	// CallbackPath is where the relay serves [Manager.CallbackHandler].
+	CallbackPath = "/oauth/callback"
+	// DefaultClientName is how the relay names itself to authorization servers.
+	DefaultClientName = "Switchboard"
+	// refreshMargin: a token this close to its expiry is refreshed before use.
+	refreshMargin = time.Minute
+	// requestTimeout bounds each exchange with an authorization server.
+	requestTimeout = 30 * time.Second
+	// discoveryTTL is how long discovered metadata is reused.
+	discoveryTTL = 10 * time.Minute
+	// maxSecretLen bounds a client id or secret entered by a person.
+	maxSecretLen = 1024
+)
+
+// Store keeps registrations, tokens and pending states; *store.OAuthStore
+// satisfies it.
+type Store interface {
+	PutClient(ctx context.Context, c store.OAuthClient) error
+	Client(ctx context.Context, user, server, source string) (store.OAuthClient, bool, error)
+	DeleteClient(ctx context.Context, user, server, source string) error
+	PutToken(ctx context.Context, t store.OAuthToken) error
+	Token(ctx context.Context, user, server string) (store.OAuthToken, bool, error)
+	DeleteToken(ctx context.Context, user, server string) error
+	PutState(ctx context.Context, st store.OAuthState) error
+	ConsumeState(ctx context.Context, state string, now time.Time, check func(store.OAuthState) error) (store.OAuthState, error)
+	Forget(ctx context.Context, user, server string) error
+}
+
+// Credentials are a client pre-registered with an authorization server,
+// given in the relay's configuration. They apply to the servers whose
+// authorization server is Issuer, or to the server at Server, or both when
+// both are set; at least one must be.
+type Credentials struct {
+	Issuer       string `json:"issuer,omitempty"`
+	Server       string `json:"server,omitempty"` // an MCP server URL
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret,omitempty"`
+}
+
+// Config configures a [Manager].
+type Config struct {
+	Store Store // required
+	// HTTPClient carries every request to resource and authorization
+	// servers (discovery, registration, token); required, and meant to be a
+	// netguard client.
+	HTTPClient *http.Client
+	// CallbackURL is the absolute URL of [CallbackPath] as the browser
+	// reaches the relay. Without it [Manager.Authorize] fails.
+	CallbackURL string
+	// ClientMetadataURL, when set, is the https URL at which the relay serves
+	// its client ID metadata document ([Manager.MetadataHandler]); it is
+	// then the relay's client id at authorization servers that support such
+	// documents.
+	ClientMetadataURL string
+	ClientName        string        // default DefaultClientName
+	Clients           []Credentials // pre-registered clients
+	// SuccessURL and ErrorURL, when set, are where the callback sends the
+	// popup after a success or a failure (the failure with an error query
+	// parameter). By default it shows a page that closes the popup, or a
+	// plain error page.
+	SuccessURL, ErrorURL string
+	Logger               *slog.Logger     // nil discards
+	Now                  func() time.Time // the clock; nil means time.Now
+}
+
+// Manager runs the OAuth side of the relay for every user's servers. It is
+// safe for concurrent use.
+type Manager struct {
+	cfg   Config
+	store Store
+	http  *http.Client
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu      sync.Mutex
+	clients map[clientKey]*Client
+}
+
+type clientKey struct{ user, server string }
+
+// NewManager checks cfg and returns a manager.
+func NewManager(cfg Config) (*Manager, error) {
+	if cfg.Store == nil || cfg.HTTPClient == nil {
+		return nil, errors.New("oauth: a store and an HTTP client are required")
+	}
+	if cfg.CallbackURL != "" {
+		u, err := url.Parse(cfg.CallbackURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
+			return nil, fmt.Errorf("oauth: callback URL %q is not an absolute http(s) URL", cfg.CallbackURL)
+		}
+	}
+	if cfg.ClientMetadataURL != "" {
+		u, err := url.Parse(cfg.ClientMetadataURL)
+		if err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") == "" {
+			return nil, fmt.Errorf("oauth: client metadata URL %q must be an https URL with a path", cfg.ClientMetadataURL)
+		}
+	}
+	for i, c := range cfg.Clients {
+		if c.ClientID == "" || (c.Issuer == "" && c.Server == "") {
+			return nil, fmt.Errorf("oauth: pre-registered client %d needs a client id and an issuer or a server", i+1)
+		}
+		if c.Server != "" {
+			u, err := urlnorm.Normalize(c.Server)
+			if err != nil {
+				return nil, fmt.Errorf("oauth: pre-registered client %d: %w", i+1, err)
+			}
+			cfg.Clients[i].Server = u
+		}
+	}
+	if cfg.ClientName == "" {
+		cfg.ClientName = DefaultClientName
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Manager{
+		cfg:     cfg,
+		store:   cfg.Store,
+		http:    cfg.HTTPClient,
+		log:     cfg.Logger,
+		now:     cfg.Now,
+		clients: map[clientKey]*Client{},
+	}, nil
+}
+
+// For returns the OAuth client of user's server at serverURL (normalized),
+// creating it on first use; a connection uses it as its authorizer. Its
+// stored token and pre-registered credentials are loaded at once.
+func (m *Manager) For(user, server, serverURL string) *Client {
+	m.mu.Lock()
+	c, ok := m.clients[clientKey{user, server}]
+	if !ok {
+		c = newClient(m, user, server, serverURL)
+		m.clients[clientKey{user, server}] = c
+	}
+	m.mu.Unlock()
+	if !ok {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		c.load(ctx)
+	}
+	return c
+}
+
+// lookup returns the client of user's server, or nil.
+func (m *Manager) lookup(user, server string) *Client {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.clients[clientKey{user, server}]
+}
+
+// Authorize starts an authorization of user's server and returns the URL
+// to open in a browser: discovery (reused while fresh), the client identity
+// (registering if needed), PKCE and a state valid for [StateTTL]. The
+// server's connection must exist ([Manager.For]). Errors are *wire.Error
+// with a message fit to show.
+func (m *Manager) Authorize(ctx context.Context, user, server string) (string, error) {
+	if m.cfg.CallbackURL == "" {
+		return "", wire.NewError(wire.CodeInternal, "the relay has no public URL for the authorization server to return to; start it with --public-url")
+	}
+	c := m.lookup(user, server)
+	if c == nil {
+		return "", wire.NewError(wire.CodeNotFound, "no connection to this server")
+	}
+	return c.authorize(ctx)
+}
+
+// SetClient stores pre-registered credentials for user's server, entered by
+// a person; they take precedence over every other client identity. An empty
+// clientID deletes them. An empty secret makes a public client. The secret
+// is sealed at rest and never shown again.
+func (m *Manager) SetClient(ctx context.Context, user, server, clientID, clientSecret string) error {
+	if len(clientID) > maxSecretLen || len(clientSecret) > maxSecretLen {
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a client id or secret is at most %d bytes", maxSecretLen))
+	}
+	if strings.TrimSpace(clientID) != clientID || strings.ContainsFunc(clientID+clientSecret, isControl) {
+		return wire.NewError(wire.CodeBadRequest, "a client id or secret may not hold spaces at its ends or control characters")
+	}
+	var err error
+	if clientID == "" {
+		err = m.store.DeleteClient(ctx, user, server, store.ClientManual)
+	} else {
+		err = m.store.PutClient(ctx, store.OAuthClient{User: user, Server: server, Source: store.ClientManual, ClientID: clientID, ClientSecret: clientSecret})
+	}
+	if err != nil {
+		m.log.Error("store oauth client", "user", user, "server", server, "err", err)
+		return wire.NewError(wire.CodeInternal, "could not save the client credentials")
+	}
+	m.log.Info("oauth client credentials set", "user", user, "server", server, "cleared", clientID == "")
+	if c := m.lookup(user, server); c != nil {
+		c.setManual(clientID, clientSecret)
+	}
+	return nil
+}
+
+// Forget deletes the tokens, registrations and pending authorizations of
+// user's server; call it when the server is removed.
+func (m *Manager) Forget(ctx context.Context, user, server string) error {
+	m.mu.Lock()
+	c := m.clients[clientKey{user, server}]
+	delete(m.clients, clientKey{user, server})
+	m.mu.Unlock()
+	if c != nil {
+		c.forget()
+	}
+	if err := m.store.Forget(ctx, user, server); err != nil {
+		return fmt.Errorf("forget oauth: %w", err)
+	}
+	return nil
+}
+
+// isControl reports control and invisible format characters.
+func isControl(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
