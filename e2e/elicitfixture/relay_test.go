@@ -1,0 +1,364 @@
+package elicitfixture_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
+	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/shared/schema"
+	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// open opens a URL as the person's browser would, completing the fixture's
+// elicitation.
+func open(t *testing.T, rawURL string) {
+	t.Helper()
+	resp, err := http.Get(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", rawURL, resp.Status)
+	}
+}
+
+func TestEveryFormVariantIsAskedAndAnswered(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "forms")
+	d := r.open()
+	for _, f := range elicitfixture.Forms {
+		t.Run(f.Name, func(t *testing.T) {
+			d.t = t
+			call := d.call(id, "form_"+f.Name)
+			a := d.asks(1)[0]
+			if a.Kind != wire.AskForm || a.From != wire.AskFromElicitation || a.Message != f.Message || a.Server != id || a.ServerName != "forms" {
+				t.Fatalf("ask %+v", a)
+			}
+			form, err := schema.Parse(a.Schema)
+			if err != nil {
+				t.Fatalf("the ask's schema: %v", err)
+			}
+			if len(form.Fields) != len(f.Example) {
+				t.Errorf("%d fields shown, the example fills %d", len(form.Fields), len(f.Example))
+			}
+			d.answer(a.ID, wire.ActionAccept, f.Example)
+			d.asks(0)
+			o := d.outcome(call)
+			if o.Action != wire.ActionAccept {
+				t.Fatalf("the server got %+v", o)
+			}
+			for k, v := range f.Example {
+				if !jsonEqual(o.Content[k], v) {
+					t.Errorf("the server got %s = %v, want %v", k, o.Content[k], v)
+				}
+			}
+		})
+	}
+}
+
+func jsonEqual(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+func TestElicitationFirstAnswerWins(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "forms")
+	one, two := r.open(), r.open()
+	call := one.call(id, "form_enum")
+	a := one.asks(1)[0]
+	if b := two.asks(1)[0]; b.ID != a.ID {
+		t.Fatalf("the dashboards show %s and %s", a.ID, b.ID)
+	}
+	// Both answer at once; ops run concurrently, so either may win.
+	fromTwo := two.send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"color": "red"}})
+	fromOne := one.send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
+	won := map[string]bool{wire.ActionAccept: two.reply(fromTwo).Type == wire.TypeResult, wire.ActionDecline: one.reply(fromOne).Type == wire.TypeResult}
+	if won[wire.ActionAccept] == won[wire.ActionDecline] {
+		t.Fatalf("answers taken: %v, want exactly one", won)
+	}
+	for _, fr := range []wire.Frame{two.replies[fromTwo], one.replies[fromOne]} {
+		if fr.Type == wire.TypeError && fr.Error.Code != wire.CodeNotFound {
+			t.Errorf("the losing answer: %+v, want not_found", fr.Error)
+		}
+	}
+	one.asks(0)
+	two.asks(0)
+	o := one.outcome(call)
+	if !won[o.Action] || (o.Action == wire.ActionAccept && o.Content["color"] != "red") {
+		t.Fatalf("the server got %+v, want the winning answer", o)
+	}
+}
+
+func TestPendingAskIsDeliveredAgainAfterAReconnect(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "forms")
+	caller := r.open() // the tab that called the tool stays open; closing it would cancel the call
+	call := caller.call(id, "form_boolean")
+	d := r.open()
+	a := d.asks(1)[0]
+	epoch, seq, state := d.state.Epoch, d.seq, d.state
+	d.sub.Close() // another tab goes away and comes back
+
+	reloaded := r.open()
+	if got := reloaded.asks(1)[0]; got.ID != a.ID {
+		t.Fatalf("after a reload the dashboard shows %+v, want %s", got, a.ID)
+	}
+	resumed := r.resume(wire.Hello{Epoch: epoch, Seq: seq})
+	resumed.state = state
+	reloaded.answer(a.ID, wire.ActionAccept, map[string]any{"subscribe": false})
+	resumed.asks(0) // the resumed dashboard sees it settled
+	reloaded.asks(0)
+	if o := caller.outcome(call); o.Action != wire.ActionAccept || o.Content["subscribe"] != false {
+		t.Fatalf("the server got %+v", o)
+	}
+}
+
+func TestNobodyAnsweringSendsCancelAtTheDeadline(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{Timeout: 300 * time.Millisecond})
+	id := r.add(fx, "forms")
+	d := r.open()
+	call := d.call(id, "form_enum")
+	a := d.asks(1)[0]
+	if a.Deadline.Sub(a.Created) != 300*time.Millisecond {
+		t.Errorf("deadline %v after creation, want 300ms", a.Deadline.Sub(a.Created))
+	}
+	if o := d.outcome(call); o.Action != wire.ActionCancel {
+		t.Fatalf("the server got %+v, want cancel", o)
+	}
+	d.asks(0)
+}
+
+func TestServerWithdrawingItsQuestionWithdrawsTheAsk(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "forms")
+	d := r.open()
+	call := d.send(wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "cancel_self", Arguments: json.RawMessage(`{"afterMs":200,"holdMs":300}`)})
+	a := d.asks(1)[0]
+	d.asks(0)
+	fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
+	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
+		t.Errorf("answer to a withdrawn ask: %s %+v, want not_found", fr.Type, fr.Error)
+	}
+	if o := d.outcome(call); !strings.Contains(o.Error, "deadline exceeded") {
+		t.Errorf("the server's question ended with %+v", o)
+	}
+}
+
+func TestConnectionDropWithdrawsTheAsk(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "forms")
+	d := r.open()
+	call := d.call(id, "form_enum")
+	d.asks(1)
+	fx.Stop()
+	d.asks(0)
+	if fr := d.reply(call); fr.Type != wire.TypeError {
+		t.Errorf("the call answered %s after the connection dropped", fr.Type)
+	}
+}
+
+func TestRequestInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{IgnoreCapabilities: true})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "liar")
+	d := r.open()
+	if err := r.s.SetElicitModes(context.Background(), id, conn.ElicitModes{Form: true}); err != nil {
+		t.Fatal(err)
+	}
+	d.until("reconnecting", func() bool { return d.state.ServerByID(id).State != wire.StateReady })
+	d.until("reconnected", func() bool { return d.state.ServerByID(id).State == wire.StateReady })
+	o := d.outcome(d.call(id, "url_consent"))
+	if o.Code != jsonrpc.CodeInvalidParams {
+		t.Fatalf("the server got %+v, want -32602", o)
+	}
+	if len(d.state.Asks) != 0 {
+		t.Errorf("asks shown: %+v", d.state.Asks)
+	}
+}
+
+func TestURLConsentWaitsForTheServersCompletion(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "consent")
+	d := r.open()
+	call := d.call(id, "url_consent")
+	a := d.asks(1)[0]
+	if a.Kind != wire.AskURL || a.From != wire.AskFromElicitation || !strings.HasPrefix(a.URL, fx.CompleteURL("consent-")) || a.ElicitationID == "" {
+		t.Fatalf("ask %+v", a)
+	}
+	fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"token": "x"}})
+	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeBadRequest {
+		t.Fatalf("URL answer with content: %s %+v, want bad_request", fr.Type, fr.Error)
+	}
+	d.answer(a.ID, wire.ActionAccept, nil)
+	if o := d.outcome(call); o.Action != wire.ActionAccept || o.Content != nil {
+		t.Fatalf("the server got %+v, want accept without content", o)
+	}
+	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	open(t, a.URL)
+	d.asks(0)
+}
+
+func TestWaitingURLCanBeDismissed(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "consent")
+	d := r.open()
+	d.call(id, "url_consent")
+	a := d.asks(1)[0]
+	d.answer(a.ID, wire.ActionAccept, nil)
+	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	if fr := d.op(wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
+		t.Fatalf("dismiss: %+v", fr.Error)
+	}
+	d.asks(0)
+}
+
+func TestURLRequiredIsRetriedOnceCompleted(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "guarded")
+	d := r.open()
+	call := d.call(id, "url_required")
+	a := d.asks(1)[0]
+	if a.Kind != wire.AskURL || a.From != wire.AskFromURLRequired || a.URL != fx.CompleteURL(elicitfixture.SetupID) || a.ElicitationID != elicitfixture.SetupID {
+		t.Fatalf("ask %+v", a)
+	}
+	d.answer(a.ID, wire.ActionAccept, nil)
+	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	open(t, a.URL)
+	if text := d.text(call); text != elicitfixture.SetupDone {
+		t.Fatalf("after completion the call answered %q, want %q", text, elicitfixture.SetupDone)
+	}
+	d.asks(0)
+}
+
+func TestURLRequiredAgainIsAnErrorNotALoop(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "stubborn")
+	d := r.open()
+	call := d.call(id, "url_required_again")
+	a := d.asks(1)[0]
+	d.answer(a.ID, wire.ActionAccept, nil)
+	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	if fr := d.op(wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
+		t.Fatalf("complete: %+v", fr.Error)
+	}
+	fr := d.reply(call)
+	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeUpstream || !strings.Contains(fr.Error.Message, "asked again") {
+		t.Fatalf("call: %s %+v, want an upstream error saying the server asked again", fr.Type, fr.Error)
+	}
+	if len(d.state.Asks) != 0 {
+		t.Errorf("asks shown after giving up: %+v", d.state.Asks)
+	}
+}
+
+func TestInputRequestsUseTheSameAsks(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{Stateless: true})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "stateless")
+	d := r.open()
+	if srv := d.state.ServerByID(id); srv.ProtocolVersion != "2026-07-28" {
+		t.Fatalf("negotiated %q, want the stateless protocol", srv.ProtocolVersion)
+	}
+	call := d.call(id, "input_pair")
+	asks := d.asks(2)
+	byKind := map[string]wire.Ask{}
+	for _, a := range asks {
+		if a.From != wire.AskFromInput || a.Server != id {
+			t.Errorf("ask %+v, want one from an input request", a)
+		}
+		byKind[a.Kind] = a
+	}
+	if byKind[wire.AskURL].URL != elicitfixture.TermsURL {
+		t.Fatalf("asks %+v", asks)
+	}
+	d.answer(byKind[wire.AskForm].ID, wire.ActionAccept, map[string]any{"plan": "team"})
+	d.answer(byKind[wire.AskURL].ID, wire.ActionAccept, nil)
+	var got map[string]elicitfixture.Outcome
+	if err := json.Unmarshal([]byte(d.text(call)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["plan"].Action != wire.ActionAccept || got["plan"].Content["plan"] != "team" || got["terms"].Action != wire.ActionAccept {
+		t.Fatalf("the server got %+v", got)
+	}
+}
+
+func TestHostileRequests(t *testing.T) {
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	r := newRelay(t, broker.Config{})
+	id := r.add(fx, "hostile")
+	d := r.open()
+
+	for _, tool := range []string{"hostile_javascript", "hostile_http"} {
+		o := d.outcome(d.call(id, tool))
+		reason, _ := o.Meta["switchboard/reason"].(string)
+		if o.Action != wire.ActionDecline || !strings.Contains(reason, "URL refused") {
+			t.Errorf("%s: the server got %+v, want decline with a reason", tool, o)
+		}
+		if len(d.state.Asks) != 0 {
+			t.Errorf("%s: shown %+v", tool, d.state.Asks)
+		}
+	}
+
+	for _, tc := range []struct{ tool, url string }{
+		{"hostile_homograph", elicitfixture.HomographURL},
+		{"hostile_punycode", elicitfixture.PunycodeURL},
+	} {
+		call := d.call(id, tc.tool)
+		a := d.asks(1)[0]
+		u, err := url.Parse(a.URL)
+		if err != nil || a.URL != tc.url {
+			t.Fatalf("%s: ask URL %q, want %q unchanged", tc.tool, a.URL, tc.url)
+		}
+		if len(urlsafe.HostWarnings(u.Hostname())) == 0 {
+			t.Errorf("%s: no warning for host %q: the dashboard must show one", tc.tool, u.Hostname())
+		}
+		d.answer(a.ID, wire.ActionDecline, nil)
+		if o := d.outcome(call); o.Action != wire.ActionDecline {
+			t.Errorf("%s: the server got %+v", tc.tool, o)
+		}
+		d.asks(0)
+	}
+
+	if o := d.outcome(d.call(id, "hostile_schema")); o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, `"not" is not supported`) {
+		t.Errorf("hostile_schema: the server got %+v, want -32602 naming the keyword", o)
+	}
+	if len(d.state.Asks) != 0 {
+		t.Errorf("hostile_schema: shown %+v", d.state.Asks)
+	}
+
+	call := d.call(id, "hostile_long_message")
+	a := d.asks(1)[0]
+	if n := utf8.RuneCountInString(a.Message); n > 5000 || !strings.Contains(a.Message, "cut this message") {
+		t.Errorf("message of %d runes, want it cut with a note", n)
+	}
+	if strings.ContainsAny(a.Message, "\u202e\x1b") {
+		t.Error("the message kept a bidi override or an escape")
+	}
+	d.answer(a.ID, wire.ActionAccept, map[string]any{"subscribe": true})
+	if o := d.outcome(call); o.Action != wire.ActionAccept {
+		t.Errorf("the server got %+v", o)
+	}
+}

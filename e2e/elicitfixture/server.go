@@ -1,0 +1,226 @@
+package elicitfixture
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Paths the fixture serves.
+const (
+	Path         = "/mcp"      // the MCP endpoint
+	CompletePath = "/complete" // ?id=ELICITATION: "the person finished at the URL"
+)
+
+// readHeaderTimeout bounds how long the fixture waits for a request's headers.
+const readHeaderTimeout = 5 * time.Second
+
+// Options choose what kind of server a fixture is.
+type Options struct {
+	// Stateless serves the 2026-07-28 protocol only, where a server asks
+	// through input requests; otherwise the server is stateful and uses
+	// elicitation/create.
+	Stateless bool
+	// IgnoreCapabilities makes the server believe its client advertised
+	// both elicitation modes, so that it asks in modes the client refused.
+	IgnoreCapabilities bool
+}
+
+// Server is a running fixture. Its methods are safe for concurrent use.
+type Server struct {
+	base string // http://127.0.0.1:PORT
+	mcp  *mcp.Server
+	http *http.Server
+	done chan struct{} // closed when Serve returns
+	// life ends when the server stops, and with it every request handler,
+	// which would otherwise keep waiting for answers that cannot come.
+	life context.Context
+	end  context.CancelFunc
+
+	mu        sync.Mutex
+	next      int                           // numbers url_consent's elicitations
+	waiting   map[string]*mcp.ServerSession // elicitation id → the session to notify
+	completed map[string]bool
+	stopped   bool
+}
+
+// Start starts a fixture on a free loopback port; it stops when the test ends.
+func Start(t testing.TB, opts Options) *Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	s := &Server{
+		base:      "http://" + ln.Addr().String(),
+		done:      make(chan struct{}),
+		waiting:   map[string]*mcp.ServerSession{},
+		completed: map[string]bool{},
+	}
+	s.life, s.end = context.WithCancel(context.Background())
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "elicit-fixture", Title: "Elicitation fixture", Version: "1.0.0"}, nil)
+	s.mcp.AddReceivingMiddleware(s.endWithServer)
+	if opts.IgnoreCapabilities {
+		s.mcp.AddReceivingMiddleware(ignoreCapabilities)
+	}
+	if opts.Stateless {
+		s.addInputTools()
+	} else {
+		s.addTools()
+	}
+	mux := http.NewServeMux()
+	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless}))
+	mux.HandleFunc("GET "+CompletePath, s.serveComplete)
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
+	go func() {
+		defer close(s.done)
+		s.http.Serve(ln) // returns http.ErrServerClosed once Stop closes it
+	}()
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// URL is the fixture's MCP endpoint.
+func (s *Server) URL() string { return s.base + Path }
+
+// CompleteURL is the page that completes elicitation id when opened.
+func (s *Server) CompleteURL(id string) string {
+	return s.base + CompletePath + "?id=" + url.QueryEscape(id)
+}
+
+// Stop closes the listener and every connection at once, like a crash.
+func (s *Server) Stop() {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	s.http.Close()
+	<-s.done
+	s.end()
+	for ss := range s.mcp.Sessions() {
+		ss.Close()
+	}
+}
+
+// serveComplete marks an elicitation complete, as the page a person finishes
+// would, and tells the session that asked.
+func (s *Server) serveComplete(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	if err := s.Complete(r.Context(), id); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "Done: %s is complete. You can close this tab.\n", id)
+}
+
+// Complete marks elicitation id complete and sends
+// notifications/elicitation/complete to the session that was asked.
+func (s *Server) Complete(ctx context.Context, id string) error {
+	s.mu.Lock()
+	ss, ok := s.waiting[id]
+	s.completed[id] = true
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("no elicitation %q is waiting", id)
+	}
+	return ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
+}
+
+// await notes that ss waits for elicitation id, and reports whether it
+// completed already.
+func (s *Server) await(id string, ss *mcp.ServerSession) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waiting[id] = ss
+	return s.completed[id]
+}
+
+// nextID returns a fresh elicitation id with the given prefix.
+func (s *Server) nextID(prefix string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next++
+	return fmt.Sprintf("%s-%d", prefix, s.next)
+}
+
+// endWithServer ends a request's handler when the server stops.
+func (s *Server) endWithServer(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(s.life, cancel)
+		defer stop()
+		return next(ctx, method, req)
+	}
+}
+
+// ignoreCapabilities rewrites a client's initialize to advertise both
+// elicitation modes.
+func ignoreCapabilities(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.InitializeParams); ok {
+			if p.Capabilities == nil {
+				p.Capabilities = &mcp.ClientCapabilities{}
+			}
+			p.Capabilities.Elicitation = &mcp.ElicitationCapabilities{
+				Form: &mcp.FormElicitationCapabilities{},
+				URL:  &mcp.URLElicitationCapabilities{},
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// Outcome is what a fixture's tool reports: the answer the server got, or
+// the error its request ended with.
+type Outcome struct {
+	Action  string         `json:"action,omitempty"`
+	Content map[string]any `json:"content,omitempty"`
+	Meta    map[string]any `json:"meta,omitempty"` // the answer's _meta
+	Code    int64          `json:"code,omitempty"` // a JSON-RPC error's code
+	Error   string         `json:"error,omitempty"`
+}
+
+// ParseOutcome reads the text of a fixture tool's result.
+func ParseOutcome(text string) (Outcome, error) {
+	var o Outcome
+	if err := json.Unmarshal([]byte(text), &o); err != nil {
+		return o, fmt.Errorf("not an outcome: %w", err)
+	}
+	return o, nil
+}
+
+// outcome reports the result of an elicitation.
+func outcome(res *mcp.ElicitResult, err error) *mcp.CallToolResult {
+	var o Outcome
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.As(err, &rpcErr):
+		o.Code, o.Error = rpcErr.Code, rpcErr.Message
+	case err != nil:
+		o.Error = err.Error()
+	default:
+		o.Action, o.Content, o.Meta = res.Action, res.Content, res.Meta
+	}
+	return jsonResult(o)
+}
+
+func jsonResult(v any) *mcp.CallToolResult {
+	b, _ := json.Marshal(v) // outcomes always marshal
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}

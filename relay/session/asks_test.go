@@ -1,0 +1,352 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// dashboard is a subscriber that mirrors the state it is sent, as the
+// dashboard's store does, and collects the answers to its ops.
+type dashboard struct {
+	t       *testing.T
+	sub     *Subscriber
+	state   wire.Snapshot
+	seq     uint64
+	replies map[string]wire.Frame
+	ops     int
+}
+
+func openDashboard(t *testing.T, s *Session, hello wire.Hello) *dashboard {
+	t.Helper()
+	d := &dashboard{t: t, sub: s.Subscribe(hello), replies: map[string]wire.Frame{}}
+	t.Cleanup(d.sub.Close)
+	return d
+}
+
+// read applies the next frame.
+func (d *dashboard) read() {
+	d.t.Helper()
+	fr := next(d.t, d.sub)
+	switch fr.Type {
+	case wire.TypeSnapshot:
+		d.state = wire.Snapshot{}
+		if err := json.Unmarshal(fr.Data, &d.state); err != nil {
+			d.t.Fatal(err)
+		}
+		d.seq = fr.Seq
+	case wire.TypeDelta:
+		if d.seq != 0 && fr.Seq != d.seq+1 {
+			d.t.Fatalf("delta %d after %d", fr.Seq, d.seq)
+		}
+		var delta wire.Delta
+		if err := json.Unmarshal(fr.Data, &delta); err != nil {
+			d.t.Fatal(err)
+		}
+		for _, c := range delta.Changes {
+			if err := d.state.Apply(c); err != nil {
+				d.t.Fatal(err)
+			}
+		}
+		d.seq = fr.Seq
+	default:
+		d.replies[fr.ID] = fr
+	}
+}
+
+// until reads frames until ok holds.
+func (d *dashboard) until(what string, ok func() bool) {
+	d.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			d.t.Fatalf("never %s; asks %+v", what, d.state.Asks)
+		}
+		d.read()
+	}
+}
+
+// asks waits until n asks are shown and returns them.
+func (d *dashboard) asks(n int) []wire.Ask {
+	d.t.Helper()
+	d.until("the expected asks", func() bool { return len(d.state.Asks) == n })
+	return d.state.Asks
+}
+
+// op sends an op and returns its answer.
+func (d *dashboard) op(name string, args any) wire.Frame {
+	d.t.Helper()
+	d.ops++
+	id := name + "-" + strconv.Itoa(d.ops)
+	fr, err := wire.Op(id, name, args)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	d.sub.HandleOp(fr)
+	d.until("an answer to "+id, func() bool { _, ok := d.replies[id]; return ok })
+	return d.replies[id]
+}
+
+// askResult is what an Ask returned.
+type askResult struct {
+	ans conn.Answer
+	err error
+}
+
+// askAsync asks through asker in the background, as a connection does.
+func askAsync(ctx context.Context, asker conn.Asker, a wire.Ask) <-chan askResult {
+	out := make(chan askResult, 1)
+	go func() {
+		ans, err := asker.Ask(ctx, a)
+		out <- askResult{ans, err}
+	}()
+	return out
+}
+
+func awaitAsk(t *testing.T, ch <-chan askResult) askResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(5 * time.Second):
+		t.Fatal("Ask did not return")
+	}
+	return askResult{}
+}
+
+const nameForm = `{"type":"object","properties":{"name":{"type":"string","minLength":2}},"required":["name"]}`
+
+func formAsk() wire.Ask {
+	return wire.Ask{Kind: wire.AskForm, From: wire.AskFromElicitation, Message: "Who are you?", Schema: json.RawMessage(nameForm)}
+}
+
+// askerFor returns the asker a connection to server id gets.
+func askerFor(f *fixture, user, id, name string) conn.Asker {
+	asker, _ := f.m.Elicitation(store.Server{User: user, ID: id, Name: name})
+	return asker
+}
+
+func TestElicitationFirstAnswerWins(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	one, two := openDashboard(t, s, wire.Hello{}), openDashboard(t, s, wire.Hello{})
+	one.read()
+	two.read()
+
+	done := askAsync(context.Background(), askerFor(f, "alice", id, "docs"), formAsk())
+	a := one.asks(1)[0]
+	if b := two.asks(1)[0]; b.ID != a.ID {
+		t.Fatalf("the dashboards show asks %s and %s", a.ID, b.ID)
+	}
+	if a.Server != id || a.ServerName != "docs" || a.State != wire.AskPending || a.Kind != wire.AskForm || a.Deadline.IsZero() {
+		t.Fatalf("shown ask %+v", a)
+	}
+
+	if fr := one.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}}); fr.Type != wire.TypeResult {
+		t.Fatalf("first answer: %+v", fr.Error)
+	}
+	fr := two.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
+	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
+		t.Fatalf("second answer: %s %+v, want not_found", fr.Type, fr.Error)
+	}
+	r := awaitAsk(t, done)
+	if r.err != nil || r.ans.Action != wire.ActionAccept || r.ans.Content["name"] != "Ada" {
+		t.Fatalf("Ask = %+v, %v", r.ans, r.err)
+	}
+	one.asks(0)
+	two.asks(0)
+}
+
+func TestInvalidAnswersAreRefusedAndTheAskStays(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	d := openDashboard(t, s, wire.Hello{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	askAsync(ctx, askerFor(f, "alice", id, "docs"), formAsk())
+	a := d.asks(1)[0]
+
+	tests := []struct {
+		name string
+		op   string
+		args any
+		code string
+		says string
+	}{
+		{"invalid form", wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"name": "A"}}, wire.CodeBadRequest, "name: must be at least 2 characters"},
+		{"unknown ask", wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: "nope", Action: wire.ActionCancel}, wire.CodeNotFound, "no such ask"},
+		{"dismiss a pending ask", wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}, wire.CodeBadRequest, "not waiting"},
+		{"complete a pending ask", wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}, wire.CodeBadRequest, "not waiting"},
+		{"no arguments", wire.OpAnswerAsk, nil, wire.CodeBadRequest, "missing"},
+	}
+	for _, tt := range tests {
+		fr := d.op(tt.op, tt.args)
+		if fr.Type != wire.TypeError || fr.Error.Code != tt.code || !strings.Contains(fr.Error.Message, tt.says) {
+			t.Errorf("%s: %s %+v, want %s saying %q", tt.name, fr.Type, fr.Error, tt.code, tt.says)
+		}
+	}
+	if len(d.state.Asks) != 1 {
+		t.Errorf("%d asks shown after refused answers, want 1", len(d.state.Asks))
+	}
+}
+
+func TestPendingAsksAreDeliveredAgainAfterAReconnect(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	first := openDashboard(t, s, wire.Hello{})
+	first.read()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	asker := askerFor(f, "alice", id, "docs")
+	askAsync(ctx, asker, formAsk())
+	askAsync(ctx, asker, formAsk())
+	shown := first.asks(2)
+
+	reloaded := openDashboard(t, s, wire.Hello{}) // a reload: a fresh snapshot
+	reloaded.read()
+	if len(reloaded.state.Asks) != 2 || reloaded.state.Asks[0].ID != shown[0].ID || reloaded.state.Asks[1].ID != shown[1].ID {
+		t.Fatalf("snapshot asks %+v, want %+v in arrival order", reloaded.state.Asks, shown)
+	}
+
+	behind := openDashboard(t, s, wire.Hello{Epoch: first.state.Epoch, Seq: first.seq - 2}) // a reconnect that missed both
+	behind.state = first.state
+	behind.state.Asks = nil
+	behind.seq = first.seq - 2
+	behind.asks(2)
+}
+
+func TestRemovingAServerWithdrawsItsAsks(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	other := addServer(t, s, "other", "http://127.0.0.1:9/other")
+	d := openDashboard(t, s, wire.Hello{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	askAsync(ctx, askerFor(f, "alice", id, "docs"), formAsk())
+	askAsync(ctx, askerFor(f, "alice", other, "other"), formAsk())
+	d.asks(2)
+	if err := s.RemoveServer(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	left := d.asks(1)
+	if left[0].Server != other {
+		t.Fatalf("left %+v, want the other server's ask", left)
+	}
+	snap, _ := s.Snapshot()
+	if len(snap.Asks) != 1 || snap.Asks[0].Server != other {
+		t.Fatalf("snapshot asks %+v", snap.Asks)
+	}
+	// A connection that asks for a server already removed gets cancel.
+	ans, err := askerFor(f, "alice", id, "docs").Ask(ctx, formAsk())
+	if err != nil || ans.Action != wire.ActionCancel {
+		t.Fatalf("ask for a removed server = %+v, %v; want cancel", ans, err)
+	}
+}
+
+func TestAcceptedURLWaitsUntilMarkedDone(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	d := openDashboard(t, s, wire.Hello{})
+	done := askAsync(context.Background(), askerFor(f, "alice", id, "docs"), wire.Ask{
+		Kind: wire.AskURL, From: wire.AskFromURLRequired, Message: "Connect", URL: "https://example.com/connect", ElicitationID: "setup",
+	})
+	a := d.asks(1)[0]
+	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"x": "y"}}); fr.Type != wire.TypeError || fr.Error.Code != wire.CodeBadRequest {
+		t.Fatalf("URL answer with content: %s %+v, want bad_request", fr.Type, fr.Error)
+	}
+	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); fr.Type != wire.TypeResult {
+		t.Fatalf("accept: %+v", fr.Error)
+	}
+	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	r := awaitAsk(t, done)
+	if r.err != nil || r.ans.Action != wire.ActionAccept || r.ans.Wait == nil {
+		t.Fatalf("Ask = %+v, %v", r.ans, r.err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- r.ans.Wait(context.Background()) }()
+	if fr := d.op(wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
+		t.Fatalf("complete: %+v", fr.Error)
+	}
+	if err := <-waited; err != nil {
+		t.Fatalf("Wait = %v", err)
+	}
+	d.asks(0)
+}
+
+func TestAskDeadlineComesFromTheConfig(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, dir)
+	f.m.SetAskConfig(broker.Config{Timeout: 20 * time.Millisecond})
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	r := awaitAsk(t, askAsync(context.Background(), askerFor(f, "alice", id, "docs"), formAsk()))
+	if r.err != nil || r.ans.Action != wire.ActionCancel {
+		t.Fatalf("Ask = %+v, %v; want cancel at the deadline", r.ans, r.err)
+	}
+}
+
+func TestElicitModesArePersistedPerServer(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, dir)
+	s := f.m.Session("alice")
+	ctx := context.Background()
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	other := addServer(t, s, "other", "http://127.0.0.1:9/other")
+	modes := func(f *fixture, server string) conn.ElicitModes {
+		_, m := f.m.Elicitation(store.Server{User: "alice", ID: server, Name: "x"})
+		return m
+	}
+	if got := modes(f, id); got != conn.AllElicitModes {
+		t.Fatalf("default modes %+v, want both", got)
+	}
+	before := f.conn(id)
+	if err := s.SetElicitModes(ctx, id, conn.ElicitModes{Form: true}); err != nil {
+		t.Fatal(err)
+	}
+	before.mu.Lock()
+	closed := before.closed
+	before.mu.Unlock()
+	if !closed || f.conn(id) == before {
+		t.Error("the server was not reconnected with its new modes")
+	}
+	if got := modes(f, id); got != (conn.ElicitModes{Form: true}) {
+		t.Errorf("modes after narrowing %+v, want form only", got)
+	}
+	f.conn(id).emit(wire.Server{State: wire.StateReady})
+	if snap, _ := s.Snapshot(); !slices.Equal(snap.ServerByID(id).Elicitation, []string{wire.ModeForm}) {
+		t.Errorf("dashboard sees modes %v, want [form]", snap.ServerByID(id).Elicitation)
+	}
+	if err := s.SetElicitModes(ctx, other, conn.ElicitModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetElicitModes(ctx, "nope", conn.AllElicitModes); err == nil {
+		t.Error("modes set for an unknown server")
+	}
+
+	f.m.Close()
+	f.store.Close()
+	again := newFixture(t, dir)
+	if err := again.m.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := modes(again, id); got != (conn.ElicitModes{Form: true}) {
+		t.Errorf("modes after a restart %+v, want form only", got)
+	}
+	if got := modes(again, other); got != (conn.ElicitModes{}) {
+		t.Errorf("other server's modes %+v, want none", got)
+	}
+}
