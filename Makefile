@@ -1,10 +1,11 @@
 # Switchboard: build, run and test.
 #   make serve   build everything and run the relay with the demo server on 127.0.0.1:8080
-#   make test    vet, unit tests and headless-Chromium end-to-end tests
+#   make test    vet, unit tests, headless-Chromium end-to-end tests and the MCP conformance suite
 #   make build   bin/switchboard with the dashboard embedded
 
 GO       ?= go
 WASM     := static/dist/app.wasm
+WASM_SUM := static/dist/app.wasm.sha256
 BIN      := bin/switchboard
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || echo /usr/bin/chromium)
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
@@ -19,16 +20,19 @@ serve: build
 
 build: $(BIN)
 
-$(BIN): $(WASM) $(GO_SRC) $(wildcard static/*.css static/icons/*)
+$(BIN): $(WASM_SUM) $(GO_SRC) $(wildcard static/*.css static/icons/*)
 	$(GO) build -trimpath -o $(BIN) ./relay/cmd/switchboard
 
-wasm: $(WASM)
+wasm: $(WASM_SUM)
 
 $(WASM): $(WASM_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WASM) ./wasm
+
+# The compressed copies (.br, .gz) and the checksum that vouches for them.
+$(WASM_SUM): $(WASM)
 	$(GO) run ./static/internal/compress $(WASM)
 
-test: vet unit e2e
+test: vet unit e2e conformance
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -36,10 +40,10 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./web/... ./shared/...
 
-unit: $(WASM)
+unit: $(WASM_SUM)
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
-e2e: $(WASM) chromium
+e2e: $(WASM_SUM) chromium
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./e2e/...
 
 # chromium installs Chromium with apt-get when it is missing and we are root.
@@ -53,8 +57,22 @@ chromium:
 		echo "or point CHROMIUM=/path/to/chrome at a Chromium or Chrome binary."; exit 1; \
 	fi
 
-bench: $(WASM)
+bench: $(WASM_SUM)
 	$(GO) test -run '^$$' -bench . -benchmem ./relay/... ./shared/...
 
 clean:
-	rm -rf bin static/dist/app.wasm static/dist/app.wasm.br static/dist/app.wasm.gz
+	rm -rf bin static/dist/app.wasm*
+
+# conformance runs the client scenarios of the official MCP conformance suite
+# against bin/switchboard, one at a time (Node.js and npm needed; the suite is
+# installed from the lock file into e2e/conformance/node_modules).
+CONFORMANCE_DIR   := e2e/conformance
+CONFORMANCE_SUITE := $(CONFORMANCE_DIR)/node_modules/.bin/conformance
+
+.PHONY: conformance
+conformance: $(BIN) $(CONFORMANCE_SUITE)
+	SWITCHBOARD_BIN=$(abspath $(BIN)) sh $(CONFORMANCE_DIR)/run.sh
+
+$(CONFORMANCE_SUITE): $(CONFORMANCE_DIR)/package.json $(CONFORMANCE_DIR)/package-lock.json
+	npm ci --prefix $(CONFORMANCE_DIR) --no-audit --no-fund
+	touch $@

@@ -30,6 +30,18 @@ type Config struct {
 	// ClientInfo is how the relay introduces itself; default name
 	// [DefaultClientName], version [DefaultClientVersion].
 	ClientInfo wire.Implementation
+	// Asker puts the server's elicitations before a person; Elicit is the
+	// modes advertised. A nil Asker or no mode advertises no elicitation.
+	Asker  Asker
+	Elicit ElicitModes
+	// Transport is wire.TransportStreamable (the default) or
+	// wire.TransportSSE, the legacy HTTP+SSE transport.
+	Transport string
+	// Auth, when set, authorizes the connection with OAuth: it supplies the
+	// bearer token and decides on 401 and 403 answers. A server that needs
+	// a person to authorize moves to StateAuthenticating and waits, without
+	// backoff, until that is done (then it reconnects at once) or Retry.
+	Auth Authorizer
 }
 
 // withDefaults fills in the zero fields.
@@ -50,6 +62,9 @@ func (c Config) withDefaults() Config {
 	if c.ClientInfo.Name == "" {
 		c.ClientInfo = wire.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
 	}
+	if c.Transport == "" {
+		c.Transport = wire.TransportStreamable
+	}
 	return c
 }
 
@@ -63,6 +78,7 @@ type Conn struct {
 	// ownTransport is the transport of the default HTTP client, closed with
 	// the connection; nil when the caller gave a client.
 	ownTransport *http.Transport
+	auth         *authTransport // carries Config.Auth; nil without it
 
 	ctx     context.Context // cancelled by Close
 	cancel  context.CancelFunc
@@ -89,7 +105,7 @@ type Conn struct {
 // is not modified afterwards. emit must not call [Conn.Close].
 func Start(cfg Config, emit func(wire.Server)) *Conn {
 	cfg = cfg.withDefaults()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ownContext())
 	c := &Conn{
 		cfg:     cfg,
 		log:     cfg.Logger.With("server", cfg.ID),
@@ -104,24 +120,28 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 			ID:        cfg.ID,
 			Name:      cfg.Name,
 			URL:       cfg.URL,
-			Transport: wire.TransportStreamable,
+			Transport: cfg.Transport,
 		},
 	}
 	if c.http == nil {
 		c.http, c.ownTransport = newDefaultHTTPClient()
 	}
+	c.http = c.withAuth(c.http)
 	c.client = newClient(c)
 	go c.run()
 	return c
 }
 
-// newClient builds the go-sdk client of c: no client capabilities, list
-// changes and progress routed to c, caching off.
+// newClient builds the go-sdk client of c: elicitation as configured and no
+// other client capability, list changes and progress routed to c, caching
+// off.
 func newClient(c *Conn) *mcp.Client {
 	info := c.cfg.ClientInfo
 	client := mcp.NewClient(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ClientOptions{
-		Logger:       c.log,
-		Capabilities: &mcp.ClientCapabilities{},
+		Logger:                     c.log,
+		Capabilities:               c.capabilities(),
+		ElicitationHandler:         c.elicitationHandler(),
+		ElicitationCompleteHandler: c.elicitationCompleteHandler(),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			c.markChanged(kindTools)
 		},
@@ -135,7 +155,7 @@ func newClient(c *Conn) *mcp.Client {
 			c.progress.deliver(req.Params)
 		},
 	})
-	client.AddSendingMiddleware(noCache)
+	client.AddSendingMiddleware(noCache, c.asking)
 	return client
 }
 
@@ -163,9 +183,13 @@ func (c *Conn) Close() error {
 func (c *Conn) run() {
 	defer close(c.done)
 	wait := c.cfg.RetryMin
+	authRounds := 0 // authorizations since the last ready session
 	for {
 		drain(c.retry)
 		wasReady, err := c.attempt()
+		if wasReady {
+			authRounds = 0
+		}
 		switch {
 		case c.ctx.Err() != nil:
 			return
@@ -174,6 +198,12 @@ func (c *Conn) run() {
 			continue
 		case errors.Is(err, errRecycle):
 			c.log.Info("mcp notification stream ended; reconnecting")
+			continue
+		case c.authNeeded():
+			if !c.awaitAuth(&authRounds) {
+				return
+			}
+			wait = c.cfg.RetryMin
 			continue
 		}
 		if wasReady {
@@ -216,6 +246,7 @@ func (c *Conn) setState(state string) {
 
 // publish emits the current state if it differs from the last one emitted.
 func (c *Conn) publish() {
+	c.state.Auth = c.authState()
 	if reflect.DeepEqual(c.state, c.emitted) {
 		return
 	}

@@ -1,6 +1,6 @@
 // Package conn holds one MCP connection: a go-sdk client session over the
-// Streamable HTTP transport, its lifecycle, discovery of its lists, health
-// checks and reconnects.
+// Streamable HTTP transport (or the legacy HTTP+SSE one), its lifecycle,
+// discovery of its lists, health checks and reconnects.
 //
 // [Start] connects in the background and reports the server's whole state
 // ([wire.Server]) through an emit callback every time it changes:
@@ -8,6 +8,17 @@
 // sanitized error, after which it reconnects with exponential backoff.
 // [Conn.CallTool], [Conn.GetPrompt] and [Conn.ReadResource] run operations
 // on the live session and fail with a [*wire.Error].
+//
+// With an [Authorizer] (relay/oauth) every request to the server's origin,
+// on either transport, carries its bearer token, through an
+// [http.RoundTripper] that also handles refusals: a 401 is repeated once
+// after a refresh, else the server moves to authenticating (with its
+// [wire.AuthState]) and waits, without backoff, until a person authorizes
+// (then it reconnects at once) or Retry. A 403 insufficient_scope of an op
+// waits for a step-up authorization and repeats the request; one of the
+// connection's own requests moves it to authenticating. At most three
+// authorizations serve one operation (an op, or connecting until ready);
+// then the op fails, or the connection fails until Retry.
 //
 // Both protocol eras are spoken: the stateless 2026-07-28 protocol
 // (server/discover, list changes through subscriptions/listen) and the

@@ -55,12 +55,7 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 func (c *Conn) connect(streamEnded func()) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, connectTimeout)
 	defer cancel()
-	transport := &mcp.StreamableClientTransport{
-		Endpoint:     c.cfg.URL,
-		HTTPClient:   watchingClient(c.http, streamEnded),
-		MaxEventSize: maxMessageBytes,
-	}
-	return c.client.Connect(ctx, transport, nil)
+	return c.client.Connect(ctx, c.transport(streamEnded), nil)
 }
 
 // open makes cs the live session. List changes noted before belong to an
@@ -96,6 +91,7 @@ func (c *Conn) serve(s *session, streamEnded <-chan struct{}) error {
 	health := time.NewTicker(c.cfg.HealthInterval)
 	defer health.Stop()
 	drain(c.retry)
+	authCh := c.authChanges()
 	for {
 		select {
 		case <-c.ctx.Done():
@@ -121,6 +117,11 @@ func (c *Conn) serve(s *session, streamEnded <-chan struct{}) error {
 			}
 		case <-c.changed:
 			if err := c.rediscover(s); err != nil {
+				return err
+			}
+		case <-authCh:
+			authCh = c.authChanges()
+			if err := c.authChanged(); err != nil {
 				return err
 			}
 		}

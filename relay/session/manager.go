@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -16,6 +17,8 @@ type Store interface {
 	PutServer(ctx context.Context, s store.Server) error
 	DeleteServer(ctx context.Context, user, id string) error
 	AllServers(ctx context.Context) ([]store.Server, error)
+	Setting(ctx context.Context, key string) (value string, ok bool, err error)
+	SetSetting(ctx context.Context, key, value string) error
 }
 
 // Connection is one live MCP connection, as the session uses it.
@@ -37,7 +40,10 @@ type Manager struct {
 	dial   Dialer
 	logger *slog.Logger
 
+	auth Auth // OAuth of the servers; nil without
+
 	mu       sync.Mutex
+	asks     broker.Config // tunes each session's broker
 	sessions map[string]*Session
 	closed   bool
 }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -147,7 +148,7 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		if err := decodeArgs(f.Data, &args); err != nil {
 			return nil, err
 		}
-		return s.AddServer(ctx, args.Name, args.URL)
+		return s.Add(ctx, args)
 	case wire.OpRemoveServer:
 		var args wire.ServerArgs
 		if err := decodeArgs(f.Data, &args); err != nil {
@@ -195,6 +196,16 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 			return nil, err
 		}
 		return c.ReadResource(ctx, args.URI)
+	case wire.OpSetElicitation:
+		var args wire.SetElicitationArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		return struct{}{}, s.SetElicitModes(ctx, args.Server, conn.ElicitModes{Form: args.Form, URL: args.URL})
+	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk:
+		return s.askOp(f)
+	case wire.OpAuthorize, wire.OpSetClient:
+		return s.authOp(ctx, f)
 	default:
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 	}
@@ -224,16 +235,26 @@ func (s *Session) connection(id string) (Connection, error) {
 	return e.conn, nil
 }
 
-// AddServer registers a server by name and URL and starts connecting to it.
-// The same name with the same normalized URL returns the existing server.
+// AddServer registers a Streamable HTTP server by name and URL; see [Session.Add].
 func (s *Session) AddServer(ctx context.Context, name, rawURL string) (wire.AddServerResult, error) {
-	name = strings.TrimSpace(name)
+	return s.Add(ctx, wire.AddServerArgs{Name: name, URL: rawURL})
+}
+
+// Add registers a server by name, URL and transport (Streamable HTTP when
+// empty) and starts connecting to it. The same name with the same
+// normalized URL and transport returns the existing server.
+func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddServerResult, error) {
+	name := strings.TrimSpace(args.Name)
 	if err := checkName(name); err != nil {
 		return wire.AddServerResult{}, err
 	}
-	u, err := urlnorm.Normalize(rawURL)
+	u, err := urlnorm.Normalize(args.URL)
 	if err != nil {
 		return wire.AddServerResult{}, wire.NewError(wire.CodeInvalidURL, err.Error())
+	}
+	transport, err := checkTransport(args.Transport)
+	if err != nil {
+		return wire.AddServerResult{}, err
 	}
 	s.mu.Lock()
 	for _, id := range s.order {
@@ -242,16 +263,16 @@ func (s *Session) AddServer(ctx context.Context, name, rawURL string) (wire.AddS
 			continue
 		}
 		s.mu.Unlock()
-		if e.reg.URL == u {
+		if e.reg.URL == u && e.reg.Transport == transport {
 			return wire.AddServerResult{ID: id, Existing: true}, nil
 		}
-		return wire.AddServerResult{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a server named %q already exists with another URL", name))
+		return wire.AddServerResult{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a server named %q already exists with another URL or transport", name))
 	}
 	if s.closed {
 		s.mu.Unlock()
 		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "the relay is shutting down")
 	}
-	reg := store.Server{User: s.user, ID: randomHex(6), Name: name, URL: u, Transport: wire.TransportStreamable, CreatedAt: time.Now()}
+	reg := store.Server{User: s.user, ID: randomHex(6), Name: name, URL: u, Transport: transport, CreatedAt: time.Now()}
 	if err := s.m.store.PutServer(ctx, reg); err != nil {
 		s.mu.Unlock()
 		s.m.logger.Error("store server", "user", s.user, "err", err)
@@ -278,6 +299,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 		return wire.NewError(wire.CodeInternal, "could not delete the server")
 	}
 	delete(s.servers, id)
+	s.dropAsksLocked(id)
 	for i, oid := range s.order {
 		if oid == id {
 			s.order = append(s.order[:i], s.order[i+1:]...)
@@ -291,6 +313,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 	if c != nil {
 		c.Close()
 	}
+	s.forgetAuth(ctx, id)
 	return nil
 }
 

@@ -4,8 +4,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sync"
 
+	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -27,6 +30,10 @@ type Session struct {
 	history []sentDelta // the last historySize deltas, oldest first
 	subs    map[*Subscriber]struct{}
 	closed  bool
+	asks    []wire.Ask // pending asks in arrival order
+
+	broker *broker.Broker // holds the asks while they wait
+	redial sync.Mutex     // one SetElicitModes at a time
 }
 
 // entry is one registered server: its registration, the state last emitted
@@ -35,6 +42,7 @@ type entry struct {
 	reg   store.Server
 	state wire.Server
 	conn  Connection
+	modes conn.ElicitModes // elicitation modes offered to the server
 }
 
 type sentDelta struct {
@@ -43,13 +51,15 @@ type sentDelta struct {
 }
 
 func newSession(user string, m *Manager) *Session {
-	return &Session{
+	s := &Session{
 		user:    user,
 		m:       m,
 		epoch:   randomHex(8),
 		servers: map[string]*entry{},
 		subs:    map[*Subscriber]struct{}{},
 	}
+	s.broker = m.newBroker(s)
+	return s
 }
 
 // User returns the user id this session belongs to.
@@ -63,7 +73,7 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 }
 
 func (s *Session) snapshotLocked() wire.Snapshot {
-	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order))}
+	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks)}
 	for _, id := range s.order {
 		snap.Servers = append(snap.Servers, s.servers[id].state)
 	}
@@ -124,6 +134,7 @@ func (s *Session) update(e *entry, st wire.Server) {
 // server's identity.
 func (s *Session) stampLocked(e *entry, st *wire.Server) {
 	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, e.reg.URL, e.reg.Transport
+	st.Elicitation = modeNames(e.modes)
 }
 
 // publishLocked sends changes as the next delta to every subscriber.
@@ -155,7 +166,7 @@ func (s *Session) publishLocked(changes []wire.Change) {
 
 // Subscribe attaches a dashboard. It first receives what it missed since
 // hello (the missing deltas when this session still has them, otherwise a
-// snapshot), then every new delta.
+// snapshot) and a synced frame, then every new delta.
 func (s *Session) Subscribe(hello wire.Hello) *Subscriber {
 	sub := newSubscriber(s)
 	s.mu.Lock()
@@ -165,6 +176,7 @@ func (s *Session) Subscribe(hello wire.Hello) *Subscriber {
 		for _, b := range frames {
 			sub.send(b)
 		}
+		sub.send(s.syncedLocked())
 		s.subs[sub] = struct{}{}
 	}
 	s.mu.Unlock()
@@ -190,6 +202,12 @@ func (s *Session) catchUpLocked(hello wire.Hello) ([][]byte, error) {
 	f.Seq = s.seq
 	b, err := wire.Encode(f)
 	return [][]byte{b}, err
+}
+
+// syncedLocked is the frame that ends a catch-up.
+func (s *Session) syncedLocked() []byte {
+	b, _ := wire.Encode(wire.Frame{Type: wire.TypeSynced, Seq: s.seq}) // a bare frame always encodes
+	return b
 }
 
 // missedLocked returns the deltas after hello's sequence number, if the

@@ -92,6 +92,30 @@ func next(t *testing.T, sub *Subscriber) wire.Frame {
 	return wire.Frame{}
 }
 
+// catchUp reads the frames a new subscriber gets up to and including the
+// synced frame, and returns them without it.
+func catchUp(t *testing.T, sub *Subscriber) []wire.Frame {
+	t.Helper()
+	var frames []wire.Frame
+	for {
+		f := next(t, sub)
+		if f.Type == wire.TypeSynced {
+			return frames
+		}
+		frames = append(frames, f)
+	}
+}
+
+// snapshotOf subscribes from scratch and returns the snapshot frame.
+func snapshotOf(t *testing.T, sub *Subscriber) wire.Frame {
+	t.Helper()
+	frames := catchUp(t, sub)
+	if len(frames) != 1 || frames[0].Type != wire.TypeSnapshot {
+		t.Fatalf("catch-up %+v, want one snapshot", frames)
+	}
+	return frames[0]
+}
+
 func tools(n int, desc string) []wire.Tool {
 	out := make([]wire.Tool, n)
 	for i := range out {
@@ -118,10 +142,7 @@ func TestDeltaCarriesOnlyWhatChanged(t *testing.T) {
 	c.emit(wire.Server{State: wire.StateReady, Tools: all})
 
 	sub := s.Subscribe(wire.Hello{})
-	snap := next(t, sub)
-	if snap.Type != wire.TypeSnapshot {
-		t.Fatalf("first frame %s, want snapshot", snap.Type)
-	}
+	snap := snapshotOf(t, sub)
 	changed := append([]wire.Tool(nil), all...)
 	changed[500].Description = "v2"
 	c.emit(wire.Server{State: wire.StateReady, Tools: changed})
@@ -148,7 +169,7 @@ func TestSnapshotPlusDeltasEqualsState(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	sub := s.Subscribe(wire.Hello{})
-	first := next(t, sub)
+	first := snapshotOf(t, sub)
 	var mirror wire.Snapshot
 	if err := json.Unmarshal(first.Data, &mirror); err != nil {
 		t.Fatal(err)
@@ -204,47 +225,36 @@ func TestReconnectResumesFromLastSequence(t *testing.T) {
 	f.conn(id).emit(wire.Server{State: wire.StateReady, Tools: tools(1, "")})
 
 	sub := s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: seq})
-	for want := seq + 1; want <= seq+2; want++ {
-		if d := next(t, sub); d.Type != wire.TypeDelta || d.Seq != want {
+	missed := catchUp(t, sub)
+	if len(missed) != 2 {
+		t.Fatalf("resume got %d frames, want the 2 missed deltas", len(missed))
+	}
+	for i, d := range missed {
+		if want := seq + 1 + uint64(i); d.Type != wire.TypeDelta || d.Seq != want {
 			t.Fatalf("got %s seq %d, want delta seq %d", d.Type, d.Seq, want)
 		}
 	}
-	other := s.Subscribe(wire.Hello{Epoch: "another-epoch", Seq: seq})
-	if fr := next(t, other); fr.Type != wire.TypeSnapshot {
-		t.Fatalf("unknown epoch got %s, want snapshot", fr.Type)
+	now := seq + 2
+	upToDate := s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: now})
+	if frames := catchUp(t, upToDate); len(frames) != 0 {
+		t.Fatalf("an up-to-date dashboard got %d frames before synced", len(frames))
 	}
-	ahead := s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: seq + 100})
-	if fr := next(t, ahead); fr.Type != wire.TypeSnapshot {
-		t.Fatalf("seq from the future got %s, want snapshot", fr.Type)
-	}
+	snapshotOf(t, s.Subscribe(wire.Hello{Epoch: "another-epoch", Seq: seq}))
+	snapshotOf(t, s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: seq + 100}))
 }
 
 func TestSlowDashboardIsDisconnectedOthersKeepGoing(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
-	slow := s.Subscribe(wire.Hello{})
+	slow := s.Subscribe(wire.Hello{}) // never reads
 	fast := s.Subscribe(wire.Hello{})
-	received := make(chan uint64, 1)
-	go func() {
-		var last uint64
-		for {
-			select {
-			case b := <-fast.Outbox():
-				fr, _ := wire.Decode(b)
-				last = fr.Seq
-				if last > outboxSize+10 {
-					received <- last
-					return
-				}
-			case <-fast.Done():
-				received <- 0
-				return
-			}
-		}
-	}()
-	for i := range outboxSize + 20 {
+	snapshotOf(t, fast)
+	for i := range outboxSize + 1 {
 		f.conn(id).emit(wire.Server{State: wire.StateReady, Tools: tools(1, fmt.Sprint(i))})
+		if d := next(t, fast); d.Type != wire.TypeDelta {
+			t.Fatalf("fast dashboard got %s, want delta", d.Type)
+		}
 	}
 	select {
 	case <-slow.Done():
@@ -254,8 +264,14 @@ func TestSlowDashboardIsDisconnectedOthersKeepGoing(t *testing.T) {
 	if code, _ := slow.CloseStatus(); code != wire.CloseTooSlow {
 		t.Fatalf("close code %d, want %d", code, wire.CloseTooSlow)
 	}
-	if last := <-received; last == 0 {
+	select {
+	case <-fast.Done():
 		t.Fatal("the reading dashboard was disconnected too")
+	default:
+	}
+	f.conn(id).emit(wire.Server{State: wire.StateFailed, Error: "after"})
+	if d := next(t, fast); d.Type != wire.TypeDelta {
+		t.Fatalf("fast dashboard got %s after the slow one left, want delta", d.Type)
 	}
 }
 
@@ -273,7 +289,7 @@ func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
 		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "hi " + name}}}, nil
 	}
 	sub := s.Subscribe(wire.Hello{})
-	next(t, sub) // snapshot
+	snapshotOf(t, sub)
 
 	op := func(opID, name string, args any) {
 		fr, err := wire.Op(opID, name, args)

@@ -75,6 +75,24 @@ const (
 	OpCompleteAsk = "ask.complete"
 )
 
+// Elicitation modes a server may be offered.
+const (
+	ModeForm = "form"
+	ModeURL  = "url"
+)
+
+// OpSetElicitation narrows or widens the elicitation modes advertised to a
+// server: [SetElicitationArgs] → {}. The server reconnects, since modes are
+// advertised when a session starts.
+const OpSetElicitation = "server.set_elicitation"
+
+// SetElicitationArgs are the arguments of [OpSetElicitation].
+type SetElicitationArgs struct {
+	Server string `json:"server"`
+	Form   bool   `json:"form"`
+	URL    bool   `json:"url"`
+}
+
 // AnswerAskArgs are the arguments of [OpAnswerAsk].
 type AnswerAskArgs struct {
 	Ask     string         `json:"ask"`

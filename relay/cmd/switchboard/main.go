@@ -1,0 +1,56 @@
+// Command switchboard runs the Switchboard relay and its dashboard.
+//
+//	switchboard serve [flags]     run the relay (prints a one-time login URL)
+//	switchboard login [flags]     print a fresh one-time login URL for a running relay
+//	switchboard token --sub NAME  print a token signed with the relay's key
+//	switchboard conformance-client URL  run one MCP conformance scenario
+//
+// Every flag has an environment variable equivalent: SWITCHBOARD_ and the
+// flag's name in upper case with dashes as underscores (--data is
+// SWITCHBOARD_DATA). A flag given on the command line wins.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `usage: switchboard <command> [flags]
+
+commands:
+  serve   run the relay and dashboard
+  login   print a fresh one-time login URL
+  token   print a token signed with the relay's key
+  conformance-client URL
+          run one scenario of the MCP conformance suite (for make conformance)
+
+Run "switchboard <command> -h" for the flags of a command.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
+	case "serve":
+		err = serve(args)
+	case "login":
+		err = login(args)
+	case "token":
+		err = token(args)
+	case "conformance-client":
+		err = conformanceClient(args)
+	case "-h", "-help", "--help", "help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "switchboard: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "switchboard:", err)
+		os.Exit(1)
+	}
+}

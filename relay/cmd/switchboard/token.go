@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+)
+
+func token(args []string) error {
+	fs := newFlagSet("token")
+	df := addDataFlags(fs)
+	sub := fs.String("sub", "", "user id the token is for (required)")
+	ttl := fs.Duration("ttl", time.Hour, "lifetime of the token")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if *sub == "" {
+		return errors.New("token: --sub is required")
+	}
+	signer, err := loadSigner(df)
+	if err != nil {
+		return err
+	}
+	tok, err := signer.Mint(*sub, *ttl)
+	if err != nil {
+		return err
+	}
+	fmt.Println(tok)
+	return nil
+}
+
+func login(args []string) error {
+	fs := newFlagSet("login")
+	df := addDataFlags(fs)
+	addr := fs.String("addr", "127.0.0.1:8080", "address the relay listens on")
+	publicURL := fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR)")
+	user := fs.String("user", service.DefaultLocalUser, "user id to sign in as")
+	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of the browser session")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	signer, err := loadSigner(df)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, *df.data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	base := strings.TrimRight(*publicURL, "/")
+	if base == "" {
+		base = "http://" + *addr
+	}
+	u, err := service.NewLoginURL(ctx, authn.NewLogin(st, signer, *sessionTTL, slog.Default()), *user, base)
+	if err != nil {
+		return err
+	}
+	fmt.Println(u)
+	return nil
+}
+
+// loadSigner loads the relay's key from an existing data directory.
+func loadSigner(df dataFlags) (*authn.Signer, error) {
+	path := filepath.Join(*df.data, service.KeyFile)
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no relay key at %s: run \"switchboard serve\" once with this --data directory", path)
+	}
+	key, err := authn.LoadOrCreateKey(path)
+	if err != nil {
+		return nil, err
+	}
+	return authn.NewSigner(key, *df.issuer, *df.audience), nil
+}

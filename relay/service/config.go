@@ -1,0 +1,74 @@
+package service
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/oauth"
+)
+
+// Config is everything the relay can be told.
+type Config struct {
+	DataDir        string   // SQLite database and the relay's signing key
+	Demo           bool     // also run the demo MCP server and register it for LocalUser
+	AllowedOrigins []string // origins besides the relay's own that may open the WebSocket
+	AllowedHosts   []string // Host names the relay answers to besides loopback ones
+	Issuer         string   // iss of tokens the relay mints
+	Audience       string   // aud every token must carry
+	HostKeysFile   string   // PEM or JWKS public keys of an embedding site; empty for none
+	HostIssuer     string   // iss of tokens minted by the embedding site
+	SessionTTL     time.Duration
+	LocalUser      string // the user a local login signs in as
+	AllowLoopback  bool   // let the relay reach MCP servers on loopback addresses
+
+	// Connection tuning; zero values pick the connection defaults.
+	HealthInterval time.Duration
+	RetryMin       time.Duration
+	RetryMax       time.Duration
+	// AskTimeout is how long a server's elicitation waits for a person
+	// before the relay answers cancel; zero picks broker.DefaultTimeout.
+	AskTimeout time.Duration
+
+	// PublicURL is the relay's address as people reach it; the OAuth
+	// callback (oauth.CallbackPath) is under it. Without it servers that
+	// need OAuth cannot be authorized.
+	PublicURL string
+	// OAuthClientMetadataURL, when set, is the https URL at which the relay
+	// serves its OAuth client ID metadata document (it must route to this
+	// relay), used as its client id where authorization servers allow.
+	OAuthClientMetadataURL string
+	// OAuthSuccessURL and OAuthErrorURL are where the callback sends the
+	// popup; by default a page that closes it, or a plain error page.
+	OAuthSuccessURL, OAuthErrorURL string
+	// OAuthClients are clients pre-registered with authorization servers.
+	OAuthClients []oauth.Credentials
+
+	Logger *slog.Logger
+}
+
+// Defaults of the configuration.
+const (
+	DefaultIssuer     = "switchboard"
+	DefaultAudience   = "switchboard"
+	DefaultSessionTTL = 12 * time.Hour
+	DefaultLocalUser  = "local"
+	LoginCodeTTL      = 15 * time.Minute
+)
+
+func (c *Config) fillDefaults() {
+	if c.Issuer == "" {
+		c.Issuer = DefaultIssuer
+	}
+	if c.Audience == "" {
+		c.Audience = DefaultAudience
+	}
+	if c.SessionTTL == 0 {
+		c.SessionTTL = DefaultSessionTTL
+	}
+	if c.LocalUser == "" {
+		c.LocalUser = DefaultLocalUser
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}

@@ -1,0 +1,59 @@
+package service
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/switchboard-mcp/switchboard/relay/oauth"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+)
+
+// reservedPaths are routes of the relay a client metadata document may not take.
+var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath}
+
+// newOAuth builds the OAuth manager: tokens and registrations sealed in the
+// store, every request through hc (netguard), the callback under PublicURL.
+func (s *Service) newOAuth(hc *http.Client) (*oauth.Manager, error) {
+	sealer, err := store.LoadSealer(s.cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	callback := ""
+	if s.cfg.PublicURL != "" {
+		callback = strings.TrimRight(s.cfg.PublicURL, "/") + oauth.CallbackPath
+	}
+	return oauth.NewManager(oauth.Config{
+		Store:             s.store.OAuth(sealer),
+		HTTPClient:        hc,
+		CallbackURL:       callback,
+		ClientMetadataURL: s.cfg.OAuthClientMetadataURL,
+		Clients:           s.cfg.OAuthClients,
+		SuccessURL:        s.cfg.OAuthSuccessURL,
+		ErrorURL:          s.cfg.OAuthErrorURL,
+		Logger:            s.cfg.Logger,
+	})
+}
+
+// routeOAuth serves the callback and, when configured, the client ID
+// metadata document at its URL's path.
+func routeOAuth(mux *http.ServeMux, auth *oauth.Manager, metadataURL string) error {
+	mux.Handle("GET "+oauth.CallbackPath, auth.CallbackHandler())
+	if metadataURL == "" {
+		return nil
+	}
+	u, err := url.Parse(metadataURL)
+	if err != nil {
+		return fmt.Errorf("client metadata URL: %w", err)
+	}
+	if strings.ContainsAny(u.Path, "{} ") {
+		return fmt.Errorf("client metadata URL %s: its path may not hold braces or spaces", metadataURL)
+	}
+	if slices.Contains(reservedPaths, u.Path) {
+		return fmt.Errorf("client metadata URL %s: the path %s is a route of the relay", metadataURL, u.Path)
+	}
+	mux.Handle("GET "+u.Path, auth.MetadataHandler())
+	return nil
+}

@@ -1,0 +1,174 @@
+package service
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/dashboard"
+	"github.com/switchboard-mcp/switchboard/relay/hub"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
+	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// KeyFile is the name of the relay's signing key in the data directory.
+const KeyFile = "relay-key.pem"
+
+// Service is a running relay.
+type Service struct {
+	cfg      Config
+	store    *store.Store
+	signer   *authn.Signer
+	login    *authn.Login
+	sessions *session.Manager
+	hub      *hub.Hub
+	handler  http.Handler
+	demoStop func()
+}
+
+// New opens the data directory, restores every registration and, with
+// Config.Demo, starts the demo server.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	cfg.fillDefaults()
+	st, err := store.Open(ctx, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Service{cfg: cfg, store: st}
+	if err := s.init(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Service) init(ctx context.Context) error {
+	cfg := s.cfg
+	key, err := authn.LoadOrCreateKey(filepath.Join(cfg.DataDir, KeyFile))
+	if err != nil {
+		return err
+	}
+	s.signer = authn.NewSigner(key, cfg.Issuer, cfg.Audience)
+	vcfg := authn.VerifierConfig{
+		RelayKey:   key.Public().(ed25519.PublicKey),
+		Issuer:     cfg.Issuer,
+		Audience:   cfg.Audience,
+		HostIssuer: cfg.HostIssuer,
+	}
+	if cfg.HostKeysFile != "" {
+		if vcfg.HostKeys, err = authn.LoadHostKeys(cfg.HostKeysFile); err != nil {
+			return err
+		}
+		if cfg.HostIssuer == "" {
+			return errors.New("host keys are configured but no host issuer: set the issuer the embedding site puts in its tokens")
+		}
+	}
+	verifier := authn.NewVerifier(vcfg)
+	origins, err := authn.NewOriginPolicy(cfg.AllowedOrigins)
+	if err != nil {
+		return err
+	}
+	s.login = authn.NewLogin(s.store, s.signer, cfg.SessionTTL, cfg.Logger)
+
+	guard := netguard.Policy{AllowLoopback: cfg.AllowLoopback}
+	httpClient := guard.Client(0)
+	auth, err := s.newOAuth(httpClient)
+	if err != nil {
+		return err
+	}
+	s.sessions = session.NewManager(s.store, func(reg store.Server, emit func(wire.Server)) session.Connection {
+		asker, modes := s.sessions.Elicitation(reg)
+		return conn.Start(conn.Config{
+			ID:             reg.ID,
+			Name:           reg.Name,
+			URL:            reg.URL,
+			HTTPClient:     httpClient,
+			Logger:         cfg.Logger.With("user", reg.User),
+			HealthInterval: cfg.HealthInterval,
+			RetryMin:       cfg.RetryMin,
+			RetryMax:       cfg.RetryMax,
+			Asker:          asker,
+			Elicit:         modes,
+			Transport:      reg.Transport,
+			Auth:           auth.For(reg.User, reg.ID, reg.URL),
+		}, emit)
+	}, cfg.Logger)
+	s.sessions.UseAuth(auth)
+	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
+	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
+
+	dash, err := dashboard.New(dashboard.Config{})
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("/ws", s.hub)
+	mux.Handle("GET /login", s.login)
+	if err := routeOAuth(mux, auth, cfg.OAuthClientMetadataURL); err != nil {
+		return err
+	}
+	mux.Handle("/", dash)
+	s.handler = hostGuard(cfg.AllowedHosts, mux)
+
+	if err := s.sessions.Restore(ctx); err != nil {
+		return err
+	}
+	if cfg.Demo {
+		return s.startDemo(ctx)
+	}
+	return nil
+}
+
+// Handler serves every route of the relay.
+func (s *Service) Handler() http.Handler { return s.handler }
+
+// LoginURL mints a one-time login code for the local user and returns the
+// URL that spends it, relative to base (the relay's address as a person
+// opens it, for example http://127.0.0.1:8080).
+func (s *Service) LoginURL(ctx context.Context, base string) (string, error) {
+	return NewLoginURL(ctx, s.login, s.cfg.LocalUser, base)
+}
+
+// NewLoginURL mints a one-time login code for user and returns its URL under base.
+func NewLoginURL(ctx context.Context, login *authn.Login, user, base string) (string, error) {
+	code, err := login.NewCode(ctx, user, LoginCodeTTL)
+	if err != nil {
+		return "", fmt.Errorf("new login code: %w", err)
+	}
+	return base + "/login?code=" + url.QueryEscape(code), nil
+}
+
+// Mint returns a token for sub signed with the relay's key.
+func (s *Service) Mint(sub string, ttl time.Duration) (string, error) { return s.signer.Mint(sub, ttl) }
+
+// Close disconnects every dashboard, closes every connection and the store.
+func (s *Service) Close() error {
+	if s.hub != nil {
+		s.hub.Close()
+	}
+	if s.sessions != nil {
+		s.sessions.Close()
+	}
+	if s.demoStop != nil {
+		s.demoStop()
+	}
+	return s.store.Close()
+}
+
+func (s *Service) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
+}

@@ -1,0 +1,82 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Auth is the OAuth side of the relay as sessions use it; *oauth.Manager
+// satisfies it. Its errors are [*wire.Error] fit to show.
+type Auth interface {
+	// Authorize returns the URL that starts an authorization of the user's server.
+	Authorize(ctx context.Context, user, server string) (string, error)
+	// SetClient stores pre-registered client credentials; an empty id clears them.
+	SetClient(ctx context.Context, user, server, clientID, clientSecret string) error
+	// Forget deletes the server's tokens and registrations.
+	Forget(ctx context.Context, user, server string) error
+}
+
+// UseAuth makes the sessions answer the OAuth ops with a and forget a
+// server's authorization when it is removed. Call it before any session
+// exists.
+func (m *Manager) UseAuth(a Auth) { m.auth = a }
+
+// authOp runs wire.OpAuthorize and wire.OpSetClient.
+func (s *Session) authOp(ctx context.Context, f wire.Frame) (any, error) {
+	if s.m.auth == nil {
+		return nil, wire.NewError(wire.CodeUnknownOp, "this relay does not do OAuth")
+	}
+	switch f.Op {
+	case wire.OpAuthorize:
+		var args wire.ServerArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		if _, err := s.connection(args.Server); err != nil {
+			return nil, err
+		}
+		u, err := s.m.auth.Authorize(ctx, s.user, args.Server)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := urlsafe.CheckOpenable(u); err != nil {
+			return nil, wire.NewError(wire.CodeInvalidURL, err.Error())
+		}
+		return wire.AuthorizeResult{URL: u}, nil
+	default:
+		var args wire.SetClientArgs
+		if err := decodeArgs(f.Data, &args); err != nil {
+			return nil, err
+		}
+		if _, err := s.connection(args.Server); err != nil {
+			return nil, err
+		}
+		return struct{}{}, s.m.auth.SetClient(ctx, s.user, args.Server, args.ClientID, args.ClientSecret)
+	}
+}
+
+// forgetAuth deletes the OAuth state of a removed server.
+func (s *Session) forgetAuth(ctx context.Context, id string) {
+	if s.m.auth == nil {
+		return
+	}
+	if err := s.m.auth.Forget(ctx, s.user, id); err != nil {
+		s.m.logger.Error("forget oauth", "user", s.user, "server", id, "err", err)
+	}
+}
+
+// checkTransport returns the transport named by an AddServer op, Streamable
+// HTTP when empty.
+func checkTransport(t string) (string, error) {
+	switch t {
+	case "", wire.TransportStreamable:
+		return wire.TransportStreamable, nil
+	case wire.TransportSSE:
+		return wire.TransportSSE, nil
+	}
+	return "", wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown transport %q (use %q or %q)",
+		wire.Sanitize(t, maxServerName), wire.TransportStreamable, wire.TransportSSE))
+}
