@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// States of #relay-status.
+const (
+	stateLive         = "live"
+	stateReconnecting = "reconnecting"
+	stateSignedOut    = "signed-out"
+)
+
+// Results of a tool call, as .call-result data-status says.
+const (
+	callOK    = "ok"
+	callError = "error"
+)
+
+// rowSel selects the server row of the server called name.
+func rowSel(name string) string {
+	return fmt.Sprintf(`.server-row[data-server-name=%s]`, jsString(name))
+}
+
+// toolSel selects the tool item called name in the server detail.
+func toolSel(name string) string {
+	return fmt.Sprintf(`#server-detail .tool-item[data-tool-name=%s]`, jsString(name))
+}
+
+// waitRelay waits until the header shows the relay connection in state.
+func (p *tab) waitRelay(state string) {
+	p.t.Helper()
+	p.waitAttr("#relay-status", "data-state", state)
+}
+
+// addServer fills the add form and submits it; it returns when the row shows.
+func (p *tab) addServer(name, url string) {
+	p.t.Helper()
+	p.fill("#add-name", name)
+	p.fill("#add-url", url)
+	p.click("#add-submit")
+	p.waitPresent(rowSel(name))
+}
+
+// waitServer waits until the row of the server called name is in state.
+func (p *tab) waitServer(name, state string) {
+	p.t.Helper()
+	p.waitAttr(rowSel(name), "data-state", state)
+}
+
+// serverID returns the id of the server called name.
+func (p *tab) serverID(name string) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`document.querySelector(%s)?.dataset.serverId ?? ""`, jsString(rowSel(name))))
+}
+
+// openServer shows the server called name in the detail, on its tools tab.
+func (p *tab) openServer(name string) {
+	p.t.Helper()
+	id := p.serverID(name)
+	p.click(rowSel(name) + " .server-name")
+	p.waitAttr("#server-detail", "data-server-id", id)
+	p.click("#tab-tools")
+}
+
+// waitTools waits until the detail lists exactly the tools named, in any order.
+func (p *tab) waitTools(names ...string) {
+	p.t.Helper()
+	want := slices.Sorted(slices.Values(names))
+	p.waitJS("tools "+strings.Join(want, ", "), fmt.Sprintf(
+		`JSON.stringify([...document.querySelectorAll("#server-detail .tool-item")].map(e => e.dataset.toolName).sort()) === %s`,
+		jsString(mustJSON(want))))
+}
+
+// callTool opens the tool called name, types args as JSON and calls it.
+func (p *tab) callTool(name, args string) {
+	p.t.Helper()
+	p.click(toolSel(name))
+	// The panel of another tool may still show until the page re-renders.
+	panel := fmt.Sprintf(`#tool-panel[data-tool-name=%s]`, jsString(name))
+	p.waitPresent(panel + " #tool-args")
+	p.fill(panel+" #tool-args", args)
+	p.click(panel + " #tool-call")
+}
+
+// waitResult waits for a finished call of the tool called name with status
+// whose text (.result-text for ok, .result-error for error) contains want.
+func (p *tab) waitResult(name, status, want string) {
+	p.t.Helper()
+	part := ".result-text"
+	if status == callError {
+		part = ".result-error"
+	}
+	p.waitJS(fmt.Sprintf("a %s result of %s containing %q", status, name, want), fmt.Sprintf(
+		`[...document.querySelectorAll(%s)].some(r => r.dataset.status === %s &&
+			[...r.querySelectorAll(%s)].some(e => e.textContent.includes(%s)))`,
+		jsString(fmt.Sprintf(`.call-result[data-tool-name=%s]`, jsString(name))),
+		jsString(status), jsString(part), jsString(want)))
+}
+
+// mustJSON marshals v, which the tests build from plain values.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("marshal %T: %v", v, err))
+	}
+	return string(b)
+}
+
+// serversRenderedMark is the performance mark the dashboard makes once the
+// first snapshot's server list is on screen.
+const serversRenderedMark = "switchboard:servers-rendered"
+
+// waitServersRendered waits for the dashboard's first full render.
+func (p *tab) waitServersRendered() {
+	p.t.Helper()
+	p.waitJS("the first server list", fmt.Sprintf(`performance.getEntriesByName(%s, "mark").length > 0`, jsString(serversRenderedMark)))
+}
