@@ -18,6 +18,20 @@ func hiddenIf[T interface{ Hidden(bool) T }](e T, on bool) T {
 	return e
 }
 
+func checkedIf[T interface{ Checked(bool) T }](e T, on bool) T {
+	if on {
+		return e.Checked(true)
+	}
+	return e
+}
+
+func selectedIf[T interface{ Selected(bool) T }](e T, on bool) T {
+	if on {
+		return e.Selected(true)
+	}
+	return e
+}
+
 // choose returns yes when cond holds, else no.
 func choose(cond bool, yes, no string) string {
 	if cond {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
@@ -24,7 +25,8 @@ func Routes() {
 	app.Route("/", func() app.Composer { return &Dashboard{} })
 }
 
-// Dashboard is the page: header, server list and the selected server.
+// Dashboard is the page: header, the asks waiting, server list and the
+// selected server, whose id the page's address keeps.
 type Dashboard struct {
 	app.Compo
 
@@ -33,11 +35,14 @@ type Dashboard struct {
 	updateReady bool   // a new version of the dashboard was downloaded
 }
 
-// OnMount connects the page to the relay and re-renders on every change.
+// OnMount selects the server the page's address names, connects the page
+// to the relay and re-renders on every change.
 func (d *Dashboard) OnMount(ctx app.Context) {
+	d.selected = selectedInURL()
 	ctx.Handle(actionSelect, func(ctx app.Context, a app.Action) {
 		if id, ok := a.Value.(string); ok {
 			d.selected = id
+			keepSelectedInURL(id)
 			revealDetail(ctx)
 		}
 	})
@@ -46,10 +51,23 @@ func (d *Dashboard) OnMount(ctx app.Context) {
 		if scheduled.CompareAndSwap(false, true) {
 			ctx.Dispatch(func(ctx app.Context) {
 				scheduled.Store(false)
+				d.autoSelect()
 				d.markServersRendered(ctx)
 			})
 		}
 	})
+}
+
+// autoSelect selects the first server when none of the list is selected.
+func (d *Dashboard) autoSelect() {
+	v := currentView()
+	if !v.Loaded {
+		return
+	}
+	if id := autoSelection(v.Snapshot.Servers, d.selected); id != d.selected {
+		d.selected = id
+		keepSelectedInURL(id)
+	}
 }
 
 // OnAppUpdate offers to reload into the new version.
@@ -77,11 +95,27 @@ func (d *Dashboard) Render() app.UI {
 	return app.Div().ID("switchboard").Class("sb-app").Body(
 		renderHeader(v),
 		renderBanners(v.Status, d.updateReady),
+		&AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: v.Status == store.StatusLive},
 		app.Div().Class("sb-main").Body(
-			&ServerList{Servers: v.Snapshot.Servers, Selected: d.selected, Loaded: v.Loaded},
+			&ServerList{
+				Servers: v.Snapshot.Servers, Selected: d.selected, Loaded: v.Loaded,
+				Asking: asksPerServer(v.Snapshot.Asks), Auth: v.Auth,
+			},
 			renderDetail(v, d.selected),
 		),
 	)
+}
+
+// asksPerServer counts the asks waiting from each server.
+func asksPerServer(asks []wire.Ask) map[string]int {
+	var n map[string]int
+	for _, a := range asks {
+		if n == nil {
+			n = map[string]int{}
+		}
+		n[a.Server]++
+	}
+	return n
 }
 
 // renderBanners shows what needs the person's attention above everything.

@@ -9,8 +9,8 @@ import (
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
-// AddServerForm registers a server by name and URL, checking both before
-// anything is sent.
+// AddServerForm registers a server by name, URL and transport, checking
+// them before anything is sent.
 type AddServerForm struct {
 	app.Compo
 	mounted
@@ -40,6 +40,13 @@ func (f *AddServerForm) Render() app.UI {
 					Placeholder("https://example.com/mcp").
 					Aria("describedby", "add-error"),
 			),
+			app.Div().Class("sb-field").Body(
+				app.Label().For("add-transport").Text("Transport"),
+				app.Select().ID("add-transport").Name("transport").Body(
+					app.Option().Value(wire.TransportStreamable).Selected(true).Text("Streamable HTTP"),
+					app.Option().Value(wire.TransportSSE).Text("SSE (legacy)"),
+				),
+			),
 			disabledIf(app.Button().ID("add-submit").Class("sb-button", "is-primary").Type("submit"), f.adding).
 				Text(choose(f.adding, "Adding…", "Add server")),
 			app.P().ID("add-error").Class("sb-error").Role("alert").Text(f.problem),
@@ -55,7 +62,7 @@ func (f *AddServerForm) submit(ctx app.Context, e app.Event) {
 		return
 	}
 	f.note = ""
-	args, problem := checkAddServer(domValue("add-name"), domValue("add-url"))
+	args, problem := checkAddServer(domValue("add-name"), domValue("add-url"), domValue("add-transport"))
 	if f.problem = problem; problem != "" {
 		return
 	}
@@ -79,6 +86,7 @@ func (f *AddServerForm) added(ctx app.Context, r store.Reply) {
 	}
 	setDOMValue("add-name", "")
 	setDOMValue("add-url", "")
+	setDOMValue("add-transport", wire.TransportStreamable)
 	if res.Existing {
 		f.note = "That server was already registered; it is selected."
 	}

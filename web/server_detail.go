@@ -25,14 +25,14 @@ func renderDetail(v store.View, selected string) app.UI {
 		switch {
 		case !v.Loaded:
 			text = "Loading your servers…"
-		case selected != "":
-			text = "That server is not registered (any more). Select another one."
+		case len(v.Snapshot.Servers) == 0:
+			text = "No servers yet. Add one with its name and URL."
 		}
 		return app.Section().ID("server-empty").Class("sb-detail", "is-empty").Body(
 			app.P().Class("sb-empty").Text(text),
 		)
 	}
-	return &ServerDetail{Server: *srv, Calls: v.CallsTo(srv.ID)}
+	return &ServerDetail{Server: *srv, Calls: v.CallsTo(srv.ID), Auth: v.Auth[srv.ID]}
 }
 
 // ServerDetail shows one server in tabs: tools, prompts, resources, info.
@@ -40,7 +40,8 @@ type ServerDetail struct {
 	app.Compo
 
 	Server wire.Server
-	Calls  []store.Call // this server's calls, newest first
+	Calls  []store.Call   // this server's calls, newest first
+	Auth   store.AuthFlow // the authorization started here
 
 	tab string // the open tab; tools when empty
 }
@@ -70,6 +71,7 @@ func (d *ServerDetail) Render() app.UI {
 				app.If(s.State == wire.StateFailed, func() app.UI {
 					return app.P().Class("detail-error").Role("alert").Text(failedText(s.Error))
 				}),
+				app.If(s.State == wire.StateAuthenticating, func() app.UI { return renderAuthorize(s, d.Auth) }),
 			),
 			app.Div().Class("tabs").Role("tablist").Aria("label", "Server details").Body(
 				d.renderTab(tab, tabTools, "Tools", len(s.Tools)),

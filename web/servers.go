@@ -27,6 +27,8 @@ type ServerList struct {
 	Servers  []wire.Server
 	Selected string
 	Loaded   bool
+	Asking   map[string]int            // server id → its asks waiting
+	Auth     map[string]store.AuthFlow // server id → the authorization started here
 
 	filter     string            // what is typed in the filter
 	confirming string            // id of the server whose removal waits for a yes
@@ -123,9 +125,11 @@ func (l *ServerList) renderRow(s wire.Server) app.UI {
 			app.Button().Class("server-open").Type("button").Title("Show "+s.Name).Body(
 				app.Span().Class("server-name").Text(s.Name),
 			),
+			app.If(l.Asking[id] > 0, func() app.UI { return renderAskDot(s, l.Asking[id]) }),
 			renderStateBadge(s.State),
 		),
 		app.Div().Class("server-url").Title(s.URL).Text(transportAndHost(s)),
+		app.If(s.State == wire.StateAuthenticating, func() app.UI { return renderAuthorize(s, l.Auth[id]) }),
 		app.If(s.State == wire.StateFailed, func() app.UI {
 			return app.P().Class("server-error").Text(failedText(s.Error))
 		}),
@@ -207,6 +211,20 @@ func (l *ServerList) start(id, busy, op, failure string) {
 			}
 		})
 	})
+}
+
+// renderAskDot marks a server whose asks wait; it takes the focus to the
+// first of them.
+func renderAskDot(s wire.Server, n int) app.UI {
+	id := s.ID
+	label := strconv.Itoa(n) + " requests from " + s.Name + " are waiting: show them"
+	if n == 1 {
+		label = "A request from " + s.Name + " is waiting: show it"
+	}
+	return app.Button().Class("ask-dot").Type("button").DataSet("count", n).
+		Aria("label", label).Title(label).
+		OnClick(func(ctx app.Context, e app.Event) { focusAsksOf(id) }, app.EventScope(id)).
+		Body(app.Span().Class("ask-dot-count").Aria("hidden", "true").Text(strconv.Itoa(n)))
 }
 
 // renderStateBadge shows a server state as a word on its colour.

@@ -20,7 +20,8 @@ const maxServerName = 100
 // person, or "" when the input can be sent.
 
 // checkAddServer checks the add-server form and returns the op's arguments.
-func checkAddServer(name, rawURL string) (args wire.AddServerArgs, problem string) {
+// An empty transport is Streamable HTTP.
+func checkAddServer(name, rawURL, transport string) (args wire.AddServerArgs, problem string) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
@@ -33,7 +34,14 @@ func checkAddServer(name, rawURL string) (args wire.AddServerArgs, problem strin
 		reason := strings.TrimPrefix(strings.TrimPrefix(err.Error(), urlnorm.ErrInvalid.Error()), ": ")
 		return args, fmt.Sprintf("The URL cannot be used: %s. Enter an address like https://example.com/mcp.", reason)
 	}
-	return wire.AddServerArgs{Name: name, URL: u}, ""
+	switch transport {
+	case "":
+		transport = wire.TransportStreamable
+	case wire.TransportStreamable, wire.TransportSSE:
+	default:
+		return args, "Choose Streamable HTTP or SSE as the transport."
+	}
+	return wire.AddServerArgs{Name: name, URL: u, Transport: transport}, ""
 }
 
 // parseToolArgs checks that text is one JSON object and returns it compacted.

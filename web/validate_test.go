@@ -28,7 +28,7 @@ func TestCheckAddServer(t *testing.T) {
 		{"demo", "http://", "", "missing host", ""},
 	}
 	for _, c := range cases {
-		args, problem := checkAddServer(c.name, c.url)
+		args, problem := checkAddServer(c.name, c.url, "")
 		if c.wantProblem == "" {
 			if problem != "" || args.URL != c.wantURL || args.Name != c.wantTrimName {
 				t.Errorf("checkAddServer(%q, %q) = %+v, %q; want URL %q", c.name, c.url, args, problem, c.wantURL)
@@ -37,6 +37,23 @@ func TestCheckAddServer(t *testing.T) {
 		}
 		if !strings.Contains(problem, c.wantProblem) {
 			t.Errorf("checkAddServer(%q, %q) problem = %q, want it to contain %q", c.name, c.url, problem, c.wantProblem)
+		}
+	}
+}
+
+func TestCheckAddServerSendsTheChosenTransport(t *testing.T) {
+	cases := []struct {
+		transport, want, wantProblem string
+	}{
+		{"", wire.TransportStreamable, ""},
+		{wire.TransportStreamable, wire.TransportStreamable, ""},
+		{wire.TransportSSE, wire.TransportSSE, ""},
+		{"websocket", "", "Choose Streamable HTTP or SSE"},
+	}
+	for _, c := range cases {
+		args, problem := checkAddServer("demo", "http://127.0.0.1:9001/mcp", c.transport)
+		if args.Transport != c.want || !strings.Contains(problem, c.wantProblem) || (c.wantProblem == "") != (problem == "") {
+			t.Errorf("transport %q: args %+v problem %q, want transport %q problem %q", c.transport, args, problem, c.want, c.wantProblem)
 		}
 	}
 }

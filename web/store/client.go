@@ -19,6 +19,8 @@ type Config struct {
 	AfterFunc func(d time.Duration, f func())
 	// OnChange is called, outside any lock, after the state a [View] shows changed.
 	OnChange func()
+	// Now tells the time; it defaults to time.Now.
+	Now func() time.Time
 }
 
 // Client holds the dashboard's connection to the relay and its mirror of the
@@ -41,6 +43,10 @@ type Client struct {
 	nextID  uint64
 	pending map[string]*pendingOp
 	calls   []Call // newest first; copy on write
+
+	asks     map[string]*askTrack // this dashboard's ops on asks, by ask id
+	departed []Departed           // asks that left while shown, oldest first; copy on write
+	auth     map[string]AuthFlow  // authorizations started here, by server id; copy on write
 }
 
 // View is what the views show: an immutable copy of the client's state.
@@ -50,6 +56,10 @@ type View struct {
 	Loaded   bool // the first snapshot arrived
 	Snapshot wire.Snapshot
 	Calls    []Call // newest first
+
+	AskStatus map[string]AskStatus // this dashboard's ops on pending asks, by ask id
+	Departed  []Departed           // asks that left while shown, oldest first; see [DepartedFor]
+	Auth      map[string]AuthFlow  // authorizations started here, by server id
 }
 
 // New returns a client; Start connects it.
@@ -60,11 +70,15 @@ func New(cfg Config) *Client {
 	if cfg.OnChange == nil {
 		cfg.OnChange = func() {}
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Client{
 		cfg:     cfg,
 		status:  StatusConnecting,
 		backoff: initialBackoff,
 		pending: map[string]*pendingOp{},
+		asks:    map[string]*askTrack{},
 	}
 }
 
@@ -85,7 +99,10 @@ func (c *Client) Start() {
 func (c *Client) View() View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return View{Status: c.status, Loaded: c.loaded, Snapshot: c.snap, Calls: c.calls}
+	return View{
+		Status: c.status, Loaded: c.loaded, Snapshot: c.snap, Calls: c.calls,
+		AskStatus: c.askStatusLocked(), Departed: c.departed, Auth: c.auth,
+	}
 }
 
 // dial opens the socket of generation gen, unless a newer one replaced it.
@@ -239,6 +256,7 @@ func (c *Client) applySnapshotLocked(f wire.Frame) error {
 	if err := json.Unmarshal(f.Data, &s); err != nil {
 		return err
 	}
+	c.noteDeparturesLocked(c.snap.Asks, s.Asks)
 	c.snap, c.seq, c.loaded, c.resync = s, f.Seq, true, false
 	c.backoff = initialBackoff
 	return nil
@@ -260,6 +278,7 @@ func (c *Client) applyDeltaLocked(f wire.Frame) error {
 	if err != nil {
 		return err
 	}
+	c.noteDeparturesLocked(c.snap.Asks, next.Asks)
 	c.snap, c.seq = next, f.Seq
 	c.backoff = initialBackoff
 	return nil

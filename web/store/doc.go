@@ -7,6 +7,11 @@
 // ops, matching every answer to its op by id. The views read an immutable
 // [View] of that state and re-render when Config.OnChange fires.
 //
+// Beside the relay's state the client keeps what this dashboard did: its
+// calls, its answers to asks (and a [Departed] notice for each ask that
+// left while shown without this dashboard's answer), and the OAuth
+// authorizations it started, whose URLs it checks before a [Popup] opens them.
+//
 // The package is plain Go: the browser's WebSocket comes in through a
 // [Dialer], so the logic runs and is tested on the host.
 package store

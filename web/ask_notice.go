@@ -1,0 +1,35 @@
+package web
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/switchboard-mcp/switchboard/web/store"
+)
+
+// renderDeparted is the short notice left in the place of an ask that went
+// while it was shown.
+func renderDeparted(d store.Departed) app.UI {
+	a := d.Ask
+	class := "ask-gone"
+	if d.Note != "" {
+		class = "ask-refused"
+	}
+	return app.Div().ID(askCardID(a.ID)).Class("ask-notice").
+		DataSet("ask-id", a.ID).DataSet("server-id", a.Server).Body(
+		app.P().Class("ask-notice-from").Body(
+			app.Span().Class("ask-server").Text(serverNameOf(a)),
+		),
+		app.P().Class(class).Text(departedText(d)),
+	)
+}
+
+// departedText says why an ask's card went.
+func departedText(d store.Departed) string {
+	switch {
+	case d.Note != "":
+		return d.Note
+	case d.Err != nil:
+		return "This request is no longer waiting; your answer was not taken (" + d.Err.Message + ")."
+	}
+	return "This request is no longer waiting."
+}
