@@ -27,6 +27,7 @@ func renderInfo(s wire.Server) app.UI {
 			infoRow("State", s.State),
 		),
 		renderAuthInfo(s),
+		&ElicitModes{ServerID: s.ID, Modes: s.Elicitation},
 		app.H3().Class("list-title").Text("Instructions"),
 		app.If(s.Instructions != "", func() app.UI {
 			return app.Pre().Class("info-instructions", "prose-block").Text(s.Instructions)

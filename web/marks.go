@@ -22,9 +22,11 @@ func (m *newMarks) seed(keys []string) {
 	}
 }
 
-// see records the keys shown now and reports whether any is new.
+// see records the keys shown now and reports whether any is new. The
+// first keys of a list that was empty (a server still connecting when the
+// list was first shown) are its first load, not news.
 func (m *newMarks) see(keys []string, now time.Time) bool {
-	if m.seen == nil {
+	if len(m.seen) == 0 {
 		m.seed(keys)
 		return false
 	}

@@ -230,6 +230,17 @@ func TestNewItemsAreMarkedForAWhile(t *testing.T) {
 	}
 }
 
+func TestFirstLoadAfterAnEmptyListIsNotNews(t *testing.T) {
+	var m newMarks
+	m.seed(nil) // shown while the server was still connecting
+	if m.see([]string{"a", "b"}, time.Now()) || m.class("a") != "" {
+		t.Error("the tools of a server that just became ready were marked new")
+	}
+	if !m.see([]string{"a", "b", "c"}, time.Now()) || m.class("c") != "is-new" {
+		t.Error("a tool arriving after the first load was not marked")
+	}
+}
+
 func TestProgressText(t *testing.T) {
 	cases := []struct {
 		p, total float64
