@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
-	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
+	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -186,7 +186,7 @@ func registrationMethod(supported []string) string {
 // (OpenID Connect Dynamic Client Registration).
 func applicationType(redirectURI string) string {
 	u, err := url.Parse(redirectURI)
-	if err == nil && urlsafe.IsLoopback(u.Hostname()) {
+	if err == nil && urlnorm.IsLoopback(u.Hostname()) {
 		return "native"
 	}
 	return "web"

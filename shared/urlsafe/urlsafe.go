@@ -4,16 +4,17 @@
 //
 // Both the relay (before it hands out an authorization URL) and the
 // dashboard (before it opens one, or a URL a server asks to open) use it, so
-// it imports nothing but the standard library.
+// it imports nothing but the standard library and shared/urlnorm.
 package urlsafe
 
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"unicode"
+
+	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 )
 
 // MaxLength is the longest URL accepted, in bytes. Authorization URLs carry
@@ -60,19 +61,8 @@ func CheckOpenable(raw string) (host string, err error) {
 		return "", fmt.Errorf("%w: credentials in the URL", ErrNotOpenable)
 	}
 	host = strings.ToLower(u.Hostname())
-	if scheme == "http" && !IsLoopback(host) {
+	if scheme == "http" && !urlnorm.IsLoopback(host) {
 		return "", fmt.Errorf("%w: plain http to %s (http is only for loopback addresses; use https)", ErrNotOpenable, host)
 	}
 	return host, nil
-}
-
-// IsLoopback reports whether host (a name or an IP literal, without port)
-// is localhost or a loopback address.
-func IsLoopback(host string) bool {
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
 }
