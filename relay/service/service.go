@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
@@ -35,6 +36,9 @@ type Service struct {
 	hub      *hub.Hub
 	handler  http.Handler
 	demoStop func()
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // New opens the data directory, restores every registration and, with
@@ -115,7 +119,7 @@ func (s *Service) init(ctx context.Context) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/ws", s.hub)
-	mux.Handle("GET /login", s.login)
+	mux.Handle("GET "+authn.LoginPath, s.login)
 	if err := routeOAuth(mux, auth, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}
@@ -147,24 +151,28 @@ func NewLoginURL(ctx context.Context, login *authn.Login, user, base string) (st
 	if err != nil {
 		return "", fmt.Errorf("new login code: %w", err)
 	}
-	return base + "/login?code=" + url.QueryEscape(code), nil
+	return base + authn.LoginPath + "?code=" + url.QueryEscape(code), nil
 }
 
 // Mint returns a token for sub signed with the relay's key.
 func (s *Service) Mint(sub string, ttl time.Duration) (string, error) { return s.signer.Mint(sub, ttl) }
 
 // Close disconnects every dashboard, closes every connection and the store.
+// Calls after the first return the first one's result.
 func (s *Service) Close() error {
-	if s.hub != nil {
-		s.hub.Close()
-	}
-	if s.sessions != nil {
-		s.sessions.Close()
-	}
-	if s.demoStop != nil {
-		s.demoStop()
-	}
-	return s.store.Close()
+	s.closeOnce.Do(func() {
+		if s.hub != nil {
+			s.hub.Close()
+		}
+		if s.sessions != nil {
+			s.sessions.Close()
+		}
+		if s.demoStop != nil {
+			s.demoStop()
+		}
+		s.closeErr = s.store.Close()
+	})
+	return s.closeErr
 }
 
 func (s *Service) healthz(w http.ResponseWriter, r *http.Request) {
