@@ -124,7 +124,7 @@ func (c *Client) Token(ctx context.Context) (string, error) {
 	if tok == nil {
 		return "", nil
 	}
-	if tok.Expiry.IsZero() || c.m.now().Add(refreshMargin).Before(tok.Expiry) {
+	if tok.Expiry.IsZero() || c.m.now().Add(marginFor(tok)).Before(tok.Expiry) {
 		return tok.AccessToken, nil
 	}
 	c.refreshMu.Lock()
@@ -377,4 +377,14 @@ func expiresAt(now time.Time, seconds int64) time.Time {
 		return time.Time{}
 	}
 	return now.Add(time.Duration(seconds) * time.Second)
+}
+
+// marginFor is how long before its expiry tok is refreshed: refreshMargin,
+// or half its lifetime for a short-lived token, so that a token living less
+// than the margin is not refreshed before every request.
+func marginFor(tok *store.OAuthToken) time.Duration {
+	if tok.UpdatedAt.IsZero() {
+		return refreshMargin
+	}
+	return min(refreshMargin, tok.Expiry.Sub(tok.UpdatedAt)/2)
 }

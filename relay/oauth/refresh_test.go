@@ -54,6 +54,22 @@ func TestTokenIsRefreshedBeforeItExpires(t *testing.T) {
 	}
 }
 
+func TestShortLivedTokenIsRefreshedAtHalfItsLifeNotAtEveryRequest(t *testing.T) {
+	const lifetime = 20 * time.Second // shorter than the one-minute margin
+	w := newWorld(t, oauthfixture.AuthConfig{TokenLifetime: lifetime}, readScope)
+	c, _ := authorized(t, w)
+	echo(t, c, "one")
+	echo(t, c, "two")
+	if n := w.as.Stats().Refreshes; n != 0 {
+		t.Fatalf("%d refreshes of a fresh 20s token, want 0", n)
+	}
+	w.clock.advance(lifetime/2 + time.Second)
+	echo(t, c, "three")
+	if n := w.as.Stats().Refreshes; n != 1 {
+		t.Fatalf("%d refreshes past half the token's life, want 1", n)
+	}
+}
+
 func TestTokenIsRefreshedWhenTheServerAnswers401(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := authorized(t, w)
