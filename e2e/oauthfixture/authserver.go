@@ -76,6 +76,9 @@ type AuthConfig struct {
 	IssParameter bool
 	// IssuerOverride makes the metadata name another issuer (a mismatch).
 	IssuerOverride string
+	// MetadataAtRoot publishes the metadata at the root well-known URL even
+	// with a PathPrefix, as servers of MCP authorization 2025-03-26 did.
+	MetadataAtRoot bool
 }
 
 // Client is a registered client. An empty Secret is a public client.
@@ -235,13 +238,17 @@ func (a *AuthServer) recording(next http.Handler) http.Handler {
 
 // metadataPath is where the metadata is, "" for nowhere.
 func (a *AuthServer) metadataPath() string {
+	inserted := a.cfg.PathPrefix
+	if a.cfg.MetadataAtRoot {
+		inserted = ""
+	}
 	switch a.cfg.Metadata {
 	case MetadataOIDC:
-		return "/.well-known/openid-configuration" + a.cfg.PathPrefix
+		return "/.well-known/openid-configuration" + inserted
 	case MetadataNone:
 		return ""
 	}
-	return "/.well-known/oauth-authorization-server" + a.cfg.PathPrefix
+	return "/.well-known/oauth-authorization-server" + inserted
 }
 
 // serveMetadata answers the authorization server metadata.
