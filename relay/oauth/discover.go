@@ -23,6 +23,16 @@ import (
 // Discovery facts.
 const (
 	prmWellKnown = "/.well-known/oauth-protected-resource"
+	// asWellKnown and oidcWellKnown are, at the root of its origin, where a
+	// server without protected resource metadata publishes its
+	// authorization server metadata (RFC 8414, OpenID Connect discovery).
+	asWellKnown   = "/.well-known/oauth-authorization-server"
+	oidcWellKnown = "/.well-known/openid-configuration"
+	// The default endpoints of MCP authorization 2025-03-26 on the origin
+	// of a server that publishes no metadata at all.
+	defaultAuthorizePath = "/authorize"
+	defaultTokenPath     = "/token"
+	defaultRegisterPath  = "/register"
 	// maxMetadataBytes bounds a metadata document.
 	maxMetadataBytes = 1 << 20
 	// pkceMethod is the only PKCE method the relay uses.
@@ -56,13 +66,12 @@ func (d *discovery) freshFor(metadataURL string, now time.Time) bool {
 //     resource_metadata, else at the path-based well-known URL, else at the
 //     root one. Its resource must be the server or a prefix of it on the
 //     same origin; metadata naming another resource is refused, not skipped.
-//     A server without any falls back to the 2025-03-26 rule: its origin is
-//     the authorization server.
 //  2. authorization server metadata at the RFC 8414 and OpenID Connect
 //     discovery URLs, in the specification's order (the go-sdk's
-//     auth.GetAuthServerMetadata).
+//     auth.GetAuthServerMetadata). A server without protected resource
+//     metadata is one of the 2025-03-26 revision instead (originMetadata).
 //  3. the metadata must list S256 in code_challenge_methods_supported, and
-//     its endpoints must be http(s) (http only on loopback).
+//     its authorization endpoint must be http(s) (http only on loopback).
 func (m *Manager) discover(ctx context.Context, serverURL, metadataURL string) (*discovery, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
@@ -71,19 +80,17 @@ func (m *Manager) discover(ctx context.Context, serverURL, metadataURL string) (
 		return nil, err
 	}
 	d := &discovery{metadataURL: metadataURL, at: m.now()}
-	var asURL string
+	var asm *oauthex.AuthServerMeta
 	if prm == nil {
-		u, _ := url.Parse(serverURL)
-		asURL, d.resource = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String(), serverURL
+		d.resource = serverURL
+		asm, err = m.originMetadata(ctx, serverURL)
 	} else {
-		asURL, d.resource, d.scopesSupported = prm.AuthorizationServers[0], prm.Resource, prm.ScopesSupported
+		d.resource, d.scopesSupported = prm.Resource, prm.ScopesSupported
+		asm, err = m.authServerMetadata(ctx, prm.AuthorizationServers[0])
 	}
-	asm, err := auth.GetAuthServerMetadata(ctx, asURL, m.http)
 	switch {
 	case err != nil:
-		return nil, &userError{msg: "authorization server metadata of " + asURL + ": " + err.Error(), err: err}
-	case asm == nil:
-		return nil, &userError{msg: "no authorization server metadata found for " + asURL}
+		return nil, err
 	case !slices.Contains(asm.CodeChallengeMethodsSupported, pkceMethod):
 		return nil, &userError{msg: "the authorization server " + asm.Issuer + " does not support PKCE with S256; the relay refuses to authorize without it"}
 	case asm.AuthorizationEndpoint == "" || asm.TokenEndpoint == "":
@@ -94,6 +101,19 @@ func (m *Manager) discover(ctx context.Context, serverURL, metadataURL string) (
 	}
 	d.asm = asm
 	return d, nil
+}
+
+// authServerMetadata fetches the metadata of the authorization server that
+// protected resource metadata names: its issuer must be asURL (RFC 8414).
+func (m *Manager) authServerMetadata(ctx context.Context, asURL string) (*oauthex.AuthServerMeta, error) {
+	asm, err := auth.GetAuthServerMetadata(ctx, asURL, m.http)
+	switch {
+	case err != nil:
+		return nil, &userError{msg: "authorization server metadata of " + asURL + ": " + err.Error(), err: err}
+	case asm == nil:
+		return nil, &userError{msg: "no authorization server metadata found for " + asURL}
+	}
+	return asm, nil
 }
 
 // resourceMetadata fetches the protected resource metadata of serverURL, or

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -234,5 +235,160 @@ func TestMetadataErrorsAreNotMistakenForAbsence(t *testing.T) {
 	var ue *userError
 	if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), "502") {
 		t.Errorf("discover against a failing server: %v", err)
+	}
+}
+
+func TestDiscoveryWithoutResourceMetadataAcceptsAnIssuerOnTheServersOrigin(t *testing.T) {
+	// A server of the 2025-03-26 revision: metadata at the origin's root
+	// well-known URL, naming the issuer <origin>/oauth.
+	as := oauthfixture.StartAuthServer(t, oauthfixture.AuthConfig{PathPrefix: "/oauth", MetadataAtRoot: true})
+	d, err := testManager(t).discover(context.Background(), as.URL()+"/mcp", "")
+	if err != nil {
+		t.Fatalf("discover: %v", err)
+	}
+	if d.issuer() != as.URL()+"/oauth" || d.asm.AuthorizationEndpoint != as.URL()+"/oauth/authorize" || d.resource != as.URL()+"/mcp" {
+		t.Errorf("issuer %q, authorization endpoint %q, resource %q", d.issuer(), d.asm.AuthorizationEndpoint, d.resource)
+	}
+	want := []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"}
+	if got := wellKnown(as.Paths()); !slices.Equal(got, want) {
+		t.Errorf("requests %v, want %v", got, want)
+	}
+}
+
+func TestDiscoveryWithoutResourceMetadataRefusesMetadataOffTheServersOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		name, field, value string // value's HOST is the server's host:port
+		want               string // in the error; "" for none
+	}{
+		{name: "everything on the origin"},
+		{name: "issuer at the origin's root", field: "issuer", value: "http://HOST/"},
+		{name: "issuer elsewhere", field: "issuer", value: "https://accounts.example", want: "issuer"},
+		{name: "issuer on another port", field: "issuer", value: "http://127.0.0.1:1/oauth", want: "issuer"},
+		{name: "issuer with another scheme", field: "issuer", value: "https://HOST/oauth", want: "issuer"},
+		{name: "issuer with credentials", field: "issuer", value: "http://HOST@accounts.example/oauth", want: "issuer"},
+		{name: "no issuer", field: "issuer", value: "", want: "issuer"},
+		{name: "authorization endpoint elsewhere", field: "authorization_endpoint", value: "https://accounts.example/authorize", want: "authorization endpoint"},
+		{name: "token endpoint elsewhere", field: "token_endpoint", value: "https://accounts.example/token", want: "token endpoint"},
+		{name: "registration endpoint elsewhere", field: "registration_endpoint", value: "https://accounts.example/register", want: "registration endpoint"},
+		{name: "no PKCE methods", field: "code_challenge_methods_supported", value: "", want: "PKCE"},
+		{name: "only plain PKCE", field: "code_challenge_methods_supported", value: "plain", want: "PKCE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != "/.well-known/oauth-authorization-server" {
+					http.NotFound(w, r)
+					return
+				}
+				base := "http://" + r.Host
+				meta := map[string]any{
+					"issuer":                           base + "/oauth",
+					"authorization_endpoint":           base + "/oauth/authorize",
+					"token_endpoint":                   base + "/oauth/token",
+					"registration_endpoint":            base + "/oauth/register",
+					"code_challenge_methods_supported": []string{"S256"},
+				}
+				switch {
+				case tc.field == "code_challenge_methods_supported" && tc.value == "":
+					delete(meta, tc.field)
+				case tc.field == "code_challenge_methods_supported":
+					meta[tc.field] = []string{tc.value}
+				case tc.field != "":
+					meta[tc.field] = strings.ReplaceAll(tc.value, "HOST", r.Host)
+				}
+				w.Header().Set("Content-Type", "application/json")
+				json.NewEncoder(w).Encode(meta)
+			}))
+			defer srv.Close()
+			_, err := testManager(t).discover(context.Background(), srv.URL+"/mcp", "")
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("discover: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("discover: %v, want a refusal naming %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestDiscoveryWithoutAnyMetadataFallsBackToTheDefaultEndpoints(t *testing.T) {
+	as := oauthfixture.StartAuthServer(t, oauthfixture.AuthConfig{Metadata: oauthfixture.MetadataNone})
+	d, err := testManager(t).discover(context.Background(), as.URL()+"/v1/mcp", "")
+	if err != nil {
+		t.Fatalf("discover: %v", err)
+	}
+	got := []string{d.issuer(), d.asm.AuthorizationEndpoint, d.asm.TokenEndpoint, d.asm.RegistrationEndpoint}
+	want := []string{as.URL(), as.URL() + "/authorize", as.URL() + "/token", as.URL() + "/register"}
+	if !slices.Equal(got, want) {
+		t.Errorf("issuer and endpoints %v, want %v", got, want)
+	}
+	if !slices.Equal(d.asm.CodeChallengeMethodsSupported, []string{"S256"}) {
+		t.Errorf("PKCE methods %v, want S256 assumed", d.asm.CodeChallengeMethodsSupported)
+	}
+	// Metadata is looked for first, at the origin's root.
+	wantPaths := []string{
+		"/.well-known/oauth-protected-resource/v1/mcp", "/.well-known/oauth-protected-resource",
+		"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration",
+	}
+	if got := wellKnown(as.Paths()); !slices.Equal(got, wantPaths) {
+		t.Errorf("requests %v, want %v", got, wantPaths)
+	}
+}
+
+func TestDiscoveryWithoutResourceMetadataDoesNotFallBackWhenMetadataFails(t *testing.T) {
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/.well-known/oauth-authorization-server" {
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer failing.Close()
+	d, err := testManager(t).discover(context.Background(), failing.URL+"/mcp", "")
+	if err == nil || !strings.Contains(err.Error(), "502") {
+		t.Errorf("discover: %v, %v; want the metadata's failure, not the default endpoints", d, err)
+	}
+}
+
+func TestAuthorizationOfAServerWithoutResourceMetadataCompletes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		as   oauthfixture.AuthConfig
+	}{
+		{"metadata with an issuer under the origin", oauthfixture.AuthConfig{PathPrefix: "/oauth", MetadataAtRoot: true}},
+		{"default endpoints", oauthfixture.AuthConfig{Metadata: oauthfixture.MetadataNone}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			as := oauthfixture.StartAuthServer(t, tc.as)
+			m := testManager(t)
+			m.For("ada", "legacy", as.URL()+"/mcp")
+			authURL, err := m.Authorize(ctx, "ada", "legacy")
+			if err != nil {
+				t.Fatalf("Authorize: %v", err)
+			}
+			if !strings.HasPrefix(authURL, as.Issuer()+"/authorize?") {
+				t.Errorf("authorization URL %s, want the endpoint of %s", authURL, as.Issuer())
+			}
+			callback, err := oauthfixture.Approve(ctx, authURL)
+			if err != nil {
+				t.Fatalf("approve: %v", err)
+			}
+			if err := m.Callback(ctx, callback); err != nil {
+				t.Fatalf("Callback: %v", err)
+			}
+			tok, ok, err := m.store.Token(ctx, "ada", "legacy")
+			if err != nil || !ok {
+				t.Fatalf("token: %v, %v", ok, err)
+			}
+			if tok.Issuer != as.Issuer() || tok.TokenEndpoint != as.Issuer()+"/token" {
+				t.Errorf("token of issuer %q from %q", tok.Issuer, tok.TokenEndpoint)
+			}
+			if s := as.Stats(); s.Registrations != 1 || s.Codes != 1 {
+				t.Errorf("stats %+v, want one registration and one code", s)
+			}
+			if reqs := as.AuthRequests(); len(reqs) != 1 || reqs[0].Query.Get("code_challenge_method") != "S256" {
+				t.Errorf("authorization requests %v, want one with S256", reqs)
+			}
+		})
 	}
 }

@@ -19,7 +19,15 @@
 //     the authorization server metadata (RFC 8414 and OpenID Connect
 //     discovery in the specification's order, through the go-sdk's
 //     auth.GetAuthServerMetadata), and refuses to go on without S256 in
-//     code_challenge_methods_supported.
+//     code_challenge_methods_supported. A server without protected
+//     resource metadata is one of the 2025-03-26 revision: its origin is
+//     the authorization server, whose metadata is at the origin's
+//     well-known URLs and may name an issuer other than the origin (as
+//     <origin>/oauth), but the issuer and the endpoints must be on the
+//     origin. With no metadata at all, the endpoints are that revision's
+//     defaults, <origin>/authorize, /token and /register, with the origin
+//     as issuer; since that revision requires PKCE of every client, S256
+//     is assumed there, and only there.
 //  2. [Manager.Authorize] picks the client identity: credentials a person
 //     entered ([Manager.SetClient], secret write-only), then pre-registered
 //     credentials from the configuration, then the relay's client ID
