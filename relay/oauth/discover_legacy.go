@@ -102,4 +102,3 @@ func onOrigin(raw, origin string) bool {
 	o, err := originOf(raw)
 	return err == nil && o == origin
 }
-
