@@ -12,7 +12,8 @@ type Form struct {
 }
 
 // Forms are the forms of the stateful fixture, one per schema variant of
-// the restricted elicitation schema.
+// the restricted elicitation schema, and "every", with one field of each
+// kind (a single select with more options than radio buttons show, too).
 var Forms = []Form{
 	{
 		Name:    "strings",
@@ -108,6 +109,29 @@ var Forms = []Form{
 			"toppings":{"type":"array","title":"Toppings","items":{"type":"string","enum":["cheese","ham"]},"default":["cheese"]}
 		},"required":["name","color"]}`),
 		Example: map[string]any{"name": "Grace", "count": 5.0, "ratio": 0.25, "notify": false, "color": "blue", "plan": "free", "toppings": []any{"ham"}},
+	},
+	{
+		Name:    "every",
+		Message: "One of each: every kind of field a form may have.",
+		Schema: json.RawMessage(`{"type":"object","properties":{
+			"name":{"type":"string","title":"Name","description":"Two to forty characters.","minLength":2,"maxLength":40},
+			"email":{"type":"string","title":"Email","format":"email"},
+			"website":{"type":"string","title":"Website","format":"uri"},
+			"birthday":{"type":"string","title":"Birthday","format":"date"},
+			"meeting":{"type":"string","title":"Meeting","format":"date-time"},
+			"age":{"type":"integer","title":"Age","minimum":0,"maximum":150},
+			"ratio":{"type":"number","title":"Ratio","minimum":0,"maximum":1},
+			"subscribe":{"type":"boolean","title":"Subscribe","description":"One mail a month."},
+			"color":{"type":"string","title":"Colour","enum":["red","green","blue"]},
+			"plan":{"type":"string","title":"Plan","oneOf":[{"const":"free","title":"Free"},{"const":"pro","title":"Pro"}]},
+			"country":{"type":"string","title":"Country","enum":["fr","de","it","es","pt","nl"],
+				"enumNames":["France","Germany","Italy","Spain","Portugal","Netherlands"]},
+			"toppings":{"type":"array","title":"Toppings","maxItems":3,
+				"items":{"type":"string","enum":["cheese","ham","olives","basil"]}}
+		},"required":["name","email","country"]}`),
+		Example: map[string]any{"name": "Ada Lovelace", "email": "ada@example.com", "website": "https://example.com/ada",
+			"birthday": "1815-12-10", "meeting": "2026-03-01T10:30:00Z", "age": 36.0, "ratio": 0.75, "subscribe": true,
+			"color": "blue", "plan": "pro", "country": "it", "toppings": []any{"ham", "olives"}},
 	},
 }
 

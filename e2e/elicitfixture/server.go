@@ -51,6 +51,7 @@ type Server struct {
 	next      int                           // numbers url_consent's elicitations
 	waiting   map[string]*mcp.ServerSession // elicitation id → the session to notify
 	completed map[string]bool
+	visits    int // requests of the completion page
 	stopped   bool
 }
 
@@ -119,6 +120,9 @@ func (s *Server) Stop() {
 // serveComplete marks an elicitation complete, as the page a person finishes
 // would, and tells the session that asked.
 func (s *Server) serveComplete(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.visits++
+	s.mu.Unlock()
 	id := r.URL.Query().Get("id")
 	if err := s.Complete(r.Context(), id); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -126,6 +130,14 @@ func (s *Server) serveComplete(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintf(w, "Done: %s is complete. You can close this tab.\n", id)
+}
+
+// Visits is how many requests reached the completion page, so that a test
+// can tell that nothing opened a URL before the person asked for it.
+func (s *Server) Visits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.visits
 }
 
 // Complete marks elicitation id complete and sends
