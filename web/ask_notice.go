@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
@@ -30,6 +31,8 @@ func departedText(d store.Departed) string {
 		return d.Note
 	case d.Err != nil:
 		return "This request is no longer waiting; your answer was not taken (" + d.Err.Message + ")."
+	case d.Ask.State == wire.AskWaiting:
+		return "The server stopped waiting for the page you opened."
 	}
 	return "This request is no longer waiting."
 }

@@ -430,3 +430,11 @@ func mustParse(t *testing.T, s string) *schema.Form {
 	}
 	return form
 }
+
+func TestNoticeOfAWaitingURLAskDoesNotReadLikeAFailure(t *testing.T) {
+	waiting := store.Departed{Ask: wire.Ask{ID: "a", Kind: wire.AskURL, State: wire.AskWaiting}}
+	pending := store.Departed{Ask: wire.Ask{ID: "b", Kind: wire.AskURL, State: wire.AskPending}}
+	if got := departedText(waiting); got == departedText(pending) || !strings.Contains(got, "page you opened") {
+		t.Errorf("waiting ask left with %q, the same as a pending one", got)
+	}
+}
