@@ -1,7 +1,16 @@
 // Package e2e holds the end-to-end tests of Switchboard: a real relay
-// (relay/service) on 127.0.0.1, the MCP server of package fixture, and
-// headless Chromium driven by chromedp. Each test is something a person sees
-// on the dashboard, or a refusal a client meets on the WebSocket.
+// (relay/service) on 127.0.0.1, fixture servers, and headless Chromium
+// driven by chromedp. Each test is something a person sees on the
+// dashboard, or a refusal a client meets on the WebSocket.
+//
+// The fixtures, each a package of its own with its own tests:
+//   - fixture: an MCP server whose tool list changes on demand;
+//   - oauthfixture: an OAuth authorization server with a consent page, and
+//     an MCP server that requires its tokens;
+//   - elicitfixture: MCP servers that ask a person things (every form
+//     variant, URL consent, -32042, input requests, hostile payloads).
+//
+// conformance/ runs the official MCP conformance suite (make conformance).
 //
 // Run them with make e2e, which builds the dashboard (static/dist/app.wasm)
 // and installs Chromium when it is missing, or with
