@@ -144,64 +144,30 @@ func asWireError(err error) *wire.Error {
 func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Progress)) (any, error) {
 	switch f.Op {
 	case wire.OpAddServer:
-		var args wire.AddServerArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		return s.Add(ctx, args)
+		return withArgs(f.Data, func(a wire.AddServerArgs) (any, error) { return s.Add(ctx, a) })
 	case wire.OpRemoveServer:
-		var args wire.ServerArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.RemoveServer(ctx, args.Server)
+		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.RemoveServer(ctx, a.Server) })
 	case wire.OpRetryServer:
-		var args wire.ServerArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		c, err := s.connection(args.Server)
-		if err != nil {
-			return nil, err
-		}
-		c.Retry()
-		return struct{}{}, nil
+		return onServer(s, f.Data, func(c Connection, _ wire.ServerArgs) (any, error) {
+			c.Retry()
+			return struct{}{}, nil
+		})
 	case wire.OpCallTool:
-		var args wire.CallToolArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		c, err := s.connection(args.Server)
-		if err != nil {
-			return nil, err
-		}
-		return c.CallTool(ctx, args.Name, args.Arguments, progress)
+		return onServer(s, f.Data, func(c Connection, a wire.CallToolArgs) (any, error) {
+			return c.CallTool(ctx, a.Name, a.Arguments, progress)
+		})
 	case wire.OpGetPrompt:
-		var args wire.GetPromptArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		c, err := s.connection(args.Server)
-		if err != nil {
-			return nil, err
-		}
-		return c.GetPrompt(ctx, args.Name, args.Arguments)
+		return onServer(s, f.Data, func(c Connection, a wire.GetPromptArgs) (any, error) {
+			return c.GetPrompt(ctx, a.Name, a.Arguments)
+		})
 	case wire.OpReadResource:
-		var args wire.ReadResourceArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		c, err := s.connection(args.Server)
-		if err != nil {
-			return nil, err
-		}
-		return c.ReadResource(ctx, args.URI)
+		return onServer(s, f.Data, func(c Connection, a wire.ReadResourceArgs) (any, error) {
+			return c.ReadResource(ctx, a.URI)
+		})
 	case wire.OpSetElicitation:
-		var args wire.SetElicitationArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.SetElicitModes(ctx, args.Server, conn.ElicitModes{Form: args.Form, URL: args.URL})
+		return withArgs(f.Data, func(a wire.SetElicitationArgs) (any, error) {
+			return struct{}{}, s.SetElicitModes(ctx, a.Server, conn.ElicitModes{Form: a.Form, URL: a.URL})
+		})
 	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk:
 		return s.askOp(f)
 	case wire.OpAuthorize, wire.OpSetClient:
@@ -209,6 +175,27 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 	default:
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 	}
+}
+
+// withArgs decodes an op's arguments into an A and runs do with them.
+func withArgs[A any](data json.RawMessage, do func(A) (any, error)) (any, error) {
+	var args A
+	if err := decodeArgs(data, &args); err != nil {
+		return nil, err
+	}
+	return do(args)
+}
+
+// onServer decodes arguments that name a server and runs do with that
+// server's live connection.
+func onServer[A interface{ ServerID() string }](s *Session, data json.RawMessage, do func(Connection, A) (any, error)) (any, error) {
+	return withArgs(data, func(args A) (any, error) {
+		c, err := s.connection(args.ServerID())
+		if err != nil {
+			return nil, err
+		}
+		return do(c, args)
+	})
 }
 
 func decodeArgs(data json.RawMessage, v any) error {

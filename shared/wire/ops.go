@@ -108,3 +108,15 @@ type ResourceContents struct {
 type CancelArgs struct {
 	ID string `json:"id"`
 }
+
+// ServerID returns the server the arguments name.
+func (a ServerArgs) ServerID() string { return a.Server }
+
+// ServerID returns the server the arguments name.
+func (a CallToolArgs) ServerID() string { return a.Server }
+
+// ServerID returns the server the arguments name.
+func (a GetPromptArgs) ServerID() string { return a.Server }
+
+// ServerID returns the server the arguments name.
+func (a ReadResourceArgs) ServerID() string { return a.Server }
