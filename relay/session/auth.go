@@ -29,33 +29,21 @@ func (s *Session) authOp(ctx context.Context, f wire.Frame) (any, error) {
 	if s.m.auth == nil {
 		return nil, wire.NewError(wire.CodeUnknownOp, "this relay does not do OAuth")
 	}
-	switch f.Op {
-	case wire.OpAuthorize:
-		var args wire.ServerArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		if _, err := s.connection(args.Server); err != nil {
-			return nil, err
-		}
-		u, err := s.m.auth.Authorize(ctx, s.user, args.Server)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := urlsafe.CheckOpenable(u); err != nil {
-			return nil, wire.NewError(wire.CodeInvalidURL, err.Error())
-		}
-		return wire.AuthorizeResult{URL: u}, nil
-	default:
-		var args wire.SetClientArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		if _, err := s.connection(args.Server); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.m.auth.SetClient(ctx, s.user, args.Server, args.ClientID, args.ClientSecret)
+	if f.Op == wire.OpAuthorize {
+		return onServer(s, f.Data, func(_ Connection, a wire.ServerArgs) (any, error) {
+			u, err := s.m.auth.Authorize(ctx, s.user, a.Server)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := urlsafe.CheckOpenable(u); err != nil {
+				return nil, wire.NewError(wire.CodeInvalidURL, err.Error())
+			}
+			return wire.AuthorizeResult{URL: u}, nil
+		})
 	}
+	return onServer(s, f.Data, func(_ Connection, a wire.SetClientArgs) (any, error) {
+		return struct{}{}, s.m.auth.SetClient(ctx, s.user, a.Server, a.ClientID, a.ClientSecret)
+	})
 }
 
 // forgetAuth deletes the OAuth state of a removed server.

@@ -40,3 +40,6 @@ type SetClientArgs struct {
 	ClientID     string `json:"clientId"`
 	ClientSecret string `json:"clientSecret,omitempty"`
 }
+
+// ServerID returns the server the arguments name.
+func (a SetClientArgs) ServerID() string { return a.Server }
