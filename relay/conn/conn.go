@@ -91,6 +91,7 @@ type Conn struct {
 	pending kinds
 
 	progress progressTokens
+	orders   schemaOrders // property orders of requested schemas
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state

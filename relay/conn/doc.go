@@ -50,4 +50,9 @@
 // ttlMs is zeroed by a sending middleware): the connection lists only on
 // connect and after a list_changed notification, and then it must see the
 // server's current lists, not a cached page.
+//
+// The go-sdk hands elicitation schemas over as Go maps, which lose the order
+// of a form's fields. A RoundTripper reads along the response bodies the
+// go-sdk reads and records the property order of each requested schema, so
+// that the form shows its fields in the server's order (schemaorder.go).
 package conn

@@ -32,8 +32,9 @@ import (
 // waiting for notifications/elicitation/complete (routed to
 // [Asker.Complete]) as long as its session lives.
 //
-// The go-sdk decodes a requested schema into a map, so the order of its
-// properties does not survive: forms list their fields in key order.
+// The go-sdk decodes a requested schema into a map, which loses the order
+// of its properties; the ask's schema has them in the order the server sent
+// (see schemaorder.go), or in key order when that was not seen.
 
 // ElicitModes are the elicitation modes a connection advertises. A request
 // in another mode is answered with the spec's invalid-params error (-32602).
@@ -211,7 +212,7 @@ func (c *Conn) newAsk(p *mcp.ElicitParams, mode, from string) (wire.Ask, error) 
 		if len(raw) > maxSchemaBytes {
 			return a, fmt.Errorf("the requested schema is over %d bytes", maxSchemaBytes)
 		}
-		a.Schema = raw
+		a.Schema = c.orders.inOrder(raw, p.RequestedSchema)
 	}
 	return a, nil
 }
