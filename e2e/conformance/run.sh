@@ -2,7 +2,8 @@
 # Runs every client scenario of the official MCP conformance suite against
 # "switchboard conformance-client", one scenario at a time, and prints
 #   PASS name | FAIL name: reason | GAP name: reason
-# per scenario and then "N passed, M failed[, K known gaps]". A WARNING fails
+# per scenario and then "N passed, M failed[, K skipped]" (the skipped being
+# the known gaps listed above it). A WARNING fails
 # a scenario like a FAILURE. Exits 1 when a scenario outside the known gaps
 # fails.
 #
@@ -117,12 +118,12 @@ done
 
 echo
 if [ "$gaps" -gt 0 ]; then
-	echo "Known gaps (extension scenarios not implemented, not counted as failures):${gap_lines}"
+	echo "Known gaps, skipped (extension scenarios not implemented, not counted as failures):${gap_lines}"
 	echo
 fi
 echo "logs: $logs"
 if [ "$gaps" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $gaps known gaps"
+	echo "$passed passed, $failed failed, $gaps skipped"
 else
 	echo "$passed passed, $failed failed"
 fi
