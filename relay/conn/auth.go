@@ -87,14 +87,10 @@ func (c *Conn) withAuth(hc *http.Client) *http.Client {
 	if c.cfg.Auth == nil {
 		return hc
 	}
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	c.auth = &authTransport{base: base, auth: c.cfg.Auth, origin: origin(c.cfg.URL)}
-	out := *hc
-	out.Transport = c.auth
-	return &out
+	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
+		c.auth = &authTransport{base: base, auth: c.cfg.Auth, origin: origin(c.cfg.URL)}
+		return c.auth
+	})
 }
 
 // origin returns scheme://host of raw, lower case.

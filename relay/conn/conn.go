@@ -169,8 +169,10 @@ func (c *Conn) Retry() {
 	}
 }
 
-// Close closes the MCP session and stops all goroutines of c. It emits
-// nothing after returning and always returns nil.
+// Close closes the MCP session and stops the goroutines of c (a goroutine
+// still waiting for a URL elicitation's completion ends with the session's
+// context, just after). It emits nothing after returning and always returns
+// nil.
 func (c *Conn) Close() error {
 	c.cancel()
 	<-c.done

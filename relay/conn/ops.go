@@ -25,7 +25,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 	if err != nil {
 		return nil, err
 	}
-	if !c.knows(s.tools, name) {
+	if !c.knows(func() map[string]bool { return s.tools }, name) {
 		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
 	}
 	params := &mcp.CallToolParams{Name: name, Arguments: arguments}
@@ -51,7 +51,7 @@ func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]strin
 	if err != nil {
 		return nil, err
 	}
-	if !c.knows(s.prompts, name) {
+	if !c.knows(func() map[string]bool { return s.prompts }, name) {
 		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no prompt %q", name))
 	}
 	params := &mcp.GetPromptParams{Name: name, Arguments: args}
@@ -81,11 +81,13 @@ func (c *Conn) ReadResource(ctx context.Context, uri string) (*wire.ReadResource
 	return sized(convertReadResourceResult(res))
 }
 
-// knows reports whether name is in the listed set, or the set is not listed
-// yet.
-func (c *Conn) knows(set map[string]bool, name string) bool {
+// knows reports whether name is in the set that list returns, or whether
+// nothing was listed yet; list is read under c.mu, which rediscovery holds
+// while it replaces the sets.
+func (c *Conn) knows(list func() map[string]bool, name string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	set := list()
 	return set == nil || set[name]
 }
 

@@ -211,13 +211,9 @@ func jsonString(raw json.RawMessage) string {
 // tee returns a copy of hc whose transport shows o the messages of every
 // successful JSON or event stream response.
 func (o *schemaOrders) tee(hc *http.Client) *http.Client {
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	c := *hc
-	c.Transport = &orderTee{base: base, orders: o}
-	return &c
+	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
+		return &orderTee{base: base, orders: o}
+	})
 }
 
 // orderTee is the RoundTripper that reads along response bodies for

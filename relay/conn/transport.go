@@ -28,17 +28,25 @@ func newDefaultHTTPClient() (*http.Client, *http.Transport) {
 	return &http.Client{Transport: t}, t
 }
 
-// watchingClient returns a copy of hc whose transport is an [observer]
-// calling streamEnded once when the subscriptions/listen stream of the
-// session it serves ends.
-func watchingClient(hc *http.Client, streamEnded func()) *http.Client {
+// wrapTransport returns a copy of hc whose transport is wrap of hc's own
+// (http.DefaultTransport when hc has none).
+func wrapTransport(hc *http.Client, wrap func(base http.RoundTripper) http.RoundTripper) *http.Client {
 	base := hc.Transport
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	c := *hc
-	c.Transport = &observer{base: base, streamEnded: streamEnded}
+	c.Transport = wrap(base)
 	return &c
+}
+
+// watchingClient returns a copy of hc whose transport is an [observer]
+// calling streamEnded once when the subscriptions/listen stream of the
+// session it serves ends.
+func watchingClient(hc *http.Client, streamEnded func()) *http.Client {
+	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
+		return &observer{base: base, streamEnded: streamEnded}
+	})
 }
 
 // observer is the RoundTripper under one MCP session. It caps response
