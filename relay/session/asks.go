@@ -119,19 +119,12 @@ func elicitModesKey(user, server string) string {
 }
 
 func encodeModes(m conn.ElicitModes) string {
-	var modes []string
-	if m.Form {
-		modes = append(modes, wire.AskForm)
-	}
-	if m.URL {
-		modes = append(modes, wire.AskURL)
-	}
-	return strings.Join(modes, modeSeparator)
+	return strings.Join(modeNames(m), modeSeparator)
 }
 
 func decodeModes(s string) conn.ElicitModes {
 	modes := strings.Split(s, modeSeparator)
-	return conn.ElicitModes{Form: slices.Contains(modes, wire.AskForm), URL: slices.Contains(modes, wire.AskURL)}
+	return conn.ElicitModes{Form: slices.Contains(modes, wire.ModeForm), URL: slices.Contains(modes, wire.ModeURL)}
 }
 
 // serverAsker puts one server's asks before its user through the broker.

@@ -323,12 +323,12 @@ func TestElicitModesArePersistedPerServer(t *testing.T) {
 	if !closed || f.conn(id) == before {
 		t.Error("the server was not reconnected with its new modes")
 	}
-	if got := modes(f, id); got != (conn.ElicitModes{Form: true}) {
-		t.Errorf("modes after narrowing %+v, want form only", got)
-	}
-	f.conn(id).emit(wire.Server{State: wire.StateReady})
+	f.conn(id).emit(wire.Server{State: wire.StateReady}) // the new connection's first state
 	if snap, _ := s.Snapshot(); !slices.Equal(snap.ServerByID(id).Elicitation, []string{wire.ModeForm}) {
 		t.Errorf("dashboard sees modes %v, want [form]", snap.ServerByID(id).Elicitation)
+	}
+	if got := modes(f, id); got != (conn.ElicitModes{Form: true}) {
+		t.Errorf("modes after narrowing %+v, want form only", got)
 	}
 	if err := s.SetElicitModes(ctx, other, conn.ElicitModes{}); err != nil {
 		t.Fatal(err)

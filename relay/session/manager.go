@@ -64,6 +64,7 @@ func (m *Manager) Session(user string) *Session {
 	s, ok := m.sessions[user]
 	if !ok {
 		s = newSession(user, m)
+		s.closed = m.closed // after Close, a new session refuses dashboards and servers
 		m.sessions[user] = s
 	}
 	return s

@@ -53,16 +53,16 @@ func (sub *Subscriber) HandleOp(f wire.Frame) {
 		return
 	}
 	go func() {
-		defer func() {
-			sub.mu.Lock()
-			delete(sub.ops, f.ID)
-			sub.mu.Unlock()
-			cancel()
-		}()
 		result, err := sub.session.run(ctx, f, func(p wire.Progress) { sub.progress(f.ID, p) })
 		if err == nil && ctx.Err() != nil {
 			err = wire.NewError(wire.CodeCancelled, "cancelled")
 		}
+		// The id is free again before the answer leaves, so a dashboard
+		// may reuse it as soon as it has the answer.
+		sub.mu.Lock()
+		delete(sub.ops, f.ID)
+		sub.mu.Unlock()
+		cancel()
 		if err != nil {
 			sub.answer(f.ID, err)
 			return
@@ -107,7 +107,14 @@ func (sub *Subscriber) answerResult(id string, result any) {
 	sub.Reply(f)
 }
 
+// progress forwards a progress report of op id, unless the dashboard is
+// already behind: progress is advisory, and a server reporting faster than
+// the dashboard reads must not get the dashboard disconnected (which would
+// cancel the very op reporting).
 func (sub *Subscriber) progress(id string, p wire.Progress) {
+	if len(sub.outbox) > outboxSize/2 {
+		return
+	}
 	p.Message = wire.Sanitize(p.Message, wire.MaxErrorMessage)
 	f, err := wire.NewFrame(wire.TypeProgress, p)
 	if err != nil {

@@ -43,6 +43,7 @@ type entry struct {
 	state wire.Server
 	conn  Connection
 	modes conn.ElicitModes // elicitation modes offered to the server
+	dials int              // connections started for it; only the latest may install itself or emit
 }
 
 type sentDelta struct {
@@ -61,9 +62,6 @@ func newSession(user string, m *Manager) *Session {
 	s.broker = m.newBroker(s)
 	return s
 }
-
-// User returns the user id this session belongs to.
-func (s *Session) User() string { return s.user }
 
 // Snapshot returns a copy of the user's current state and its sequence number.
 func (s *Session) Snapshot() (wire.Snapshot, uint64) {
@@ -103,25 +101,32 @@ func (s *Session) addEntryLocked(reg store.Server) *entry {
 }
 
 // connect dials e's server outside the lock (the dialer may emit at once).
+// A dial that a later one superseded (a change of elicitation modes while it
+// ran) closes its connection instead of installing it, and its emits are
+// ignored, so that only one connection per server is ever alive.
 func (s *Session) connect(e *entry) {
-	c := s.m.dial(e.reg, func(st wire.Server) { s.update(e, st) })
 	s.mu.Lock()
-	if s.servers[e.reg.ID] == e && !s.closed {
-		e.conn = c
-		c = nil
+	e.dials++
+	dial := e.dials
+	s.mu.Unlock()
+	c := s.m.dial(e.reg, func(st wire.Server) { s.update(e, dial, st) })
+	s.mu.Lock()
+	if s.servers[e.reg.ID] == e && !s.closed && e.dials == dial {
+		e.conn, c = c, e.conn
 	}
 	s.mu.Unlock()
-	if c != nil { // removed or closed while dialing
+	if c != nil { // removed, closed or superseded while dialing
 		c.Close()
 	}
 }
 
-// update folds a connection's new state into the session and publishes what changed.
-func (s *Session) update(e *entry, st wire.Server) {
+// update folds the new state of e's connection number dial into the session
+// and publishes what changed.
+func (s *Session) update(e *entry, dial int, st wire.Server) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.servers[e.reg.ID] != e {
-		return // removed: a late emit changes nothing
+	if s.servers[e.reg.ID] != e || e.dials != dial {
+		return // removed or superseded: a late emit changes nothing
 	}
 	s.stampLocked(e, &st)
 	dedupeLists(&st)
@@ -142,18 +147,17 @@ func (s *Session) publishLocked(changes []wire.Change) {
 	if len(changes) == 0 {
 		return
 	}
-	s.seq++
 	f, err := wire.NewFrame(wire.TypeDelta, wire.Delta{Changes: changes})
+	var b []byte
+	if err == nil {
+		f.Seq = s.seq + 1
+		b, err = wire.Encode(f)
+	}
 	if err != nil {
 		s.m.logger.Error("encode delta", "user", s.user, "err", err)
 		return
 	}
-	f.Seq = s.seq
-	b, err := wire.Encode(f)
-	if err != nil {
-		s.m.logger.Error("encode delta", "user", s.user, "err", err)
-		return
-	}
+	s.seq++ // only once the frame exists, so the numbers stay contiguous
 	if len(s.history) == historySize {
 		copy(s.history, s.history[1:])
 		s.history = s.history[:historySize-1]

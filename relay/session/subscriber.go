@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -18,6 +19,9 @@ type Subscriber struct {
 	ctx     context.Context // cancelled when the subscriber closes; running ops stop with it
 	cancel  context.CancelFunc
 	outbox  chan []byte
+	// overflowed is set when a frame could not be queued; later frames are
+	// dropped too, so the dashboard never applies a stream with a hole.
+	overflowed atomic.Bool
 
 	mu          sync.Mutex
 	done        chan struct{}
@@ -60,11 +64,16 @@ func (sub *Subscriber) Close() {
 // send queues a frame without ever blocking; a full outbox disconnects the
 // subscriber, which resyncs when it reconnects.
 func (sub *Subscriber) send(b []byte) {
+	if sub.overflowed.Load() {
+		return // nothing after a dropped frame: the dashboard must resync
+	}
 	select {
 	case <-sub.done:
 	case sub.outbox <- b:
 	default:
-		go sub.closeWith(wire.CloseTooSlow, "too slow: reconnect to resync")
+		if sub.overflowed.CompareAndSwap(false, true) {
+			go sub.closeWith(wire.CloseTooSlow, "too slow: reconnect to resync")
+		}
 	}
 }
 
