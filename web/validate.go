@@ -14,7 +14,7 @@ import (
 )
 
 // maxServerName is the longest server name the relay accepts, in characters.
-const maxServerName = 100
+const maxServerName = wire.MaxServerName
 
 // Form checks return the problem to show beside the form, in words for a
 // person, or "" when the input can be sent.

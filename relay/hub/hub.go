@@ -77,9 +77,11 @@ func (h *Hub) Close() {
 	conns := h.conns
 	h.conns = map[*websocket.Conn]struct{}{}
 	h.mu.Unlock()
-	for c := range conns {
-		c.Close(wire.CloseShuttingDown, "relay restarting")
+	var wg sync.WaitGroup
+	for c := range conns { // in parallel: one stuck peer must not hold up the rest
+		wg.Go(func() { c.Close(wire.CloseShuttingDown, "relay restarting") })
 	}
+	wg.Wait()
 }
 
 func (h *Hub) track(c *websocket.Conn) bool {

@@ -66,5 +66,5 @@ func checkTransport(t string) (string, error) {
 		return wire.TransportSSE, nil
 	}
 	return "", wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown transport %q (use %q or %q)",
-		wire.Sanitize(t, maxServerName), wire.TransportStreamable, wire.TransportSSE))
+		wire.Sanitize(t, wire.MaxServerName), wire.TransportStreamable, wire.TransportSSE))
 }

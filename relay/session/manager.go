@@ -92,7 +92,9 @@ func (m *Manager) Close() {
 		sessions = append(sessions, s)
 	}
 	m.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, s := range sessions {
-		s.close()
+		wg.Go(s.close)
 	}
+	wg.Wait()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 	"unicode"
@@ -19,7 +20,6 @@ import (
 // Limits on what a dashboard may send in an op.
 const (
 	maxOpID       = 100 // bytes
-	maxServerName = 100 // runes
 	maxRunningOps = 64  // per dashboard
 )
 
@@ -274,7 +274,7 @@ func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddSer
 	}
 	e := s.addEntryLocked(reg)
 	s.mu.Unlock()
-	s.m.logger.Info("server added", "user", s.user, "server", reg.ID, "url", reg.URL)
+	s.m.logger.Info("server added", "user", s.user, "server", reg.ID, "url", withoutQuery(reg.URL))
 	s.connect(e)
 	return wire.AddServerResult{ID: reg.ID}, nil
 }
@@ -317,10 +317,21 @@ func checkName(name string) error {
 		return wire.NewError(wire.CodeBadRequest, "a server needs a name")
 	case !utf8.ValidString(name):
 		return wire.NewError(wire.CodeBadRequest, "the name is not valid UTF-8")
-	case utf8.RuneCountInString(name) > maxServerName:
-		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("the name is longer than %d characters", maxServerName))
+	case utf8.RuneCountInString(name) > wire.MaxServerName:
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("the name is longer than %d characters", wire.MaxServerName))
 	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) >= 0:
 		return wire.NewError(wire.CodeBadRequest, "the name contains control characters")
 	}
 	return nil
+}
+
+// withoutQuery is a URL fit for a log line: a query string often carries an
+// API key, so it is left out.
+func withoutQuery(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.String()
 }

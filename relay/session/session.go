@@ -256,9 +256,11 @@ func (s *Session) close() {
 	for sub := range subs {
 		sub.closeWith(wire.CloseShuttingDown, "relay shutting down")
 	}
-	for _, c := range conns {
-		c.Close()
+	var wg sync.WaitGroup
+	for _, c := range conns { // in parallel: closing may wait on each server
+		wg.Go(func() { c.Close() })
 	}
+	wg.Wait()
 }
 
 func serverChange(st wire.Server) wire.Change {

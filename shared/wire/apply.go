@@ -6,8 +6,11 @@ import (
 	"slices"
 )
 
-// Apply folds one change into the snapshot's servers. The dashboard's mirror
-// and the relay's tests use it, so both sides agree on what a delta means.
+// Apply folds one change into the snapshot's servers and asks. The
+// dashboard's mirror and the relay's tests use it, so both sides agree on
+// what a delta means. It edits the snapshot's lists in place (a removed item
+// leaves a new list behind, a replaced one does not): a caller that keeps
+// an earlier view must copy the lists it shares first.
 func (s *Snapshot) Apply(c Change) error {
 	if c.Kind == KindAsk {
 		var err error

@@ -8,18 +8,17 @@ import (
 
 // Error codes: stable strings a dashboard may branch on.
 const (
-	CodeBadFrame     = "bad_frame"    // the frame could not be decoded
-	CodeBadRequest   = "bad_request"  // the op's arguments are missing or malformed
-	CodeUnknownOp    = "unknown_op"   // no such op
-	CodeInvalidURL   = "invalid_url"  // a URL that cannot be used
-	CodeNotFound     = "not_found"    // no such server, tool, prompt or op
-	CodeNotReady     = "not_ready"    // the server is not connected
-	CodeUpstream     = "upstream"     // the MCP server answered with an error or failed
-	CodeToolError    = "tool_error"   // the tool ran and reported isError
-	CodeCancelled    = "cancelled"    // the op was cancelled
-	CodeTooLarge     = "too_large"    // a frame or result is over the limit
-	CodeUnauthorized = "unauthorized" // authentication failed
-	CodeInternal     = "internal"     // the relay failed; details are in its log
+	CodeBadFrame   = "bad_frame"   // the frame could not be decoded
+	CodeBadRequest = "bad_request" // the op's arguments are missing or malformed
+	CodeUnknownOp  = "unknown_op"  // no such op
+	CodeInvalidURL = "invalid_url" // a URL that cannot be used
+	CodeNotFound   = "not_found"   // no such server, tool, prompt or op
+	CodeNotReady   = "not_ready"   // the server is not connected
+	CodeUpstream   = "upstream"    // the MCP server answered with an error or failed
+	CodeToolError  = "tool_error"  // the tool ran and reported isError
+	CodeCancelled  = "cancelled"   // the op was cancelled
+	CodeTooLarge   = "too_large"   // a frame or result is over the limit
+	CodeInternal   = "internal"    // the relay failed; details are in its log
 )
 
 // Error is a failure reported to the dashboard. Message is always sanitized.
@@ -41,6 +40,9 @@ func NewError(code, message string) *Error {
 // overrides and the like) are dropped, invalid UTF-8 becomes U+FFFD, and the
 // result is cut to max runes, ending with an ellipsis when cut.
 func Sanitize(s string, max int) string {
+	if max < 1 {
+		return ""
+	}
 	fields := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) })
 	line := strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) {

@@ -17,6 +17,8 @@ const (
 	MaxResultBytes = 4 << 20
 	// MaxErrorMessage caps the length of an error message, in runes.
 	MaxErrorMessage = 300
+	// MaxServerName is the longest server name, in runes.
+	MaxServerName = 100
 )
 
 // Frame types.
@@ -62,7 +64,7 @@ type Frame struct {
 	Type  string          `json:"type"`
 	ID    string          `json:"id,omitempty"`  // op id, on op, result, error and progress frames
 	Op    string          `json:"op,omitempty"`  // op name, on op frames
-	Seq   uint64          `json:"seq,omitempty"` // sequence number, on snapshot and delta frames
+	Seq   uint64          `json:"seq,omitempty"` // sequence number, on snapshot, delta and synced frames
 	Data  json.RawMessage `json:"data,omitempty"`
 	Error *Error          `json:"error,omitempty"`
 }

@@ -76,6 +76,7 @@ func TestSanitize(t *testing.T) {
 		{"abcdefghij", 5, "abcd…"},
 		{"héllo wörld", 7, "héllo…"},
 		{"", 5, ""},
+		{"anything", 0, ""},
 	}
 	for _, c := range cases {
 		if got := Sanitize(c.in, c.max); got != c.want {

@@ -5,9 +5,10 @@
 //	switchboard token --sub NAME  print a token signed with the relay's key
 //	switchboard conformance-client URL  run one MCP conformance scenario
 //
-// Every flag has an environment variable equivalent: SWITCHBOARD_ and the
-// flag's name in upper case with dashes as underscores (--data is
-// SWITCHBOARD_DATA). A flag given on the command line wins.
+// Every flag of serve, login and token has an environment variable
+// equivalent: SWITCHBOARD_ and the flag's name in upper case with dashes as
+// underscores (--data is SWITCHBOARD_DATA). A flag given on the command line
+// wins.
 package main
 
 import (

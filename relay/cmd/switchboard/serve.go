@@ -121,7 +121,9 @@ func serve(args []string) error {
 	case <-ctx.Done():
 	}
 	logger.Info("shutting down")
-	svc.Close() // closes dashboards first, so Shutdown does not wait on them
+	// Finish the HTTP requests in flight (a login, an OAuth callback) while
+	// the store is open; Shutdown does not wait for WebSockets, which the
+	// deferred svc.Close then ends, with the connections and the store.
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
