@@ -44,7 +44,15 @@ type Claims struct {
 	Subject string
 	Issuer  string
 	Expires time.Time
+	// User is the id under which the relay keeps this user's state: the
+	// subject of the relay's own tokens, and HostUserPrefix + subject for
+	// tokens an embedding site minted, so that a site cannot name one of the
+	// relay's own users (the local user, say) and open that user's servers.
+	User string
 }
+
+// HostUserPrefix starts the user id of every user an embedding site vouches for.
+const HostUserPrefix = "host:"
 
 // Verifier checks tokens against a VerifierConfig. It is safe for concurrent
 // use.
@@ -86,7 +94,11 @@ func (v *Verifier) Verify(token string) (Claims, error) {
 	if err := checkSubject(rc.Subject); err != nil {
 		return Claims{}, fmt.Errorf("verify token: %w", err)
 	}
-	return Claims{Subject: rc.Subject, Issuer: rc.Issuer, Expires: rc.ExpiresAt.Time}, nil
+	c := Claims{Subject: rc.Subject, Issuer: rc.Issuer, Expires: rc.ExpiresAt.Time, User: rc.Subject}
+	if rc.Issuer != v.cfg.Issuer { // keyFor accepted it as the host issuer's
+		c.User = HostUserPrefix + rc.Subject
+	}
+	return c, nil
 }
 
 // keyFor picks the keys that may verify tok: the relay key for the relay's

@@ -143,6 +143,13 @@ func TestVerify(t *testing.T) {
 				if got.Subject != tt.wantSub || got.Issuer != tt.wantIss || !got.Expires.After(now.Add(-time.Minute)) {
 					t.Errorf("claims = %+v, want sub %q iss %q and an expiry", got, tt.wantSub, tt.wantIss)
 				}
+				wantUser := tt.wantSub // the relay's own users
+				if tt.wantIss == hostIssuer {
+					wantUser = authn.HostUserPrefix + tt.wantSub // an embedding site's users never collide with them
+				}
+				if got.User != wantUser {
+					t.Errorf("user %q, want %q", got.User, wantUser)
+				}
 				return
 			}
 			if !errors.Is(err, tt.wantErr) {

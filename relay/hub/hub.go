@@ -127,9 +127,9 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 	expiry := time.NewTimer(ttl)
 	defer expiry.Stop()
 
-	sub := h.sessions.Session(claims.Subject).Subscribe(hello)
+	sub := h.sessions.Session(claims.User).Subscribe(hello)
 	defer sub.Close()
-	h.logger.Debug("dashboard attached", "user", claims.Subject)
+	h.logger.Debug("dashboard attached", "user", claims.User)
 
 	readErr := make(chan error, 1)
 	go func() { readErr <- h.readOps(ctx, c, sub) }()
@@ -152,7 +152,7 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 			return
 		case err := <-readErr:
 			if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
-				h.logger.Debug("dashboard read failed", "user", claims.Subject, "err", err)
+				h.logger.Debug("dashboard read failed", "user", claims.User, "err", err)
 			}
 			c.CloseNow()
 			return

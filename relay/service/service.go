@@ -77,6 +77,9 @@ func (s *Service) init(ctx context.Context) error {
 		if cfg.HostIssuer == "" {
 			return errors.New("host keys are configured but no host issuer: set the issuer the embedding site puts in its tokens")
 		}
+		if cfg.HostIssuer == cfg.Issuer {
+			return errors.New("the host issuer must differ from the relay's own issuer, so that each token has one kind of key")
+		}
 	}
 	verifier := authn.NewVerifier(vcfg)
 	origins, err := authn.NewOriginPolicy(cfg.AllowedOrigins)
