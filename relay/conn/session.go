@@ -45,9 +45,13 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	if err := c.discover(s, allKinds); err != nil {
 		return false, failure(stepDiscover, err)
 	}
+	// Take the retry and authorization signals before showing ready, so that
+	// one raised as soon as the server shows ready is not lost.
+	drain(c.retry)
+	authCh := c.authChanges()
 	c.setState(wire.StateReady)
 	c.log.Info("mcp server ready", "protocol", c.state.ProtocolVersion, "tools", len(c.state.Tools))
-	return true, c.serve(s, streamEnded)
+	return true, c.serve(s, streamEnded, authCh)
 }
 
 // connect opens a go-sdk session. streamEnded is called when its
@@ -84,14 +88,12 @@ func (c *Conn) end(s *session) {
 
 // serve watches a ready session and keeps its lists current, until the
 // session fails, Retry is called or c closes.
-func (c *Conn) serve(s *session, streamEnded <-chan struct{}) error {
+func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 	readyAt := time.Now()
 	closed := make(chan error, 1)
 	go func() { closed <- s.cs.Wait() }()
 	health := time.NewTicker(c.cfg.HealthInterval)
 	defer health.Stop()
-	drain(c.retry)
-	authCh := c.authChanges()
 	for {
 		select {
 		case <-c.ctx.Done():
