@@ -12,8 +12,9 @@
 // stores a code, and Login serves GET /login?code=..., which trades the code
 // for a session cookie once.
 //
-// OriginPolicy guards the WebSocket and state-changing routes against
-// cross-site use; it fails closed when the Origin header is missing.
+// OriginPolicy guards the WebSocket (the relay's only state-changing route:
+// every change is an op on it) against cross-site use; it fails closed when
+// the Origin header is missing.
 //
 // Tokens and codes never appear in errors or logs.
 package authn

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,16 +81,29 @@ func LoadSealer(dir string) (*Sealer, error) {
 	return NewSealer(key)
 }
 
-// readKeyFile reads a key file after checking its mode.
+// maxSealKeyFileBytes bounds what is read of a seal key file.
+const maxSealKeyFileBytes = 1024
+
+// readKeyFile reads a key file after checking that it is a regular file
+// (the check is on the opened file, so a swapped path cannot slip past)
+// that only its owner can read.
 func readKeyFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat seal key: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("seal key %s is not a regular file", path)
 	}
 	if info.Mode().Perm()&^sealKeyMode != 0 {
 		return nil, fmt.Errorf("seal key %s: mode %v lets others read it; chmod 600 it", path, info.Mode().Perm())
 	}
-	raw, err := os.ReadFile(path)
+	raw, err := io.ReadAll(io.LimitReader(f, maxSealKeyFileBytes))
 	if err != nil {
 		return nil, fmt.Errorf("read seal key: %w", err)
 	}

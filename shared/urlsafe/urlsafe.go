@@ -27,8 +27,8 @@ var ErrNotOpenable = errors.New("URL refused")
 
 // CheckOpenable reports whether raw may be opened: an absolute http or https
 // URL with a host, without credentials, spaces, control characters or
-// backslashes, and http only for a loopback host (localhost, 127.0.0.0/8,
-// ::1). javascript:, data:, file: and every other scheme are refused. It
+// backslashes, and http only for a loopback host (localhost and names under
+// .localhost, 127.0.0.0/8, ::1). javascript:, data:, file: and every other scheme are refused. It
 // returns the host name in lower case, without port or brackets.
 func CheckOpenable(raw string) (host string, err error) {
 	switch {
