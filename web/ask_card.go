@@ -60,10 +60,10 @@ func askErrorText(e *wire.Error) string {
 		return "This request is no longer waiting: " + e.Message
 	case wire.CodeBadRequest:
 		return "The answer was refused: " + e.Message
-	case store.CodeOffline, store.CodeConnectionLost:
+	case store.CodeOffline:
 		return "Not sent: " + e.Message
 	}
-	return "The answer could not be sent: " + e.Message
+	return opFailure("The answer could not be sent: ", e)
 }
 
 // serverNameOf names the asking server, even when the relay did not.

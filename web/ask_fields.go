@@ -104,13 +104,19 @@ func (c *FormAskCard) renderChoices(i int, fd schema.Field, kind string) app.UI 
 			chosen[v] = true
 		}
 	}
-	group := app.FieldSet().ID(id).Class("ask-row", "ask-choices").DataSet("field", fd.Name).
-		Aria("describedby", id+"-help "+id+"-error")
-	if c.errs[fd.Name] != "" {
-		group = group.Aria("invalid", "true")
-	}
-	if fd.Required && kind == "radio" {
-		group = group.Aria("required", "true")
+	invalid := c.errs[fd.Name] != ""
+	// A group of radio buttons is a radiogroup, which may be required and
+	// invalid; a plain group may be neither, so its checkboxes are invalid.
+	group := app.FieldSet().ID(id).Class("ask-row", "ask-choices", choose(invalid, "is-invalid", "")).
+		DataSet("field", fd.Name).Aria("describedby", id+"-help "+id+"-error")
+	if kind == "radio" {
+		group = group.Role("radiogroup")
+		if invalid {
+			group = group.Aria("invalid", "true")
+		}
+		if fd.Required {
+			group = group.Aria("required", "true")
+		}
 	}
 	return group.Body(
 		app.Legend().Body(fieldLabel(fd)...),
@@ -122,6 +128,9 @@ func (c *FormAskCard) renderChoices(i int, fd schema.Field, kind string) app.UI 
 				in := checkedIf(app.Input().ID(oid).Class("ask-field").DataSet("field", fd.Name).
 					Type(kind).Name(id).Value(o.Value), chosen[o.Value]).
 					OnChange(func(ctx app.Context, e app.Event) { c.edited(fd.Name, true) }, app.EventScope(c.Ask.ID, fd.Name, j))
+				if invalid && kind == "checkbox" {
+					in = in.Aria("invalid", "true")
+				}
 				return app.Label().Class("choice").For(oid).Body(in, app.Span().Text(o.Label))
 			}),
 		),

@@ -29,6 +29,8 @@ func departedText(d store.Departed) string {
 	switch {
 	case d.Note != "":
 		return d.Note
+	case d.Err != nil && d.Err.Code == store.CodeConnectionLost:
+		return "This request is no longer waiting; the connection was lost before the relay said whether it took your answer."
 	case d.Err != nil:
 		return "This request is no longer waiting; your answer was not taken (" + d.Err.Message + ")."
 	case d.Ask.State == wire.AskWaiting:

@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -45,6 +46,7 @@ type AskStack struct {
 	announce  string          // what the live region says
 	returnTo  app.Value       // what had the focus before a card took it
 	keydown   app.Func
+	top       atomic.Value // string: the id of the topmost card, for onKey, which runs off the UI goroutine
 }
 
 // OnMount places the asks and listens for Escape anywhere on the page.
@@ -151,6 +153,7 @@ func (s *AskStack) reconcile(ctx app.Context) {
 		delete(s.ending, id)
 	}
 
+	s.top.Store(topCard(s.slots, live))
 	if text := announcement(came, went); text != "" {
 		s.announce = text
 	}
@@ -202,8 +205,8 @@ func (s *AskStack) moveFocus(ctx app.Context, came []wire.Ask, closed bool) {
 }
 
 // onKey answers Escape, in a card (Cancel, or Stop waiting) or where
-// nothing has the focus (the topmost card). It runs outside the UI
-// goroutine.
+// nothing has the focus (the topmost card, if there is one; else the
+// Escape is left alone). It runs outside the UI goroutine.
 func (s *AskStack) onKey(ctx app.Context, ev app.Value) {
 	if ev.Get("key").String() != "Escape" || ev.Get("defaultPrevented").Bool() {
 		return
@@ -220,24 +223,31 @@ func (s *AskStack) onKey(ctx app.Context, ev app.Value) {
 		if active := doc.Get("activeElement"); active.Truthy() && !active.Equal(doc.Get("body")) {
 			return // Escape belongs to what has the focus
 		}
+		if id, _ = s.top.Load().(string); id == "" {
+			return // no card to close
+		}
 	}
 	ev.Call("preventDefault")
 	ctx.Dispatch(func(app.Context) { s.escape(id) })
 }
 
-// escape closes the card of ask id, or the topmost pending one when id is "".
+// topCard is the ask of the first card in slots: one of the asks live,
+// pending or waiting alike (Escape stops a wait as it cancels a question);
+// "" when no card is shown.
+func topCard(slots []string, live map[string]bool) string {
+	for _, id := range slots {
+		if live[id] {
+			return id
+		}
+	}
+	return ""
+}
+
+// escape closes the card of ask id: Stop waiting for a waiting URL, else Cancel.
 func (s *AskStack) escape(id string) {
 	r := relay()
 	if r == nil {
 		return
-	}
-	if id == "" {
-		for _, sid := range s.slots {
-			if a, ok := s.ask(sid); ok && a.State == wire.AskPending {
-				id = sid
-				break
-			}
-		}
 	}
 	a, ok := s.ask(id)
 	switch {

@@ -364,6 +364,12 @@ func TestCountdown(t *testing.T) {
 	if got := clock(90*time.Minute + 5*time.Second); got != "1:30:05" {
 		t.Errorf("clock = %q", got)
 	}
+	if text, up := countdownText("Answer within", deadline, created, created.Add(10*time.Second)); text != "Answer within 0:45" || up {
+		t.Errorf("10s in: %q, up %t", text, up)
+	}
+	if text, up := countdownText("Answer within", deadline, created, deadline); text != "Time is up" || !up {
+		t.Errorf("at the deadline: %q, up %t", text, up)
+	}
 }
 
 func TestSelectedServerRoundTripsThroughTheAddress(t *testing.T) {
@@ -436,5 +442,46 @@ func TestNoticeOfAWaitingURLAskDoesNotReadLikeAFailure(t *testing.T) {
 	pending := store.Departed{Ask: wire.Ask{ID: "b", Kind: wire.AskURL, State: wire.AskPending}}
 	if got := departedText(waiting); got == departedText(pending) || !strings.Contains(got, "page you opened") {
 		t.Errorf("waiting ask left with %q, the same as a pending one", got)
+	}
+}
+
+func TestChoiceGroupsCarryTheirStatesWhereARIAAllowsThem(t *testing.T) {
+	c := &FormAskCard{Ask: formAskOf(everyField), errs: schema.FieldErrors{"plan": "Choose one", "features": "Choose at least 1 choice"}}
+	html := rendered(t, c)
+	radios := element(html, `class="ask-row ask-choices`, `data-field="plan"`)
+	for _, want := range []string{`role="radiogroup"`, "aria-required", "aria-invalid", "is-invalid"} {
+		if !strings.Contains(radios, want) {
+			t.Errorf("radio group %s lacks %s", radios, want)
+		}
+	}
+	boxes := element(html, `class="ask-row ask-choices`, `data-field="features"`)
+	if strings.Contains(boxes, "aria-invalid") || strings.Contains(boxes, "aria-required") || strings.Contains(boxes, "role=") {
+		t.Errorf("checkbox group %s carries states a group may not have", boxes)
+	}
+	if !strings.Contains(boxes, "is-invalid") {
+		t.Errorf("checkbox group %s is not drawn invalid", boxes)
+	}
+	for _, v := range []string{"x", "y"} {
+		if tag := element(html, `type="checkbox"`, `value="`+v+`"`); !strings.Contains(tag, "aria-invalid") {
+			t.Errorf("checkbox %s of an invalid field: %s", v, tag)
+		}
+	}
+}
+
+func TestEscapeClosesTheTopCardWaitingOrPending(t *testing.T) {
+	cases := []struct {
+		slots []string
+		live  map[string]bool
+		want  string
+	}{
+		{[]string{"gone", "waiting", "pending"}, map[string]bool{"waiting": true, "pending": true}, "waiting"},
+		{[]string{"pending"}, map[string]bool{"pending": true}, "pending"},
+		{[]string{"gone"}, map[string]bool{}, ""}, // only a notice: Escape is left alone
+		{nil, nil, ""},
+	}
+	for _, c := range cases {
+		if got := topCard(c.slots, c.live); got != c.want {
+			t.Errorf("topCard(%v, %v) = %q, want %q", c.slots, c.live, got, c.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ func renderAuthorize(s wire.Server, flow store.AuthFlow) app.UI {
 	}
 	return app.Div().Class("authorize").DataSet("server-id", id).Body(
 		disabledIf(app.Button().Class("authorize-server", "sb-button", "is-primary").Type("button"), flow.Sending).
-			Aria("label", "Authorize Switchboard to use "+s.Name).
+			Aria("label", choose(flow.Sending, "Authorizing Switchboard to use "+s.Name+"…", "Authorize Switchboard to use "+s.Name)).
 			Text(choose(flow.Sending, "Authorizing…", "Authorize")).
 			OnClick(func(ctx app.Context, e app.Event) { startAuthorize(id) }, app.EventScope(id)),
 		app.If(authErr != "", func() app.UI {
@@ -50,18 +50,22 @@ func renderAuthorize(s wire.Server, flow store.AuthFlow) app.UI {
 
 // authorizeErrorText says in words why an authorization could not start.
 func authorizeErrorText(e *wire.Error) string {
-	return "Could not start the authorization: " + e.Message
+	return opFailure("Could not start the authorization: ", e)
 }
 
-// startAuthorize opens the popup now, in the click (later, a popup blocker
-// would stop it), and has the client point it at the authorization page.
+// startAuthorize has the client ask for the authorization page. The client
+// opens the popup while still in the click (later, a popup blocker would
+// stop it), and only when it sends a request: a click while one is on its
+// way opens nothing, since opening the named popup again would blank (or,
+// closed, lose) the one that request will use.
 func startAuthorize(server string) {
 	c := relay()
 	if c == nil {
 		return
 	}
-	w := app.Window().Call("open", "about:blank", popupName, popupFeatures)
-	c.Authorize(server, browserPopup{w: w})
+	c.Authorize(server, func() store.Popup {
+		return browserPopup{w: app.Window().Call("open", "about:blank", popupName, popupFeatures)}
+	})
 }
 
 // browserPopup is a window opened by window.open; w is null when the

@@ -15,7 +15,7 @@ func renderCalls(title string, calls []store.Call) app.UI {
 	return hiddenIf(app.Section().Class("calls").Aria("label", title), len(calls) == 0).Body(
 		app.H3().Class("calls-title").Text(title),
 		app.Ol().Class("call-list").Body(
-			app.Range(calls).Slice(func(i int) app.UI { return renderCall(calls[i]) }),
+			app.Range(calls).Slice(func(i int) app.UI { return &CallItem{Call: calls[i]} }),
 		),
 	)
 }
@@ -34,13 +34,32 @@ func callStatusWord(c store.Call) string {
 	return callStatusWords[c.Status]
 }
 
-func renderCall(c store.Call) app.UI {
+// CallItem is one call in a list. Its head is a live region, so the
+// outcome (Running… → Done, Failed, Cancelled) is read out.
+//
+// go-app matches children by position, and a new call comes first: as a
+// component known by its call, not by its place in the list, an item is
+// remounted rather than rewritten when the calls move down, so a status is
+// announced only when its own call changes, and a focused Cancel button
+// never turns into another call's.
+type CallItem struct {
+	app.Compo
+
+	Call store.Call
+}
+
+// CompoID keeps an item with its call.
+func (i *CallItem) CompoID() string { return i.Call.ID }
+
+// Render implements app.Composer.
+func (i *CallItem) Render() app.UI {
+	c := i.Call
 	li := app.Li().Class("call-result").DataSet("status", string(c.Status)).DataSet("call-id", c.ID)
 	if c.Kind == store.CallTool {
 		li = li.DataSet("tool-name", c.Name)
 	}
 	return li.Body(
-		app.Div().Class("call-head").Body(
+		app.Div().Class("call-head").Role("status").Body(
 			app.Span().Class("call-name").Text(c.Name),
 			app.Span().Class("call-status").Text(callStatusWord(c)),
 		),
@@ -92,6 +111,9 @@ func renderPending(c store.Call) app.UI {
 					r.Cancel(id)
 				}
 			}, app.EventScope(id)),
+		app.If(c.CancelErr != nil, func() app.UI {
+			return app.P().Class("cancel-error", "sb-error").Role("alert").Text(opFailure("Could not cancel: ", c.CancelErr))
+		}),
 	)
 }
 

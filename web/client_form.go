@@ -78,7 +78,7 @@ func (f *ClientForm) save(ctx app.Context, e app.Event) {
 			f.saving = false
 			switch {
 			case r.Err != nil:
-				f.problem = "Could not save the client: " + r.Err.Message
+				f.problem = opFailure("Could not save the client: ", r.Err)
 			case args.ClientID == "":
 				f.note = "The stored client credentials were cleared."
 			default:

@@ -98,7 +98,8 @@ func (d *Dashboard) Render() app.UI {
 		&AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: v.Status == store.StatusLive},
 		app.Div().Class("sb-main").Body(
 			&ServerList{
-				Servers: v.Snapshot.Servers, Selected: d.selected, Loaded: v.Loaded,
+				Servers: v.Snapshot.Servers, Selected: d.selected,
+				Loaded: v.Loaded, SignedOut: v.Status == store.StatusSignedOut,
 				Asking: asksPerServer(v.Snapshot.Asks), Auth: v.Auth,
 			},
 			renderDetail(v, d.selected),

@@ -1,6 +1,10 @@
 package web
 
-import "time"
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
 
 // newFor is how long an item that arrived while the list was shown stays marked.
 const newFor = 4 * time.Second
@@ -39,6 +43,14 @@ func (m *newMarks) see(keys []string, now time.Time) bool {
 		}
 	}
 	return added
+}
+
+// update records the keys a list shows after a render and marks the new
+// ones, unmarking them newFor later: what a list's OnUpdate does.
+func (m *newMarks) update(ctx app.Context, keys []string) {
+	if m.see(keys, time.Now()) {
+		ctx.After(newFor, func(app.Context) { m.expire(time.Now()) })
+	}
 }
 
 // expire unmarks the keys marked for newFor or longer.

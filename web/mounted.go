@@ -36,6 +36,14 @@ func setDOMValue(id, v string) {
 	}
 }
 
+// setDOMChecked sets the checked property of the checkbox with id: what
+// it shows, which its checked attribute stops governing once clicked.
+func setDOMChecked(id string, on bool) {
+	if el := app.Window().GetElementByID(id); el.Truthy() {
+		el.Set("checked", on)
+	}
+}
+
 // focusLater moves the focus, after the render, to the first element of ids
 // that exists.
 func focusLater(ctx app.Context, ids ...string) {

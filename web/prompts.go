@@ -2,7 +2,6 @@ package web
 
 import (
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -31,11 +30,7 @@ func (t *PromptsTab) CompoID() string { return t.ServerID }
 func (t *PromptsTab) OnInit() { t.marks.seed(promptNames(t.Prompts)) }
 
 // OnUpdate marks the prompts that arrived since the last render.
-func (t *PromptsTab) OnUpdate(ctx app.Context) {
-	if t.marks.see(promptNames(t.Prompts), time.Now()) {
-		ctx.After(newFor, func(app.Context) { t.marks.expire(time.Now()) })
-	}
-}
+func (t *PromptsTab) OnUpdate(ctx app.Context) { t.marks.update(ctx, promptNames(t.Prompts)) }
 
 // Render implements app.Composer.
 func (t *PromptsTab) Render() app.UI {

@@ -2,6 +2,8 @@ package web
 
 import (
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -60,6 +62,25 @@ func currentView() store.View {
 		return c.View()
 	}
 	return store.View{Status: store.StatusConnecting}
+}
+
+// opFailure says why an op failed: failed (such as "Could not add the
+// server: ") and the relay's reason. An op whose answer was lost may have
+// run, so it is not said to have failed.
+func opFailure(failed string, e *wire.Error) string {
+	if e.Code == store.CodeConnectionLost {
+		return upperFirst(e.Message) + "."
+	}
+	return failed + e.Message
+}
+
+// upperFirst capitalises the first letter of s.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // send sends an op through the page's client; without one it fails at once.

@@ -2,7 +2,6 @@ package web
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -31,11 +30,7 @@ func (t *ResourcesTab) CompoID() string { return t.ServerID }
 func (t *ResourcesTab) OnInit() { t.marks.seed(t.keys()) }
 
 // OnUpdate marks the resources and templates that arrived since the last render.
-func (t *ResourcesTab) OnUpdate(ctx app.Context) {
-	if t.marks.see(t.keys(), time.Now()) {
-		ctx.After(newFor, func(app.Context) { t.marks.expire(time.Now()) })
-	}
-}
+func (t *ResourcesTab) OnUpdate(ctx app.Context) { t.marks.update(ctx, t.keys()) }
 
 // keys names resources by URI and templates by URI template; a template
 // cannot collide with a resource, its key starts with "template ".

@@ -76,7 +76,7 @@ func (f *AddServerForm) submit(ctx app.Context, e app.Event) {
 func (f *AddServerForm) added(ctx app.Context, r store.Reply) {
 	f.adding = false
 	if r.Err != nil {
-		f.problem = "Could not add the server: " + r.Err.Message
+		f.problem = opFailure("Could not add the server: ", r.Err)
 		return
 	}
 	var res wire.AddServerResult

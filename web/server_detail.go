@@ -23,6 +23,8 @@ func renderDetail(v store.View, selected string) app.UI {
 	if srv == nil {
 		text := "Select a server to see its tools, prompts and resources."
 		switch {
+		case v.Status == store.StatusSignedOut:
+			text = "Signed out: your servers show again once you sign in."
 		case !v.Loaded:
 			text = "Loading your servers…"
 		case len(v.Snapshot.Servers) == 0:
@@ -32,16 +34,22 @@ func renderDetail(v store.View, selected string) app.UI {
 			app.P().Class("sb-empty").Text(text),
 		)
 	}
-	return &ServerDetail{Server: *srv, Calls: v.CallsTo(srv.ID), Auth: v.Auth[srv.ID]}
+	return &ServerDetail{
+		Server: *srv, Auth: v.Auth[srv.ID],
+		ToolCalls: v.CallsTo(srv.ID, store.CallTool), PromptGets: v.CallsTo(srv.ID, store.CallPrompt),
+		ResourceReads: v.CallsTo(srv.ID, store.CallResource),
+	}
 }
 
 // ServerDetail shows one server in tabs: tools, prompts, resources, info.
 type ServerDetail struct {
 	app.Compo
 
-	Server wire.Server
-	Calls  []store.Call   // this server's calls, newest first
-	Auth   store.AuthFlow // the authorization started here
+	Server        wire.Server
+	Auth          store.AuthFlow // the authorization started here
+	ToolCalls     []store.Call   // this server's calls of each kind, newest first
+	PromptGets    []store.Call
+	ResourceReads []store.Call
 
 	tab string // the open tab; tools when empty
 }
@@ -80,14 +88,14 @@ func (d *ServerDetail) Render() app.UI {
 				d.renderTab(tab, tabInfo, "Info", -1),
 			),
 			d.renderPanel(tab, tabTools, &ToolsTab{
-				ServerID: s.ID, Tools: s.Tools, Ready: ready, Calls: callsOf(d.Calls, store.CallTool),
+				ServerID: s.ID, Tools: s.Tools, Ready: ready, Calls: d.ToolCalls,
 			}),
 			d.renderPanel(tab, tabPrompts, &PromptsTab{
-				ServerID: s.ID, Prompts: s.Prompts, Ready: ready, Calls: callsOf(d.Calls, store.CallPrompt),
+				ServerID: s.ID, Prompts: s.Prompts, Ready: ready, Calls: d.PromptGets,
 			}),
 			d.renderPanel(tab, tabResources, &ResourcesTab{
 				ServerID: s.ID, Resources: s.Resources, Templates: s.Templates, Ready: ready,
-				Calls: callsOf(d.Calls, store.CallResource),
+				Calls: d.ResourceReads,
 			}),
 			d.renderPanel(tab, tabInfo, renderInfo(s)),
 		)
@@ -139,15 +147,4 @@ func (d *ServerDetail) arrowKeys(ctx app.Context, e app.Event) {
 func (d *ServerDetail) renderPanel(open, tab string, content app.UI) app.UI {
 	return hiddenIf(app.Div().ID("panel-"+tab).Class("tab-panel").Role("tabpanel").
 		Aria("labelledby", "tab-"+tab), open != tab).Body(content)
-}
-
-// callsOf filters calls by kind, keeping their order.
-func callsOf(calls []store.Call, kind store.CallKind) []store.Call {
-	var out []store.Call
-	for _, c := range calls {
-		if c.Kind == kind {
-			out = append(out, c)
-		}
-	}
-	return out
 }

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -24,11 +23,12 @@ type ServerList struct {
 	app.Compo
 	mounted
 
-	Servers  []wire.Server
-	Selected string
-	Loaded   bool
-	Asking   map[string]int            // server id → its asks waiting
-	Auth     map[string]store.AuthFlow // server id → the authorization started here
+	Servers   []wire.Server
+	Selected  string
+	Loaded    bool
+	SignedOut bool                      // the relay signed this page out: nothing shows until a sign-in
+	Asking    map[string]int            // server id → its asks waiting
+	Auth      map[string]store.AuthFlow // server id → the authorization started here
 
 	filter     string            // what is typed in the filter
 	confirming string            // id of the server whose removal waits for a yes
@@ -49,9 +49,7 @@ func (l *ServerList) OnUpdate(ctx app.Context) {
 		ids[i] = s.ID
 		present[s.ID] = true
 	}
-	if l.marks.see(ids, time.Now()) {
-		ctx.After(newFor, func(app.Context) { l.marks.expire(time.Now()) })
-	}
+	l.marks.update(ctx, ids)
 	for id := range l.busy {
 		if !present[id] {
 			delete(l.busy, id)
@@ -98,6 +96,8 @@ func (l *ServerList) emptyText(shown int) string {
 	switch {
 	case shown > 0:
 		return ""
+	case l.SignedOut:
+		return "Signed out."
 	case !l.Loaded:
 		return "Waiting for the relay…"
 	case len(l.Servers) == 0:
@@ -178,7 +178,7 @@ func (l *ServerList) renderActions(s wire.Server) app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { l.retry(id) }, app.EventScope(id))
 		}),
 		disabledIf(app.Button().ID("remove-"+id).Class("remove-server", "sb-button", "is-quiet").Type("button"), busy != "").
-			Aria("label", "Remove "+s.Name).
+			Aria("label", choose(busy == busyRemove, "Removing "+s.Name+"…", "Remove "+s.Name)).
 			Text(choose(busy == busyRemove, "Removing…", "Remove")).
 			OnClick(func(ctx app.Context, e app.Event) {
 				l.confirming = id
@@ -207,7 +207,7 @@ func (l *ServerList) start(id, busy, op, failure string) {
 		l.later(func(app.Context) {
 			delete(l.busy, id)
 			if r.Err != nil {
-				l.failed[id] = failure + r.Err.Message
+				l.failed[id] = opFailure(failure, r.Err)
 			}
 		})
 	})

@@ -1,12 +1,12 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
 // defaultToolArgs pre-fills the arguments box.
@@ -70,9 +70,5 @@ func schemaText(schema json.RawMessage) string {
 	if len(schema) == 0 {
 		return "(no input schema)"
 	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, schema, "", "  "); err != nil {
-		return string(schema)
-	}
-	return b.String()
+	return store.IndentJSON(schema)
 }

@@ -1,8 +1,6 @@
 package web
 
 import (
-	"time"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -29,11 +27,7 @@ func (t *ToolsTab) CompoID() string { return t.ServerID }
 func (t *ToolsTab) OnInit() { t.marks.seed(toolNames(t.Tools)) }
 
 // OnUpdate marks the tools that arrived since the last render.
-func (t *ToolsTab) OnUpdate(ctx app.Context) {
-	if t.marks.see(toolNames(t.Tools), time.Now()) {
-		ctx.After(newFor, func(app.Context) { t.marks.expire(time.Now()) })
-	}
-}
+func (t *ToolsTab) OnUpdate(ctx app.Context) { t.marks.update(ctx, toolNames(t.Tools)) }
 
 // Render implements app.Composer.
 func (t *ToolsTab) Render() app.UI {

@@ -43,6 +43,16 @@ func rendered(t *testing.T, ui app.UI) string {
 
 // element returns the first HTML start tag that contains every attribute in attrs.
 func element(html string, attrs ...string) string {
+	if tags := elements(html, attrs...); len(tags) > 0 {
+		return tags[0]
+	}
+	return ""
+}
+
+// elements returns the HTML start tags that contain every attribute in
+// attrs (go-app writes attributes in no fixed order).
+func elements(html string, attrs ...string) []string {
+	var out []string
 	for _, tag := range strings.Split(html, "<")[1:] {
 		tag = tag[:strings.IndexByte(tag, '>')+1]
 		all := true
@@ -50,10 +60,10 @@ func element(html string, attrs ...string) string {
 			all = all && strings.Contains(tag, a)
 		}
 		if all {
-			return tag
+			out = append(out, tag)
 		}
 	}
-	return ""
+	return out
 }
 
 func TestServerRowsShowStateCountsAndErrorsAsText(t *testing.T) {
@@ -255,5 +265,91 @@ func TestProgressText(t *testing.T) {
 		if got := progressText(c.p, c.total, c.msg); got != c.want {
 			t.Errorf("progressText(%v, %v, %q) = %q, want %q", c.p, c.total, c.msg, got, c.want)
 		}
+	}
+}
+
+func TestCallHeadsAnnounceTheirOutcomeAndStayWithTheirCall(t *testing.T) {
+	refused := wire.NewError(wire.CodeNotFound, "no such call")
+	calls := []store.Call{
+		{ID: "op-2", Kind: store.CallTool, Name: "slow", Status: store.CallPending, CancelErr: refused},
+		{ID: "op-1", Kind: store.CallTool, Name: "echo", Status: store.CallOK},
+	}
+	html := rendered(t, renderCalls("Tool calls", calls))
+	if n := len(elements(html, `class="call-head"`, `role="status"`)); n != len(calls) {
+		t.Errorf("%d call heads are live regions, want %d:\n%s", n, len(calls), html)
+	}
+	if !strings.Contains(html, "Could not cancel: no such call") {
+		t.Errorf("a refused cancel does not say why:\n%s", html)
+	}
+	if tag := element(html, `class="cancel-call`); strings.Contains(tag, "disabled") || !strings.Contains(html, ">Cancel</button>") {
+		t.Errorf("after a refused cancel the button is %s, want Cancel, enabled", tag)
+	}
+	if got := (&CallItem{Call: calls[1]}).CompoID(); got != "op-1" {
+		t.Errorf("a call's item is known as %q, want its call id, so that it is remounted rather than reused for another call", got)
+	}
+}
+
+func TestALostAnswerIsNotCalledAFailure(t *testing.T) {
+	lost := &wire.Error{Code: store.CodeConnectionLost, Message: "the connection to the relay was lost before its answer came: this may or may not have been done, so check before trying again"}
+	if got := opFailure("Remove failed: ", lost); strings.Contains(got, "failed") || !strings.HasPrefix(got, "The connection") {
+		t.Errorf("lost answer: %q", got)
+	}
+	refused := wire.NewError(wire.CodeNotFound, "no such server")
+	if got := opFailure("Remove failed: ", refused); got != "Remove failed: no such server" {
+		t.Errorf("refusal: %q", got)
+	}
+	if got := askErrorText(lost); strings.Contains(got, "Not sent") || strings.Contains(got, "could not be sent") {
+		t.Errorf("an answer whose reply was lost reads %q, as if it was not sent", got)
+	}
+	if got := departedText(store.Departed{Ask: wire.Ask{ID: "a"}, Err: lost}); strings.Contains(got, "not taken") {
+		t.Errorf("a notice after a lost reply reads %q, as if the answer was not taken", got)
+	}
+}
+
+func TestInputSchemaShowsCharactersAsTyped(t *testing.T) {
+	// encoding/json writes <, > and & as \u003c, \u003e and \u0026.
+	got := schemaText(json.RawMessage(`{"description":"a \u003c b \u0026 c"}`))
+	if want := "{\n  \"description\": \"a < b & c\"\n}"; got != want {
+		t.Errorf("schema text = %q, want %q", got, want)
+	}
+	if got := schemaText(nil); got != "(no input schema)" {
+		t.Errorf("no schema: %q", got)
+	}
+}
+
+func TestBusyButtonsNameTheirProgress(t *testing.T) {
+	l := &ServerList{Servers: servers(), Loaded: true, busy: map[string]string{"s1": busyRemove}}
+	if tag := element(rendered(t, l), `id="remove-s1"`); !strings.Contains(tag, `aria-label="Removing demo…"`) {
+		t.Errorf("a removal on its way: %s", tag)
+	}
+	s := servers()[0]
+	s.State = wire.StateAuthenticating
+	html := rendered(t, renderAuthorize(s, store.AuthFlow{Sending: true}))
+	if tag := element(html, `class="authorize-server`); !strings.Contains(tag, `aria-label="Authorizing Switchboard to use demo…"`) {
+		t.Errorf("an authorization on its way: %s", tag)
+	}
+}
+
+func TestElicitModesTickOnlyTheRelaysModes(t *testing.T) {
+	html := rendered(t, &ElicitModes{ServerID: "s1", Modes: []string{wire.ModeURL}})
+	if tag := element(html, `id="elicit-url"`); !strings.Contains(tag, "checked") {
+		t.Errorf("URL requests allowed, box %s", tag)
+	}
+	// A false checked attribute would be prerendered as checked="false", which HTML reads as checked.
+	if tag := element(html, `id="elicit-form"`); strings.Contains(tag, "checked") {
+		t.Errorf("forms not allowed, box %s", tag)
+	}
+	if form, url := (&ElicitModes{Modes: []string{wire.ModeForm}}).modes(); !form || url {
+		t.Errorf("modes of [form] = form %t url %t", form, url)
+	}
+}
+
+func TestSignedOutPageShowsNoServers(t *testing.T) {
+	v := store.View{Status: store.StatusSignedOut}
+	if html := rendered(t, renderDetail(v, "s1")); !strings.Contains(html, "Signed out") || strings.Contains(html, "Loading") {
+		t.Errorf("detail when signed out:\n%s", html)
+	}
+	if html := rendered(t, &ServerList{SignedOut: true}); !strings.Contains(html, "Signed out.") || strings.Contains(html, "Waiting for the relay") {
+		t.Errorf("list when signed out:\n%s", html)
 	}
 }

@@ -32,13 +32,14 @@ const maxCalls = 100
 
 // Call is one tool call, resource read or prompt get and what came back.
 type Call struct {
-	ID       string // the op id
-	Kind     CallKind
-	Server   string
-	Name     string
-	Status   CallStatus
-	Progress *wire.Progress // the last progress report, if any
-	Cancel   bool           // a cancel was sent
+	ID        string // the op id
+	Kind      CallKind
+	Server    string
+	Name      string
+	Status    CallStatus
+	Progress  *wire.Progress // the last progress report, if any
+	Cancel    bool           // a cancel was sent and not refused
+	CancelErr *wire.Error    // why the relay refused the last cancel; the call runs on
 
 	Text  string // the readable part of the result
 	JSON  string // the whole result, indented
@@ -46,11 +47,11 @@ type Call struct {
 	Code  string // the error's wire code
 }
 
-// CallsTo returns the calls made to server, newest first.
-func (v View) CallsTo(server string) []Call {
+// CallsTo returns the calls of kind made to server, newest first.
+func (v View) CallsTo(server string, kind CallKind) []Call {
 	var out []Call
 	for _, c := range v.Calls {
-		if c.Server == server {
+		if c.Server == server && c.Kind == kind {
 			out = append(out, c)
 		}
 	}
@@ -76,19 +77,34 @@ func (c *Client) GetPrompt(server, name string, args map[string]string) string {
 }
 
 // Cancel asks the relay to cancel a pending call. The call ends when the
-// relay answers it (with a cancelled error, or its result if it won the race).
+// relay answers it (with a cancelled error, or its result if it won the
+// race). A refused cancel leaves the call running, with the refusal as its
+// CancelErr, and it may be cancelled again.
 func (c *Client) Cancel(callID string) {
 	if !c.updateCall(callID, func(call *Call) bool {
 		if call.Status != CallPending || call.Cancel {
 			return false
 		}
-		call.Cancel = true
+		call.Cancel, call.CancelErr = true, nil
 		return true
 	}) {
 		return
 	}
 	c.cfg.OnChange()
-	c.Do(wire.OpCancel, wire.CancelArgs{ID: callID}, func(Reply) {})
+	c.Do(wire.OpCancel, wire.CancelArgs{ID: callID}, func(r Reply) {
+		if r.Err == nil {
+			return
+		}
+		if c.updateCall(callID, func(call *Call) bool {
+			if call.Status != CallPending {
+				return false // the call ended meanwhile: its outcome says it all
+			}
+			call.Cancel, call.CancelErr = false, r.Err
+			return true
+		}) {
+			c.cfg.OnChange()
+		}
+	})
 }
 
 // outcome turns a successful answer into what a call shows.
@@ -152,7 +168,7 @@ func finishCall(call *Call, r Reply, out outcome) {
 		return
 	}
 	text, isError := out(r.Data)
-	call.Text, call.JSON = clip(text), clip(indentJSON(r.Data))
+	call.Text, call.JSON = clip(text), clip(IndentJSON(r.Data))
 	call.Status = CallOK
 	if isError {
 		call.Status, call.Code, call.Error = CallError, wire.CodeToolError, toolErrorText(text)

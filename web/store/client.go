@@ -163,6 +163,7 @@ func (c *Client) closed(gen int, code int) {
 	switch code {
 	case wire.CloseUnauthorized:
 		c.status = StatusSignedOut
+		c.forgetLocked()
 	case wire.CloseTooSlow, wire.CloseProtocolError:
 		c.resync = true
 	}
@@ -181,6 +182,14 @@ func (c *Client) closed(gen int, code int) {
 	if !signedOut {
 		c.cfg.AfterFunc(delay, func() { c.dial(next) })
 	}
+}
+
+// forgetLocked drops the mirror and all that was done on it: a signed-out
+// page shows nothing of the user's (servers, asks, calls, authorizations).
+func (c *Client) forgetLocked() {
+	c.snap, c.seq, c.loaded, c.resync = wire.Snapshot{}, 0, false, false
+	c.calls, c.departed, c.auth = nil, nil, nil
+	c.asks = map[string]*askTrack{}
 }
 
 // restartLocked gives up on the current socket, whose stream can no longer
@@ -258,6 +267,7 @@ func (c *Client) applySnapshotLocked(f wire.Frame) error {
 	}
 	c.noteDeparturesLocked(c.snap.Asks, s.Asks)
 	c.snap, c.seq, c.loaded, c.resync = s, f.Seq, true, false
+	c.pruneAuthLocked()
 	c.backoff = initialBackoff
 	return nil
 }
@@ -280,6 +290,7 @@ func (c *Client) applyDeltaLocked(f wire.Frame) error {
 	}
 	c.noteDeparturesLocked(c.snap.Asks, next.Asks)
 	c.snap, c.seq = next, f.Seq
+	c.pruneAuthLocked()
 	c.backoff = initialBackoff
 	return nil
 }

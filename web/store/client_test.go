@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -210,6 +211,30 @@ func TestUnauthorizedCloseSignsOutAndStopsReconnecting(t *testing.T) {
 	}
 	if n := r.pendingTimers(); n != 0 {
 		t.Errorf("%d reconnections scheduled after sign-out", n)
+	}
+}
+
+func TestSigningOutClearsTheMirror(t *testing.T) {
+	r, c := newRelay(t)
+	snap := withAsks(formAsk("a1"), urlAsk("a2"))
+	snap.Servers[1].State = wire.StateAuthenticating
+	s := connect(t, r, c, 1, snap)
+	c.CallTool("s1", "slow", json.RawMessage(`{}`))
+	c.AnswerAsk("a1", wire.ActionDecline, nil)
+	c.Authorize("s2", func() Popup { return &fakePopup{} })
+	s.delta(2, askRemoval(urlAsk("a2"))) // leaves a notice
+	if v := c.View(); len(v.Calls) == 0 || len(v.Departed) == 0 || len(v.Auth) == 0 || len(v.AskStatus) == 0 {
+		t.Fatalf("the setup left nothing to clear: %+v", v)
+	}
+	s.drop(wire.CloseUnauthorized)
+	v := c.View()
+	if v.Loaded || v.Snapshot.User != "" || len(v.Snapshot.Servers) != 0 || len(v.Snapshot.Asks) != 0 {
+		t.Errorf("signed out, the view still shows loaded=%t user=%q %d servers %d asks",
+			v.Loaded, v.Snapshot.User, len(v.Snapshot.Servers), len(v.Snapshot.Asks))
+	}
+	if len(v.Calls) != 0 || len(v.Departed) != 0 || len(v.Auth) != 0 || len(v.AskStatus) != 0 {
+		t.Errorf("signed out, the view keeps %d calls, %d notices, %d authorizations, %d ask states",
+			len(v.Calls), len(v.Departed), len(v.Auth), len(v.AskStatus))
 	}
 }
 

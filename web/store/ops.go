@@ -16,7 +16,7 @@ const (
 )
 
 const (
-	msgConnectionLost = "connection lost: the relay connection dropped before the answer arrived; try again once it is live"
+	msgConnectionLost = "the connection to the relay was lost before its answer came: this may or may not have been done, so check before trying again"
 	msgOffline        = "not connected to the relay; try again once it is live"
 	msgBadArgs        = "the op's arguments could not be encoded"
 )

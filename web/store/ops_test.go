@@ -60,8 +60,12 @@ func TestOpsInFlightFailWhenTheSocketDrops(t *testing.T) {
 		t.Fatalf("%d ops answered, want 2", len(errs))
 	}
 	for _, e := range errs {
-		if e == nil || e.Code != CodeConnectionLost || !strings.Contains(e.Message, "connection lost") {
+		if e == nil || e.Code != CodeConnectionLost || !strings.Contains(e.Message, "connection to the relay was lost") {
 			t.Errorf("error = %+v, want connection lost", e)
+		}
+		// The op may have run: the words must not invite a blind retry.
+		if e != nil && (!strings.Contains(e.Message, "may or may not have been done") || !strings.Contains(e.Message, "check before trying again")) {
+			t.Errorf("error %q does not say the op may have run", e.Message)
 		}
 	}
 }
@@ -89,7 +93,7 @@ func TestToolCallShowsProgressThenItsText(t *testing.T) {
 		args.Server != "s1" || args.Name != "echo" || string(args.Arguments) != `{"text":"hi"}` {
 		t.Fatalf("tool.call frame = %+v args %+v", f, args)
 	}
-	calls := c.View().CallsTo("s1")
+	calls := c.View().CallsTo("s1", CallTool)
 	if len(calls) != 1 || calls[0].Status != CallPending || calls[0].Name != "echo" {
 		t.Fatalf("calls = %+v", calls)
 	}
@@ -175,6 +179,41 @@ func TestCancelSendsOpCancelAndTheCallEndsCancelled(t *testing.T) {
 	}
 }
 
+func TestCallsToKeepsOneServersCallsOfOneKind(t *testing.T) {
+	v := View{Calls: []Call{
+		{ID: "op-4", Server: "s1", Kind: CallTool},
+		{ID: "op-3", Server: "s2", Kind: CallTool},
+		{ID: "op-2", Server: "s1", Kind: CallPrompt},
+		{ID: "op-1", Server: "s1", Kind: CallTool},
+	}}
+	var ids []string
+	for _, c := range v.CallsTo("s1", CallTool) {
+		ids = append(ids, c.ID)
+	}
+	if strings.Join(ids, ",") != "op-4,op-1" {
+		t.Errorf("tool calls to s1 = %v, want [op-4 op-1], newest first", ids)
+	}
+}
+
+func TestRefusedCancelLetsTheCallBeCancelledAgain(t *testing.T) {
+	r, c := newRelay(t)
+	s := connect(t, r, c, 1, twoServers())
+	id := c.CallTool("s1", "slow", json.RawMessage(`{}`))
+	c.Cancel(id)
+	s.recv(wire.ErrorFrame(s.lastFrame().ID, wire.NewError(wire.CodeNotFound, "no such call")))
+	call := c.View().Calls[0]
+	if call.Status != CallPending || call.Cancel || call.CancelErr == nil || call.CancelErr.Message != "no such call" {
+		t.Fatalf("after a refused cancel the call is %+v, want pending, not cancelling, with the refusal", call)
+	}
+	c.Cancel(id)
+	if f := s.lastFrame(); f.Op != wire.OpCancel {
+		t.Fatalf("a second cancel sent %+v, want another %s", f, wire.OpCancel)
+	}
+	if call := c.View().Calls[0]; !call.Cancel || call.CancelErr != nil {
+		t.Errorf("cancelling again: %+v, want cancelling without the old refusal", call)
+	}
+}
+
 func TestResourceReadAndPromptGetShowText(t *testing.T) {
 	r, c := newRelay(t)
 	s := connect(t, r, c, 1, twoServers())
@@ -241,7 +280,7 @@ func TestAnEarlierViewKeepsItsCallsWhenOneEnds(t *testing.T) {
 	if got := before.Calls[1].Status; got != CallPending {
 		t.Errorf("a view taken before the answer shows %q, want pending", got)
 	}
-	if got := c.View().CallsTo("s1"); len(got) != 1 || got[0].Status != CallOK || got[0].Text != "done" {
+	if got := c.View().CallsTo("s1", CallTool); len(got) != 1 || got[0].Status != CallOK || got[0].Text != "done" {
 		t.Errorf("calls to s1 = %+v", got)
 	}
 }

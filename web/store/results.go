@@ -107,8 +107,10 @@ func toolErrorText(text string) string {
 	return text
 }
 
-// indentJSON pretty-prints data, or returns it as is if it is not JSON.
-func indentJSON(data json.RawMessage) string {
+// IndentJSON pretty-prints data for reading, with the escapes of <, > and &
+// that encoding/json writes turned back into the characters, or returns it
+// as is if it is not JSON.
+func IndentJSON(data json.RawMessage) string {
 	var b bytes.Buffer
 	if err := json.Indent(&b, data, "", "  "); err != nil {
 		return string(data)

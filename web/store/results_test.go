@@ -11,8 +11,8 @@ func TestJSONShowsAngleBracketsAndAmpersandsAsTyped(t *testing.T) {
 		{`not json`, `not json`},
 	}
 	for _, c := range cases {
-		if got := indentJSON([]byte(c.in)); got != c.want {
-			t.Errorf("indentJSON(%s) = %q, want %q", c.in, got, c.want)
+		if got := IndentJSON([]byte(c.in)); got != c.want {
+			t.Errorf("IndentJSON(%s) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
