@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -14,17 +15,24 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
+// pending is an authorization started and not yet finished.
+type pending struct {
+	state, user, server string
+	authURL             string // the authorization server's URL to open
+	expires             time.Time
+}
+
 // authorize builds an authorization URL for c and stores its state.
-func (c *Client) authorize(ctx context.Context) (string, error) {
+func (c *Client) authorize(ctx context.Context) (*pending, error) {
 	m := c.m
 	d, err := c.discovery(ctx)
 	if err != nil {
-		return "", upstream(err)
+		return nil, upstream(err)
 	}
 	id, err := m.identity(ctx, c, d, true)
 	if err != nil {
 		c.fail(message(err))
-		return "", upstream(err)
+		return nil, upstream(err)
 	}
 	c.mu.Lock()
 	scopes := c.wantedScopesLocked(d)
@@ -33,23 +41,31 @@ func (c *Client) authorize(ctx context.Context) (string, error) {
 		scopes = append(scopes, scopeOfflineAccess)
 	}
 	verifier := oauth2.GenerateVerifier()
-	state := rand.Text()
+	p := &pending{state: rand.Text(), user: c.user, server: c.server, expires: m.now().Add(stateTTL)}
 	err = m.store.PutState(ctx, store.OAuthState{
-		State: state, User: c.user, Server: c.server, RedirectURI: m.cfg.CallbackURL,
+		State: p.state, User: c.user, Server: c.server, RedirectURI: m.cfg.CallbackURL,
 		Issuer: d.asm.Issuer, IssRequired: d.asm.AuthorizationResponseIssParameterSupported,
 		TokenEndpoint: d.asm.TokenEndpoint, Resource: d.resource,
 		ClientID: id.clientID, ClientSource: id.source, AuthMethod: id.method, Scopes: scopes,
-		Verifier: verifier, ExpiresAt: m.now().Add(StateTTL),
+		Verifier: verifier, ExpiresAt: p.expires,
 	})
 	if err != nil {
 		m.log.Error("store oauth state", "user", c.user, "server", c.server, "err", err)
-		return "", wire.NewError(wire.CodeInternal, "could not store the authorization state")
+		return nil, wire.NewError(wire.CodeInternal, "could not store the authorization state")
 	}
-	authURL, err := authorizationURL(d.asm.AuthorizationEndpoint, url.Values{
+	if c.isGone() {
+		// Removed meanwhile: what this authorization stored may have come
+		// after Forget deleted the server's rows.
+		if err := m.store.Forget(context.WithoutCancel(ctx), c.user, c.server); err != nil {
+			m.log.Error("forget oauth", "user", c.user, "server", c.server, "err", err)
+		}
+		return nil, errNoConnection
+	}
+	p.authURL, err = authorizationURL(d.asm.AuthorizationEndpoint, url.Values{
 		"response_type":         {responseTypeCode},
 		"client_id":             {id.clientID},
 		"redirect_uri":          {m.cfg.CallbackURL},
-		"state":                 {state},
+		"state":                 {p.state},
 		"code_challenge":        {oauth2.S256ChallengeFromVerifier(verifier)},
 		"code_challenge_method": {pkceMethod},
 		"resource":              {d.resource},
@@ -57,7 +73,7 @@ func (c *Client) authorize(ctx context.Context) (string, error) {
 	})
 	if err != nil {
 		c.fail(message(err))
-		return "", upstream(err)
+		return nil, upstream(err)
 	}
 	c.mu.Lock()
 	c.ident, c.lastErr = id, ""
@@ -65,7 +81,7 @@ func (c *Client) authorize(ctx context.Context) (string, error) {
 	c.mu.Unlock()
 	m.log.Info("oauth authorization started", "user", c.user, "server", c.server, "issuer", d.asm.Issuer,
 		"client", id.source, "scopes", strings.Join(scopes, " "))
-	return authURL, nil
+	return p, nil
 }
 
 // authorizationURL adds params to the authorization endpoint, keeping the

@@ -15,15 +15,20 @@ import (
 // sees it.
 const maxStateLen = 256
 
-// CallbackError is why a callback was refused or an authorization failed.
+// finishTimeout bounds what follows a consumed state (the code exchange,
+// storing the token): twice a request's, so that a slow exchange leaves
+// the store time.
+const finishTimeout = 2 * requestTimeout
+
+// callbackError is why a callback was refused or an authorization failed.
 // Its message is fit to show on the callback page.
-type CallbackError struct {
+type callbackError struct {
 	msg string
 	err error
 }
 
-func (e *CallbackError) Error() string { return e.msg }
-func (e *CallbackError) Unwrap() error { return e.err }
+func (e *callbackError) Error() string { return e.msg }
+func (e *callbackError) Unwrap() error { return e.err }
 
 // Why a callback is refused before anything changes.
 var (
@@ -36,13 +41,17 @@ var (
 // known, unused, unexpired and issued for this very callback origin and
 // path; otherwise nothing changes. Then the state is consumed, and either
 // the authorization server's refusal is recorded or the code is exchanged
-// for a token, which is stored and makes the server's connection go on.
-// Every error is a *CallbackError.
+// for a token, which is stored and makes the server's connection go on;
+// from there on, ctx ending (the popup closed) does not stop it.
+//
+// Callback does not check who delivers the URL: [Manager.CallbackHandler]
+// does that for browsers. A headless client calling it itself must deliver
+// only redirects of authorizations it started.
 func (m *Manager) Callback(ctx context.Context, callback *url.URL) error {
 	q := callback.Query()
-	state := q.Get("state")
-	if state == "" || len(state) > maxStateLen {
-		return &CallbackError{msg: "This authorization response carries no valid state."}
+	state := stateOf(q)
+	if state == "" {
+		return &callbackError{msg: "This authorization response carries no valid state."}
 	}
 	st, err := m.store.ConsumeState(ctx, state, m.now(), func(st store.OAuthState) error {
 		if !sameEndpoint(callback, st.RedirectURI) {
@@ -56,47 +65,51 @@ func (m *Manager) Callback(ctx context.Context, callback *url.URL) error {
 	})
 	switch {
 	case errors.Is(err, store.ErrStateUnknown):
-		return &CallbackError{msg: "This authorization response is unknown to the relay.", err: err}
+		return &callbackError{msg: "This authorization response is unknown to the relay.", err: err}
 	case errors.Is(err, store.ErrStateUsed):
-		return &CallbackError{msg: "This authorization response was already used; nothing changed.", err: err}
+		return &callbackError{msg: "This authorization response was already used; nothing changed.", err: err}
 	case errors.Is(err, store.ErrStateExpired):
-		return &CallbackError{msg: "This authorization took too long and expired; start it again from the dashboard.", err: err}
+		return &callbackError{msg: "This authorization took too long and expired; start it again from the dashboard.", err: err}
 	case errors.Is(err, errWrongCallback), errors.Is(err, errWrongIssuer):
 		m.log.Warn("oauth callback refused", "reason", err.Error())
-		return &CallbackError{msg: "This authorization response is not valid here: " + err.Error() + ".", err: err}
+		return &callbackError{msg: "This authorization response is not valid here: " + err.Error() + ".", err: err}
 	case err != nil:
 		m.log.Error("consume oauth state", "err", err)
-		return &CallbackError{msg: "The relay could not check this authorization response.", err: err}
+		return &callbackError{msg: "The relay could not check this authorization response.", err: err}
 	}
+	m.starts.done(state)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
 	c := m.lookup(st.User, st.Server)
+	if c == nil {
+		m.log.Info("oauth callback for a removed server", "user", st.User, "server", st.Server)
+		return &callbackError{msg: "The server of this authorization was removed; nothing was stored."}
+	}
 	if code := q.Get("error"); code != "" {
 		msg := "the authorization server answered " + describeRefusal(code, q.Get("error_description"))
 		m.log.Info("oauth authorization refused", "user", st.User, "server", st.Server, "reason", wire.Sanitize(msg, wire.MaxErrorMessage))
-		if c != nil {
-			c.fail(msg)
-		}
-		return &CallbackError{msg: "The authorization was not granted: " + msg + "."}
+		c.fail(msg)
+		return &callbackError{msg: "The authorization was not granted: " + msg + "."}
 	}
 	code := q.Get("code")
 	if code == "" {
-		return &CallbackError{msg: "This authorization response carries no code."}
+		return &callbackError{msg: "This authorization response carries no code."}
 	}
-	tok, err := m.exchange(ctx, st, code)
+	tok, err := m.exchange(ctx, c, st, code)
 	if err != nil {
 		msg := message(err)
 		m.log.Warn("oauth code exchange failed", "user", st.User, "server", st.Server, "error", msg)
 		m.dropRefusedRegistration(ctx, st, err)
-		if c != nil {
-			c.fail(msg)
-		}
-		return &CallbackError{msg: "The token could not be obtained: " + msg, err: err}
+		c.fail(msg)
+		return &callbackError{msg: "The token could not be obtained: " + msg, err: err}
 	}
-	if err := m.store.PutToken(ctx, *tok); err != nil {
+	switch err := c.authorized(ctx, tok); {
+	case errors.Is(err, errRemoved):
+		m.log.Info("oauth token dropped: the server was removed during the exchange", "user", st.User, "server", st.Server)
+		return &callbackError{msg: "The server of this authorization was removed; nothing was stored.", err: err}
+	case err != nil:
 		m.log.Error("store oauth token", "user", st.User, "server", st.Server, "err", err)
-		return &CallbackError{msg: "The relay could not store the token.", err: err}
-	}
-	if c != nil {
-		c.setToken(tok)
+		return &callbackError{msg: "The relay could not store the token.", err: err}
 	}
 	m.log.Info("oauth authorized", "user", st.User, "server", st.Server, "issuer", st.Issuer, "scopes", strings.Join(tok.Scopes, " "))
 	return nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -208,15 +207,13 @@ func TestLatePopupAfterSuccessIsHarmless(t *testing.T) {
 }
 
 func TestCallbackHandlerShowsClosingPageOrEscapedError(t *testing.T) {
-	srv := httptest.NewServer(nil)
-	defer srv.Close()
-	w := newWorldWith(t, oauthfixture.AuthConfig{}, readScope, func(cfg *oauth.Config) { cfg.CallbackURL = srv.URL + oauth.CallbackPath })
-	srv.Config.Handler = w.mgr.CallbackHandler()
+	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
 	r.awaitState(wire.StateAuthenticating)
+	ann := newBrowser(t, site, "ann")
 
-	_, callback := w.authorize("ann", "s1")
-	resp, body := get(t, callback.String())
+	_, _, callback := ann.authorize(w, "ann", "s1")
+	resp, body := ann.get(callback.String())
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "window.close()") {
 		t.Errorf("success page %d: %s", resp.StatusCode, body)
 	}
@@ -230,47 +227,51 @@ func TestCallbackHandlerShowsClosingPageOrEscapedError(t *testing.T) {
 	r.awaitState(wire.StateReady)
 
 	// An error from the authorization server is sanitized and escaped.
-	u, err := w.mgr.Authorize(context.Background(), "ann", "s1")
+	startURL, err := w.mgr.AuthorizeInBrowser(context.Background(), "ann", "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
+	authURL := ann.start(startURL)
 	evil := *callback
-	evil.RawQuery = url.Values{"state": {mustQuery(t, u).Get("state")}, "error": {"access_denied"},
+	evil.RawQuery = url.Values{"state": {mustQuery(t, authURL).Get("state")}, "error": {"access_denied"},
 		"error_description": {"<script>alert(1)</script>\x1b[31m\u202egnp.exe"}}.Encode()
-	resp, body = get(t, evil.String())
+	resp, body = ann.get(evil.String())
 	if resp.StatusCode != http.StatusBadRequest || strings.Contains(body, "<script>alert") || strings.Contains(body, "\u202e") || strings.Contains(body, "\x1b") {
 		t.Errorf("error page %d: %s", resp.StatusCode, body)
 	}
 	if !strings.Contains(body, "&lt;script&gt;alert(1)&lt;/script&gt;") || strings.Contains(body, "window.close") {
 		t.Errorf("error page does not show the escaped reason or closes itself: %s", body)
 	}
-	resp, body = get(t, evil.String()) // replayed
-	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "already used") {
+	resp, body = get(t, evil.String()) // replayed, from a browser without the binding
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "not started in this browser") {
 		t.Errorf("replay page %d: %s", resp.StatusCode, body)
 	}
 }
 
 func TestCallbackHandlerRedirectsToConfiguredDestinations(t *testing.T) {
-	srv := httptest.NewServer(nil)
-	defer srv.Close()
-	w := newWorldWith(t, oauthfixture.AuthConfig{}, readScope, func(cfg *oauth.Config) {
-		cfg.CallbackURL = srv.URL + oauth.CallbackPath
+	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, func(cfg *oauth.Config) {
 		cfg.SuccessURL = "https://app.example/done"
 		cfg.ErrorURL = "https://app.example/failed?from=relay"
 	})
-	srv.Config.Handler = w.mgr.CallbackHandler()
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
 	r.awaitState(wire.StateAuthenticating)
+	ann := newBrowser(t, site, "ann")
 
-	_, callback := w.authorize("ann", "s1")
-	resp, _ := getNoFollow(t, callback.String())
+	_, _, callback := ann.authorize(w, "ann", "s1")
+	resp, _ := ann.get(callback.String())
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "https://app.example/done" {
 		t.Errorf("success: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	resp, _ = getNoFollow(t, callback.String())
 	loc, _ := url.Parse(resp.Header.Get("Location"))
-	if resp.StatusCode != http.StatusSeeOther || loc.Host != "app.example" || loc.Query().Get("from") != "relay" || !strings.Contains(loc.Query().Get("error"), "already used") {
+	if resp.StatusCode != http.StatusSeeOther || loc.Host != "app.example" || loc.Query().Get("from") != "relay" || !strings.Contains(loc.Query().Get("error"), "not started in this browser") {
 		t.Errorf("failure: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// A start page that refuses goes there too.
+	resp, _ = newBrowser(t, site, "").get(site.URL + oauth.StartPath + "?state=x")
+	loc, _ = url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || loc.Host != "app.example" || !strings.Contains(loc.Query().Get("error"), "not signed in") {
+		t.Errorf("refused start: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }
 

@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"sync"
@@ -12,9 +13,19 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// ErrAuthorizationRequired is returned by [Client.Token] when the server can
-// only be reached after a person authorizes again.
-var ErrAuthorizationRequired = errors.New("the server requires authorization")
+// Why a client cannot go on.
+var (
+	// errAuthorizationRequired: the server can only be reached after a
+	// person authorizes again.
+	errAuthorizationRequired = errors.New("the server requires authorization")
+	// errRemoved: the server was removed ([Manager.Forget]).
+	errRemoved = errors.New("the server was removed")
+)
+
+// renewRetry is how long after a refresh that failed for a passing reason
+// (the authorization server unreachable or failing) the next one is tried;
+// meanwhile a token still valid is used and an expired one fails at once.
+const renewRetry = 10 * time.Second
 
 // Client is the OAuth state of one user's server: its token, the last
 // challenge, and whether a person must authorize. A connection uses it as
@@ -25,18 +36,23 @@ type Client struct {
 	m                 *Manager
 	user, server, url string
 
-	refreshMu sync.Mutex // one refresh at a time
+	// refreshMu allows one refresh at a time; storing a token and
+	// forgetting the server happen under it too.
+	refreshMu sync.Mutex
 
-	mu        sync.Mutex
-	loaded    bool              // the stored token and credentials were read
-	token     *store.OAuthToken // nil when there is none
-	challenge challenge         // of the last 401
-	stepUp    []string          // scopes a 403 insufficient_scope asked for, with those granted
-	required  bool              // a person must authorize
-	disc      *discovery        // the last discovery, nil before one succeeded
-	ident     *identity         // the client identity last used or entered
-	lastErr   string            // why the last attempt failed, sanitized
-	changed   chan struct{}     // closed and replaced on every change
+	mu         sync.Mutex
+	gone       bool              // the server was removed: nothing is stored any more
+	loaded     bool              // the stored token and credentials were read
+	token      *store.OAuthToken // nil when there is none
+	renewAfter time.Time         // no refresh before, after one failed for a passing reason
+	renewErr   string            // why that one failed, sanitized
+	challenge  challenge         // of the last 401
+	stepUp     []string          // scopes a 403 insufficient_scope asked for, with those granted
+	required   bool              // a person must authorize
+	disc       *discovery        // the last discovery, nil before one succeeded
+	ident      *identity         // the client identity last used or entered
+	lastErr    string            // why the last attempt failed, sanitized
+	changed    chan struct{}     // closed and replaced on every change
 }
 
 func newClient(m *Manager, user, server, serverURL string) *Client {
@@ -71,7 +87,7 @@ func (c *Client) load(ctx context.Context) {
 		c.token = &tok
 	}
 	if hasManual {
-		c.ident = &identity{source: store.ClientManual, clientID: manual.ClientID, secret: manual.ClientSecret}
+		c.ident = &identity{source: store.ClientManual, clientID: manual.ClientID, secret: manual.ClientSecret, issuer: manual.Issuer}
 	}
 	c.notifyLocked()
 }
@@ -83,7 +99,7 @@ func (c *Client) notifyLocked() {
 }
 
 // Watch returns what a dashboard may know of c and a channel closed at the
-// next change. It never holds a token or a secret.
+// next change. The status never holds a token or a secret.
 func (c *Client) Watch() (wire.AuthState, <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -97,6 +113,8 @@ func (c *Client) statusLocked() wire.AuthState {
 		st.Issuer = c.disc.issuer()
 	case c.token != nil:
 		st.Issuer = c.token.Issuer
+	case c.ident != nil:
+		st.Issuer = c.ident.issuer
 	}
 	switch {
 	case c.required:
@@ -114,8 +132,12 @@ func (c *Client) statusLocked() wire.AuthState {
 }
 
 // Token returns the access token to send, refreshing it first when it is
-// about to expire; "" when there is none yet. It returns
-// ErrAuthorizationRequired when the token expired and could not be renewed.
+// about to expire; "" when there is none yet. It fails with
+// errAuthorizationRequired when the token expired and the authorization
+// server refused to renew it (a person must authorize), and with another
+// error when renewing failed for a passing reason (the authorization
+// server unreachable or failing): the token is kept, and a request after
+// renewRetry tries again. A token still valid is used meanwhile.
 func (c *Client) Token(ctx context.Context) (string, error) {
 	c.load(ctx)
 	c.mu.Lock()
@@ -129,40 +151,56 @@ func (c *Client) Token(ctx context.Context) (string, error) {
 	}
 	c.refreshMu.Lock()
 	defer c.refreshMu.Unlock()
+	now := c.m.now()
 	c.mu.Lock()
-	cur := c.token
+	cur, retryAt, why := c.token, c.renewAfter, c.renewErr
 	c.mu.Unlock()
+	valid := cur != nil && now.Before(cur.Expiry)
 	switch {
 	case cur == nil:
-		return "", ErrAuthorizationRequired
+		return "", errAuthorizationRequired
 	case cur.AccessToken != tok.AccessToken:
 		return cur.AccessToken, nil // refreshed meanwhile
-	case cur.RefreshToken == "" && c.m.now().Before(cur.Expiry):
-		return cur.AccessToken, nil // cannot refresh; use it while it lasts
+	case valid && (cur.RefreshToken == "" || now.Before(retryAt)):
+		return cur.AccessToken, nil // cannot or will not refresh yet; use it while it lasts
 	case cur.RefreshToken == "":
 		c.drop(ctx, "the authorization expired")
-		return "", ErrAuthorizationRequired
+		return "", errAuthorizationRequired
+	case now.Before(retryAt):
+		return "", &userError{msg: why}
 	}
 	fresh, err := c.refresh(ctx, cur)
-	if err != nil {
+	switch {
+	case err == nil:
+		return fresh, nil
+	case grantRefused(err):
 		c.drop(ctx, "the authorization could not be renewed: "+err.Error())
-		return "", ErrAuthorizationRequired
+		return "", errAuthorizationRequired
+	case valid:
+		return cur.AccessToken, nil
 	}
-	return fresh, nil
+	return "", &userError{msg: renewFailed(err), err: err}
+}
+
+// renewFailed is the reason shown when a refresh failed for a passing
+// reason, one sanitized line.
+func renewFailed(err error) string {
+	return wire.Sanitize("the authorization could not be renewed for now ("+err.Error()+"); the relay tries again", wire.MaxErrorMessage)
 }
 
 // Unauthorized handles a 401 answer to a request sent with token sent
 // (empty for none) and challenge, its response headers. It reports whether
 // a new token is there to repeat the request with: one obtained meanwhile,
-// or, when canRefresh, by a refresh now. Otherwise the token is dropped and
-// a person must authorize.
+// or, when canRefresh, by a refresh now. When the refresh fails for a
+// passing reason the token is kept (the connection retries later);
+// otherwise the token is dropped and a person must authorize.
 func (c *Client) Unauthorized(ctx context.Context, sent string, challenge http.Header, canRefresh bool) bool {
 	ch := parseChallenge(challenge)
 	c.refreshMu.Lock()
 	defer c.refreshMu.Unlock()
 	c.mu.Lock()
 	c.challenge = ch
-	tok := c.token
+	tok, retryAt := c.token, c.renewAfter
 	c.mu.Unlock()
 	if tok != nil && tok.AccessToken != sent {
 		return true
@@ -171,9 +209,15 @@ func (c *Client) Unauthorized(ctx context.Context, sent string, challenge http.H
 	if tok != nil {
 		reason = "the server refused the token"
 		if canRefresh && tok.RefreshToken != "" {
+			if c.m.now().Before(retryAt) {
+				return false // the last refresh failed for a passing reason: keep the token
+			}
 			_, err := c.refresh(ctx, tok)
-			if err == nil {
+			switch {
+			case err == nil:
 				return true
+			case !grantRefused(err):
+				return false
 			}
 			reason = "the authorization could not be renewed: " + err.Error()
 		}
@@ -221,7 +265,10 @@ func (c *Client) Discover(ctx context.Context) {
 	id, err := c.m.identity(ctx, c, d, false)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err == nil && id != nil {
+	switch {
+	case err != nil:
+		c.lastErr = message(err)
+	case id != nil:
 		c.ident = id
 	}
 	c.notifyLocked()
@@ -251,28 +298,72 @@ func (c *Client) discovery(ctx context.Context) (*discovery, error) {
 
 // refresh exchanges tok's refresh token for a new token, stores it and
 // makes it current. The caller holds refreshMu. A cancelled request does
-// not cancel the refresh, which would lose the authorization.
+// not cancel the refresh, which would lose the authorization. A failure
+// for a passing reason is shown, and holds off the next refresh for
+// renewRetry.
 func (c *Client) refresh(ctx context.Context, tok *store.OAuthToken) (string, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
 	defer cancel()
-	fresh, err := c.m.refresh(ctx, tok)
+	fresh, err := c.m.refresh(ctx, c, tok)
 	if err != nil {
-		c.m.log.Warn("oauth refresh failed", "user", c.user, "server", c.server, "error", message(err))
+		c.m.log.Warn("oauth refresh failed", "user", c.user, "server", c.server, "error", message(err), "final", grantRefused(err))
+		if !grantRefused(err) {
+			why := renewFailed(err)
+			c.mu.Lock()
+			c.renewAfter, c.renewErr, c.lastErr = c.m.now().Add(renewRetry), why, why
+			c.notifyLocked()
+			c.mu.Unlock()
+		}
 		return "", err
 	}
-	if err := c.m.store.PutToken(ctx, *fresh); err != nil {
+	switch err := c.keep(ctx, fresh); {
+	case errors.Is(err, errRemoved):
+		return "", err
+	case err != nil:
+		// The old refresh token may be spent: use the new one while the
+		// relay runs.
 		c.m.log.Error("store oauth token", "user", c.user, "server", c.server, "err", err)
+		c.setToken(fresh)
 	}
 	c.m.log.Info("oauth token refreshed", "user", c.user, "server", c.server)
-	c.setToken(fresh)
 	return fresh.AccessToken, nil
+}
+
+// authorized stores tok, obtained by an authorization, and makes it
+// current; errRemoved when the server was removed meanwhile.
+func (c *Client) authorized(ctx context.Context, tok *store.OAuthToken) error {
+	c.refreshMu.Lock()
+	defer c.refreshMu.Unlock()
+	return c.keep(ctx, tok)
+}
+
+// keep stores tok and makes it current, unless the server was removed
+// (errRemoved): Forget holds refreshMu while it marks the server gone, so
+// no token is stored after it deleted the server's. The caller holds
+// refreshMu.
+func (c *Client) keep(ctx context.Context, tok *store.OAuthToken) error {
+	if c.isGone() {
+		return errRemoved
+	}
+	if err := c.m.store.PutToken(ctx, *tok); err != nil {
+		return fmt.Errorf("store oauth token: %w", err)
+	}
+	c.setToken(tok)
+	return nil
+}
+
+// isGone reports whether the server was removed.
+func (c *Client) isGone() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gone
 }
 
 // setToken makes tok current after an authorization or a refresh.
 func (c *Client) setToken(tok *store.OAuthToken) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.token, c.loaded = tok, true
+	c.token, c.loaded, c.renewAfter, c.renewErr = tok, true, time.Time{}, ""
 	c.required, c.stepUp, c.lastErr = false, nil, ""
 	c.notifyLocked()
 }
@@ -285,6 +376,7 @@ func (c *Client) drop(ctx context.Context, reason string) {
 	c.mu.Lock()
 	had := c.token != nil
 	c.token, c.stepUp, c.required = nil, nil, true
+	c.renewAfter, c.renewErr = time.Time{}, ""
 	if reason != "" {
 		c.lastErr = reason
 	}
@@ -313,23 +405,28 @@ func (c *Client) fail(msg string) {
 	c.notifyLocked()
 }
 
-// setManual records credentials a person entered (empty id: removed).
-func (c *Client) setManual(clientID, secret string) {
+// setManual records credentials a person entered for issuer (empty id:
+// removed).
+func (c *Client) setManual(clientID, secret, issuer string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch {
 	case clientID != "":
-		c.ident = &identity{source: store.ClientManual, clientID: clientID, secret: secret}
+		c.ident = &identity{source: store.ClientManual, clientID: clientID, secret: secret, issuer: issuer}
 	case c.ident != nil && c.ident.source == store.ClientManual:
 		c.ident = nil
 	}
 	c.notifyLocked()
 }
 
-// forget clears c when its server is removed.
+// forget clears c when its server is removed and marks it gone, after a
+// refresh in flight ended: nothing it obtains from now on is stored.
 func (c *Client) forget() {
+	c.refreshMu.Lock()
+	defer c.refreshMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.gone = true
 	c.token, c.ident, c.disc, c.stepUp = nil, nil, nil, nil
 	c.required, c.lastErr = false, ""
 	c.notifyLocked()

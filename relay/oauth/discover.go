@@ -106,7 +106,7 @@ func (m *Manager) discover(ctx context.Context, serverURL, metadataURL string) (
 // authServerMetadata fetches the metadata of the authorization server that
 // protected resource metadata names: its issuer must be asURL (RFC 8414).
 func (m *Manager) authServerMetadata(ctx context.Context, asURL string) (*oauthex.AuthServerMeta, error) {
-	asm, err := auth.GetAuthServerMetadata(ctx, asURL, m.http)
+	asm, err := auth.GetAuthServerMetadata(ctx, asURL, m.fetch)
 	switch {
 	case err != nil:
 		return nil, &userError{msg: "authorization server metadata of " + asURL + ": " + err.Error(), err: err}
@@ -120,7 +120,7 @@ func (m *Manager) authServerMetadata(ctx context.Context, asURL string) (*oauthe
 // returns nil when the server publishes none.
 func (m *Manager) resourceMetadata(ctx context.Context, serverURL, fromChallenge string) (*oauthex.ProtectedResourceMetadata, error) {
 	for _, candidate := range resourceMetadataURLs(serverURL, fromChallenge) {
-		prm, err := getJSON[oauthex.ProtectedResourceMetadata](ctx, m.http, candidate)
+		prm, err := getJSON[oauthex.ProtectedResourceMetadata](ctx, m.fetch, candidate)
 		var absent *absentError
 		switch {
 		case errors.As(err, &absent):

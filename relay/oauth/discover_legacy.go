@@ -33,7 +33,7 @@ func (m *Manager) originMetadata(ctx context.Context, serverURL string) (*oauthe
 		return nil, &userError{msg: "the server URL: " + err.Error(), err: err}
 	}
 	for _, path := range []string{asWellKnown, oidcWellKnown} {
-		asm, err := getJSON[oauthex.AuthServerMeta](ctx, m.http, origin+path)
+		asm, err := getJSON[oauthex.AuthServerMeta](ctx, m.fetch, origin+path)
 		var absent *absentError
 		switch {
 		case errors.As(err, &absent):

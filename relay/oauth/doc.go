@@ -5,10 +5,10 @@
 // A [Manager] serves every user's servers. [Manager.For] returns the
 // [Client] of one user's server, which its connection (relay/conn) uses as
 // its authorizer: the connection asks it for the bearer token of each
-// request and reports 401 and 403 answers; the client's status
+// request and reports 401 and 403 answers. The client's status
 // ([Client.Watch], a wire.AuthState) tells the dashboard whether a person
-// must authorize, with which authorization server, scopes and client. It
-// never holds a token or a secret.
+// must authorize, with which authorization server, scopes and client; the
+// status never holds a token or a secret.
 //
 // The flow:
 //
@@ -28,35 +28,50 @@
 //     defaults, <origin>/authorize, /token and /register, with the origin
 //     as issuer; since that revision requires PKCE of every client, S256
 //     is assumed there, and only there.
-//  2. [Manager.Authorize] picks the client identity: credentials a person
-//     entered ([Manager.SetClient], secret write-only), then pre-registered
-//     credentials from the configuration, then the relay's client ID
-//     metadata document when the authorization server supports one
-//     ([Manager.MetadataHandler]), then a dynamic registration, which is
-//     stored and reused. Scopes come from the challenge, else the resource's
-//     scopes_supported, else none, always with those granted already
-//     (step-up keeps them), plus offline_access when the authorization
-//     server lists it. It stores a state (random, bound to the user and
-//     server, single use, valid ten minutes, kept hashed) with the PKCE
-//     verifier (sealed) and returns the URL to open, checked http(s) with
-//     shared/urlsafe. The resource parameter is sent with every
+//  2. [Manager.AuthorizeInBrowser] picks the client identity: credentials
+//     a person entered ([Manager.SetClient], secret write-only, bound to the
+//     authorization server of the time and never sent to another one), then
+//     pre-registered credentials from the configuration (matched by issuer
+//     or server), then the relay's client ID metadata document when the
+//     authorization server supports one ([Manager.MetadataHandler]), then a
+//     dynamic registration, which is stored and reused. Scopes come from the
+//     challenge, else the resource's scopes_supported, else none, always
+//     with those granted already (step-up keeps them), plus offline_access
+//     when the authorization server lists it. It stores a state (random,
+//     bound to the user and server, single use, valid ten minutes, kept
+//     hashed) with the PKCE verifier (sealed), and returns the relay's start
+//     page for it ([StartPath]). The resource parameter is sent with every
 //     authorization and token request.
-//  3. The authorization server sends the browser to [CallbackPath];
-//     [Manager.CallbackHandler] hands the URL to [Manager.Callback], which
-//     checks the state (known, unused, unexpired, issued for this very
-//     origin and path, and RFC 9207's iss when present) before consuming
-//     it, exchanges the code, stores the token sealed and wakes the
-//     connection. An invalid callback changes nothing and shows a plain
-//     error page.
-//  4. Tokens are refreshed shortly before they expire and on a 401; a
-//     refresh that fails drops the token and requires a person again. A 403
+//  3. The dashboard opens the start page in a popup. [Manager.StartHandler]
+//     accepts only the browser of the user who started the authorization
+//     (the relay's session cookie, which a browser sends only on navigations
+//     the relay's own pages start), sets a cookie binding that browser to
+//     the state, and redirects to the authorization server (its URL checked
+//     http(s) with shared/urlsafe).
+//  4. The authorization server sends the browser to [CallbackPath].
+//     [Manager.CallbackHandler] requires the binding cookie, so that a link
+//     to someone else's authorization, approved by another user, authorizes
+//     nothing, then hands the URL to [Manager.Callback], which checks the
+//     state (known, unused, unexpired, issued for this very origin and path,
+//     and RFC 9207's iss when present) before consuming it, exchanges the
+//     code (to the end, even if the popup closes), stores the token sealed
+//     and wakes the connection. An invalid callback changes nothing and
+//     shows a plain error page.
+//  5. Tokens are refreshed shortly before they expire and on a 401. A
+//     refresh the authorization server refuses (invalid_grant,
+//     invalid_client, a 400 or 401) drops the token and requires a person
+//     again; one that fails for a passing reason (unreachable, timing out,
+//     5xx) keeps the token, uses it while it is valid, and is tried again
+//     later, while the connection fails and retries. A 403
 //     insufficient_scope asks for the union of the granted and challenged
 //     scopes. Tokens outlive restarts: they are read from the store when the
-//     connection starts.
+//     connection starts. Removing a server ([Manager.Forget]) deletes all of
+//     it, and nothing obtained afterwards (a late refresh or callback) is
+//     stored.
 //
 // Headless clients (the conformance client) use the same calls without a
-// browser: [Manager.Authorize] for the URL, and [Manager.Callback] with the
-// URL the authorization server redirected to.
+// browser: [Manager.Authorize] for the authorization server's URL, and
+// [Manager.Callback] with the URL the authorization server redirected to.
 //
 // Why not the go-sdk's auth.AuthorizationCodeHandler: it performs the whole
 // flow inside one blocked HTTP request (its AuthorizationCodeFetcher must
@@ -72,5 +87,7 @@
 // response body (which may echo a secret) ever reaches an error message.
 //
 // Every request goes through the HTTP client of [Config], a netguard client
-// in the relay.
+// in the relay: token requests and registrations, which carry secrets,
+// follow no redirect, and metadata requests follow none from https to
+// http.
 package oauth

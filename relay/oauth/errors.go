@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -23,13 +24,26 @@ func message(err error) string { return wire.Sanitize(err.Error(), wire.MaxError
 // upstream turns err into the error of an op.
 func upstream(err error) *wire.Error { return wire.NewError(wire.CodeUpstream, err.Error()) }
 
-// redact removes every secret from s, for text an authorization server
-// wrote (an error description may echo what it was sent).
+// redact returns s, text an authorization server wrote (an error
+// description may echo what it was sent), sanitized into one line without
+// invisible characters, with every secret removed: as sent, form-encoded
+// (url.QueryEscape) and sanitized. Sanitizing comes first, since it would
+// otherwise join a secret broken by an invisible character after the
+// search for it; it does not truncate, which could cut a secret in two.
 func redact(s string, secrets ...string) string {
+	s = wire.Sanitize(s, len(s))
 	for _, secret := range secrets {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[redacted]")
+		if secret == "" {
+			continue
+		}
+		for _, form := range []string{secret, url.QueryEscape(secret), wire.Sanitize(secret, len(secret))} {
+			if form != "" {
+				s = strings.ReplaceAll(s, form, redacted)
+			}
 		}
 	}
 	return s
 }
+
+// redacted stands for a secret removed from a text.
+const redacted = "[redacted]"

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -40,6 +42,9 @@ type world struct {
 	logs  *syncBuffer
 	mgr   *oauth.Manager
 	cfg   oauth.Config // the manager's, for restarts
+	// wrap, when set, wraps the transport of the manager's HTTP client
+	// from the next restart on.
+	wrap func(http.RoundTripper) http.RoundTripper
 }
 
 func newWorld(t *testing.T, asCfg oauthfixture.AuthConfig, rsCfg oauthfixture.ResourceConfig) *world {
@@ -85,6 +90,9 @@ func (w *world) restart() {
 	cfg := w.cfg
 	cfg.Store = w.oauth
 	cfg.HTTPClient = netguard.Policy{AllowLoopback: true}.Client(0)
+	if w.wrap != nil {
+		cfg.HTTPClient.Transport = w.wrap(cfg.HTTPClient.Transport)
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(w.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.Now = w.clock.Now
 	mgr, err := oauth.NewManager(cfg)
@@ -310,4 +318,39 @@ func (r *recorder) allJSON() string {
 	defer r.mu.Unlock()
 	b, _ := json.Marshal(r.all)
 	return string(b)
+}
+
+// roundTripper is a function serving as an http.RoundTripper.
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// holdTokenRequests makes the manager's token requests of grant wait,
+// from the next restart on: each one is announced on the returned channel
+// and goes on when release is closed.
+func (w *world) holdTokenRequests(grant string, release <-chan struct{}) <-chan struct{} {
+	arrived := make(chan struct{}, 1)
+	w.wrap = func(base http.RoundTripper) http.RoundTripper {
+		return roundTripper(func(r *http.Request) (*http.Response, error) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/token") && isGrant(r, grant) {
+				arrived <- struct{}{}
+				<-release
+			}
+			return base.RoundTrip(r)
+		})
+	}
+	return arrived
+}
+
+// isGrant reports whether the token request r asks for grant, leaving its
+// body readable.
+func isGrant(r *http.Request, grant string) bool {
+	body, err := r.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	raw, _ := io.ReadAll(body)
+	form, _ := url.ParseQuery(string(raw))
+	return form.Get("grant_type") == grant
 }

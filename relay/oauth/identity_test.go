@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
@@ -147,5 +148,118 @@ func TestRemovingTheServerDeletesItsTokensAndRegistration(t *testing.T) {
 	}
 	if n := w.as.Stats().Registrations; n != 2 {
 		t.Errorf("%d registrations, want a new one after removal", n)
+	}
+}
+
+func TestEnteredCredentialsAreBoundToTheAuthorizationServerOfTheirTime(t *testing.T) {
+	as := oauthfixture.AuthConfig{
+		Clients: []oauthfixture.Client{{ID: "typed-in", Secret: "typed-secret", RedirectURIs: []string{testCallback}}},
+	}
+	w := newWorld(t, as, readScope)
+	c, r := w.connect("ann", "s1", w.rs.URL(), "")
+	r.awaitState(wire.StateAuthenticating)
+	ctx := context.Background()
+	if err := w.mgr.SetClient(ctx, "ann", "s1", "typed-in", "typed-secret"); err != nil {
+		t.Fatal(err)
+	}
+	row, ok, err := w.oauth.Client(ctx, "ann", "s1", store.ClientManual)
+	if err != nil || !ok || row.Issuer != w.as.Issuer() {
+		t.Fatalf("stored credentials %v %v for issuer %q, want %q", ok, err, row.Issuer, w.as.Issuer())
+	}
+	w.complete("ann", "s1")
+	r.awaitState(wire.StateReady)
+	c.Close()
+
+	// The server now names another authorization server than the one the
+	// credentials were entered for (here: they claim to be for another).
+	for _, tc := range []struct{ name, issuer, want string }{
+		{"another authorization server", "https://other-as.example", "entered for the authorization server https://other-as.example"},
+		{"credentials of an older relay, without one", "", "do not say which authorization server"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			row.Issuer = tc.issuer
+			if err := w.oauth.PutClient(ctx, row); err != nil {
+				t.Fatal(err)
+			}
+			w.restart()
+			before := len(w.as.TokenRequests())
+			w.clock.advance(2 * oauthfixture.DefaultTokenLifetime) // the token needs a refresh
+			_, r := w.connect("ann", "s1", w.rs.URL(), "")
+			waiting := r.await("the refusal", func(s wire.Server) bool {
+				return s.State == wire.StateAuthenticating && s.Auth != nil && strings.Contains(s.Auth.Error, tc.want)
+			})
+			if waiting.Auth.Authorized {
+				t.Errorf("auth %+v: the token survived credentials that no longer apply", waiting.Auth)
+			}
+			if _, err := w.mgr.Authorize(ctx, "ann", "s1"); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Authorize: %v, want %q", err, tc.want)
+			}
+			if n := len(w.as.TokenRequests()) - before; n != 0 {
+				t.Errorf("%d token requests carried the credentials to the authorization server", n)
+			}
+		})
+	}
+
+	// Before any discovery and without a token, the status names the
+	// authorization server the credentials are for.
+	row.Issuer = "https://other-as.example"
+	if err := w.oauth.PutClient(ctx, row); err != nil {
+		t.Fatal(err)
+	}
+	w.restart()
+	if st, _ := w.mgr.For("ann", "s1", w.rs.URL()).Watch(); st.Issuer != row.Issuer || st.ClientID != "typed-in" || !st.ClientSecretSet {
+		t.Errorf("status %+v, want the credentials and their issuer %s", st, row.Issuer)
+	}
+}
+
+func TestEnteringCredentialsNeedsTheAuthorizationServer(t *testing.T) {
+	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
+	w.mgr.For("ann", "s1", "http://127.0.0.1:1/mcp") // nothing listens there
+	ctx := context.Background()
+	err := w.mgr.SetClient(ctx, "ann", "s1", "typed-in", "typed-secret")
+	if err == nil || !strings.Contains(err.Error(), "not saved") {
+		t.Errorf("SetClient without a reachable server: %v", err)
+	}
+	if _, ok, _ := w.oauth.Client(ctx, "ann", "s1", store.ClientManual); ok {
+		t.Error("the credentials were stored")
+	}
+	if err := w.mgr.SetClient(ctx, "ann", "nope", "typed-in", ""); err == nil {
+		t.Error("SetClient for a server without a connection succeeded")
+	}
+	if strings.Contains(w.logs.String(), "typed-secret") {
+		t.Error("the secret reached the log")
+	}
+}
+
+func TestConfiguredCredentialsAreFoundByIssuerAndServerNotByClientIDAlone(t *testing.T) {
+	as := oauthfixture.AuthConfig{
+		NoRegistration: true,
+		Clients:        []oauthfixture.Client{{ID: "shared-id", Secret: "right-secret", RedirectURIs: []string{testCallback}}},
+	}
+	w := newWorld(t, as, readScope)
+	// The same client id at another authorization server comes first.
+	w.cfg.Clients = []oauth.Credentials{
+		{Issuer: "https://other-as.example", ClientID: "shared-id", ClientSecret: "other-secret"},
+		{Server: w.rs.URL(), ClientID: "shared-id", ClientSecret: "right-secret"},
+	}
+	w.restart()
+	c, r := w.connect("ann", "s1", w.rs.URL(), "")
+	r.awaitState(wire.StateAuthenticating)
+	w.complete("ann", "s1")
+	r.awaitState(wire.StateReady)
+	echo(t, c, "right client")
+	w.as.RevokeAccessTokens() // a refresh authenticates the same way
+	echo(t, c, "refreshed")
+	trs := w.as.TokenRequests()
+	if len(trs) != 2 {
+		t.Fatalf("token requests %+v, want a code exchange and a refresh", trs)
+	}
+	for _, tr := range trs {
+		if tr.ClientID != "shared-id" || tr.Error != "" {
+			t.Errorf("token request %+v, want the client authenticated with the secret for this server", tr)
+		}
+	}
+	if strings.Contains(w.logs.String(), "other-secret") {
+		t.Error("the other secret reached the log")
 	}
 }

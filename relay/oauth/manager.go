@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,12 +20,15 @@ import (
 
 // Timing and naming of the flow.
 const (
-	// StateTTL is how long an authorization URL stays usable.
-	StateTTL = 10 * time.Minute
 	// CallbackPath is where the relay serves [Manager.CallbackHandler].
 	CallbackPath = "/oauth/callback"
-	// DefaultClientName is how the relay names itself to authorization servers.
-	DefaultClientName = "Switchboard"
+	// StartPath is where the relay serves [Manager.StartHandler]: next to
+	// the callback, at the callback URL's sibling "start".
+	StartPath = "/oauth/start"
+	// stateTTL is how long an authorization URL stays usable.
+	stateTTL = 10 * time.Minute
+	// defaultClientName is how the relay names itself to authorization servers.
+	defaultClientName = "Switchboard"
 	// refreshMargin: a token this close to its expiry is refreshed before use.
 	refreshMargin = time.Minute
 	// requestTimeout bounds each exchange with an authorization server.
@@ -68,19 +72,21 @@ type Config struct {
 	// netguard client.
 	HTTPClient *http.Client
 	// CallbackURL is the absolute URL of [CallbackPath] as the browser
-	// reaches the relay. Without it [Manager.Authorize] fails.
+	// reaches the relay; its sibling "start" is that of [StartPath]. Without
+	// it [Manager.Authorize] fails.
 	CallbackURL string
 	// ClientMetadataURL, when set, is the https URL at which the relay serves
 	// its client ID metadata document ([Manager.MetadataHandler]); it is
 	// then the relay's client id at authorization servers that support such
-	// documents.
+	// documents. It needs a CallbackURL, the document's redirect URI.
 	ClientMetadataURL string
-	ClientName        string        // default DefaultClientName
+	ClientName        string        // default "Switchboard"
 	Clients           []Credentials // pre-registered clients
 	// SuccessURL and ErrorURL, when set, are where the callback sends the
 	// popup after a success or a failure (the failure with an error query
-	// parameter). By default it shows a page that closes the popup, or a
-	// plain error page.
+	// parameter), and the start page after a failure. Each is an absolute
+	// http(s) URL or a path on the relay ("/..."). By default the popup
+	// shows a page that closes it, or a plain error page.
 	SuccessURL, ErrorURL string
 	Logger               *slog.Logger     // nil discards
 	Now                  func() time.Time // the clock; nil means time.Now
@@ -91,9 +97,17 @@ type Config struct {
 type Manager struct {
 	cfg   Config
 	store Store
-	http  *http.Client
-	log   *slog.Logger
-	now   func() time.Time
+	// fetch reads metadata: the configured client, refusing a redirect
+	// from https to http.
+	fetch *http.Client
+	// post sends registrations and token requests, which carry secrets: the
+	// configured client, following no redirect.
+	post    *http.Client
+	log     *slog.Logger
+	now     func() time.Time
+	binding binding  // how a browser is bound to the authorization it started
+	starts  *starts  // authorizations waiting for their browser
+	start   *url.URL // the start page, nil without a CallbackURL
 
 	mu      sync.Mutex
 	clients map[clientKey]*Client
@@ -106,18 +120,29 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.Store == nil || cfg.HTTPClient == nil {
 		return nil, errors.New("oauth: a store and an HTTP client are required")
 	}
+	var callback *url.URL
 	if cfg.CallbackURL != "" {
 		u, err := url.Parse(cfg.CallbackURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
-			return nil, fmt.Errorf("oauth: callback URL %q is not an absolute http(s) URL", cfg.CallbackURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.RawQuery != "" {
+			return nil, fmt.Errorf("oauth: callback URL %q is not an absolute http(s) URL without a query", cfg.CallbackURL)
 		}
+		callback = u
 	}
 	if cfg.ClientMetadataURL != "" {
 		u, err := url.Parse(cfg.ClientMetadataURL)
 		if err != nil || u.Scheme != "https" || u.Host == "" || strings.Trim(u.Path, "/") == "" {
 			return nil, fmt.Errorf("oauth: client metadata URL %q must be an https URL with a path", cfg.ClientMetadataURL)
 		}
+		if callback == nil {
+			return nil, errors.New("oauth: a client metadata URL needs a callback URL, the document's redirect URI")
+		}
 	}
+	for name, dest := range map[string]string{"success": cfg.SuccessURL, "error": cfg.ErrorURL} {
+		if dest != "" && !validDestination(dest) {
+			return nil, fmt.Errorf("oauth: %s URL %q is neither an absolute http(s) URL nor a path starting with one /", name, dest)
+		}
+	}
+	cfg.Clients = slices.Clone(cfg.Clients) // normalized below; the caller's stay as given
 	for i, c := range cfg.Clients {
 		if c.ClientID == "" || (c.Issuer == "" && c.Server == "") {
 			return nil, fmt.Errorf("oauth: pre-registered client %d needs a client id and an issuer or a server", i+1)
@@ -131,7 +156,7 @@ func NewManager(cfg Config) (*Manager, error) {
 		}
 	}
 	if cfg.ClientName == "" {
-		cfg.ClientName = DefaultClientName
+		cfg.ClientName = defaultClientName
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -139,14 +164,35 @@ func NewManager(cfg Config) (*Manager, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Manager{
+	m := &Manager{
 		cfg:     cfg,
 		store:   cfg.Store,
-		http:    cfg.HTTPClient,
+		fetch:   noDowngrade(cfg.HTTPClient),
+		post:    noRedirect(cfg.HTTPClient),
 		log:     cfg.Logger,
 		now:     cfg.Now,
+		starts:  newStarts(),
 		clients: map[clientKey]*Client{},
-	}, nil
+	}
+	if callback != nil {
+		m.binding = newBinding(callback)
+		m.start = callback.ResolveReference(&url.URL{Path: "start"})
+	}
+	return m, nil
+}
+
+// validDestination reports whether dest may be where the popup is sent: an
+// absolute http(s) URL, or a path on the relay (one leading slash; "//"
+// and "/\" would leave for another host).
+func validDestination(dest string) bool {
+	u, err := url.Parse(dest)
+	if err != nil || strings.ContainsFunc(dest, isControl) {
+		return false
+	}
+	if u.Scheme == "" {
+		return u.Host == "" && strings.HasPrefix(dest, "/") && !strings.HasPrefix(dest, "//") && !strings.HasPrefix(dest, "/\\")
+	}
+	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // For returns the OAuth client of user's server at serverURL (normalized),
@@ -175,26 +221,66 @@ func (m *Manager) lookup(user, server string) *Client {
 	return m.clients[clientKey{user, server}]
 }
 
-// Authorize starts an authorization of user's server and returns the URL
-// to open in a browser: discovery (reused while fresh), the client identity
-// (registering if needed), PKCE and a state valid for [StateTTL]. The
-// server's connection must exist ([Manager.For]). Errors are *wire.Error
-// with a message fit to show.
+// Authorize starts an authorization of user's server and returns the
+// authorization server's URL to open: discovery (reused while fresh), the
+// client identity (registering if needed), PKCE and a state valid for ten
+// minutes. The server's connection must exist ([Manager.For]). Errors are
+// *wire.Error with a message fit to show.
+//
+// Nothing ties the URL to a browser: it is for a headless client that
+// opens it itself and hands the redirect to [Manager.Callback]. A
+// dashboard uses [Manager.AuthorizeInBrowser], since the callback handler
+// accepts only a browser that went through the start page.
 func (m *Manager) Authorize(ctx context.Context, user, server string) (string, error) {
+	p, err := m.authorize(ctx, user, server)
+	if err != nil {
+		return "", err
+	}
+	return p.authURL, nil
+}
+
+// AuthorizeInBrowser starts an authorization as [Manager.Authorize] does
+// and returns the relay's start page for it (<callback URL's sibling
+// start>?state=...), which the user's dashboard opens. The start page
+// ([Manager.StartHandler]) accepts only the user's own signed-in browser,
+// binds that browser to the authorization with a cookie and sends it on to
+// the authorization server; the callback handler then accepts the
+// authorization only from that browser. So a link to someone else's
+// authorization, followed by another user, authorizes nothing.
+func (m *Manager) AuthorizeInBrowser(ctx context.Context, user, server string) (string, error) {
+	p, err := m.authorize(ctx, user, server)
+	if err != nil {
+		return "", err
+	}
+	m.starts.add(p, m.now())
+	u := *m.start
+	u.RawQuery = url.Values{"state": {p.state}}.Encode()
+	return u.String(), nil
+}
+
+// authorize starts an authorization of user's server.
+func (m *Manager) authorize(ctx context.Context, user, server string) (*pending, error) {
 	if m.cfg.CallbackURL == "" {
-		return "", wire.NewError(wire.CodeInternal, "the relay has no public URL for the authorization server to return to; start it with --public-url")
+		return nil, wire.NewError(wire.CodeInternal, "the relay has no public URL for the authorization server to return to; start it with --public-url")
 	}
 	c := m.lookup(user, server)
 	if c == nil {
-		return "", wire.NewError(wire.CodeNotFound, "no connection to this server")
+		return nil, errNoConnection
 	}
 	return c.authorize(ctx)
 }
 
+// errNoConnection is the op error for a server without a connection.
+var errNoConnection = wire.NewError(wire.CodeNotFound, "no connection to this server")
+
 // SetClient stores pre-registered credentials for user's server, entered by
-// a person; they take precedence over every other client identity. An empty
-// clientID deletes them. An empty secret makes a public client. The secret
-// is sealed at rest and never shown again.
+// a person; they take precedence over every other client identity. They
+// are bound to the authorization server the server names now (discovered
+// if need be; without one SetClient fails) and are used only with that
+// authorization server: a server that later names another one gets an
+// error asking for credentials again, never this secret. An empty clientID
+// deletes them. An empty secret makes a public client. The secret is
+// sealed at rest and never shown again. Errors are *wire.Error.
 func (m *Manager) SetClient(ctx context.Context, user, server, clientID, clientSecret string) error {
 	if len(clientID) > maxSecretLen || len(clientSecret) > maxSecretLen {
 		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a client id or secret is at most %d bytes", maxSecretLen))
@@ -202,30 +288,41 @@ func (m *Manager) SetClient(ctx context.Context, user, server, clientID, clientS
 	if strings.TrimSpace(clientID) != clientID || strings.ContainsFunc(clientID+clientSecret, isControl) {
 		return wire.NewError(wire.CodeBadRequest, "a client id or secret may not hold spaces at its ends or control characters")
 	}
+	c := m.lookup(user, server)
+	if c == nil {
+		return errNoConnection
+	}
+	issuer := ""
 	var err error
 	if clientID == "" {
 		err = m.store.DeleteClient(ctx, user, server, store.ClientManual)
 	} else {
-		err = m.store.PutClient(ctx, store.OAuthClient{User: user, Server: server, Source: store.ClientManual, ClientID: clientID, ClientSecret: clientSecret})
+		d, derr := c.discovery(ctx)
+		if derr != nil {
+			return wire.NewError(wire.CodeUpstream, "the credentials were not saved: the relay must know the server's authorization server to bind them to, and "+message(derr))
+		}
+		issuer = d.issuer()
+		err = m.store.PutClient(ctx, store.OAuthClient{User: user, Server: server, Source: store.ClientManual, Issuer: issuer, ClientID: clientID, ClientSecret: clientSecret})
 	}
 	if err != nil {
 		m.log.Error("store oauth client", "user", user, "server", server, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not save the client credentials")
 	}
-	m.log.Info("oauth client credentials set", "user", user, "server", server, "cleared", clientID == "")
-	if c := m.lookup(user, server); c != nil {
-		c.setManual(clientID, clientSecret)
-	}
+	m.log.Info("oauth client credentials set", "user", user, "server", server, "issuer", issuer, "cleared", clientID == "")
+	c.setManual(clientID, clientSecret, issuer)
 	return nil
 }
 
 // Forget deletes the tokens, registrations and pending authorizations of
-// user's server; call it when the server is removed.
+// user's server; call it when the server is removed. It waits for a
+// refresh in flight, and nothing the server's client obtains afterwards
+// (a refresh, a late callback) is stored.
 func (m *Manager) Forget(ctx context.Context, user, server string) error {
 	m.mu.Lock()
 	c := m.clients[clientKey{user, server}]
 	delete(m.clients, clientKey{user, server})
 	m.mu.Unlock()
+	m.starts.forget(user, server)
 	if c != nil {
 		c.forget()
 	}

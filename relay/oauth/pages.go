@@ -48,21 +48,30 @@ type page struct {
 }
 
 // CallbackHandler serves the redirect of the authorization server (mount it
-// at [CallbackPath]). It passes the URL as the browser reached the relay to
-// [Manager.Callback]: the scheme is https when the request came over TLS or
-// a proxy says so in X-Forwarded-Proto. On success it shows a page that
-// closes the popup, or redirects to Config.SuccessURL; on failure a plain
-// error page, or a redirect to Config.ErrorURL with the sanitized reason in
-// its error parameter.
+// at [CallbackPath]). The browser must carry the state's binding cookie,
+// which the start page ([Manager.StartHandler]) set in the browser of the
+// user who started the authorization; otherwise nothing changes and the
+// state stays usable. Then it passes the URL as the browser reached the
+// relay to [Manager.Callback] (the scheme is https when the request came
+// over TLS or a proxy says so in X-Forwarded-Proto) and clears the cookie.
+// On success it shows a page that closes the popup, or redirects to
+// Config.SuccessURL; on failure a plain error page, or a redirect to
+// Config.ErrorURL with the sanitized reason in its error parameter.
 func (m *Manager) CallbackHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		setPageHeaders(w)
 		if r.Method != http.MethodGet {
 			w.Header().Set("Allow", http.MethodGet)
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
+		}
+		if state := stateOf(r.URL.Query()); state != "" {
+			if !m.binding.bound(r, state) {
+				m.log.Warn("oauth callback refused: the browser did not start this authorization")
+				m.refuse(w, r, http.StatusBadRequest, notBound)
+				return
+			}
+			m.binding.clear(w, state)
 		}
 		received := &url.URL{Scheme: requestScheme(r), Host: r.Host, Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: r.URL.RawQuery}
 		err := m.Callback(r.Context(), received)
@@ -74,17 +83,31 @@ func (m *Manager) CallbackHandler() http.Handler {
 			writePage(w, http.StatusOK, page{Title: "Authorized", Message: "The relay holds the authorization; the dashboard shows the server connecting.", Close: true})
 			return
 		}
-		msg := wire.Sanitize(err.Error(), wire.MaxErrorMessage)
-		var ce *CallbackError
-		if !errors.As(err, &ce) {
-			msg = "The authorization could not be completed."
+		msg := "The authorization could not be completed."
+		var ce *callbackError
+		if errors.As(err, &ce) {
+			msg = err.Error()
 		}
-		if m.cfg.ErrorURL != "" {
-			http.Redirect(w, r, withQuery(m.cfg.ErrorURL, "error", msg), http.StatusSeeOther)
-			return
-		}
-		writePage(w, http.StatusBadRequest, page{Title: "Authorization failed", Message: msg})
+		m.refuse(w, r, http.StatusBadRequest, msg)
 	})
+}
+
+// setPageHeaders sets the headers of every page of the flow.
+func setPageHeaders(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+}
+
+// refuse shows why the flow stopped: a plain error page with status, or a
+// redirect to Config.ErrorURL with msg, sanitized, as its error parameter.
+func (m *Manager) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	msg = wire.Sanitize(msg, wire.MaxErrorMessage)
+	if m.cfg.ErrorURL != "" {
+		http.Redirect(w, r, withQuery(m.cfg.ErrorURL, "error", msg), http.StatusSeeOther)
+		return
+	}
+	writePage(w, status, page{Title: "Authorization failed", Message: msg})
 }
 
 // writePage renders p with its security headers.

@@ -46,14 +46,17 @@ type identity struct {
 	clientID string
 	secret   string
 	method   string // token endpoint authentication method
+	issuer   string // the authorization server it is for; empty when unknown
 }
 
 // identity returns the client identity for c at d's authorization server,
-// in this order: credentials a person entered, credentials from the
-// configuration, the relay's client ID metadata document when the server
-// supports it, a stored dynamic registration with this server and redirect
-// URI, and (when register is set) a new dynamic registration, which is
-// stored. Without register it returns nil when only a registration would do.
+// in this order: credentials a person entered (which must have been
+// entered for this authorization server: otherwise it fails rather than
+// send their secret elsewhere), credentials from the configuration, the
+// relay's client ID metadata document when the server supports it, a
+// stored dynamic registration with this server and redirect URI, and
+// (when register is set) a new dynamic registration, which is stored.
+// Without register it returns nil when only a registration would do.
 func (m *Manager) identity(ctx context.Context, c *Client, d *discovery, register bool) (*identity, error) {
 	asm := d.asm
 	manual, ok, err := m.store.Client(ctx, c.user, c.server, store.ClientManual)
@@ -61,24 +64,31 @@ func (m *Manager) identity(ctx context.Context, c *Client, d *discovery, registe
 		return nil, &userError{msg: "could not read the client credentials", err: err}
 	}
 	if ok {
+		switch {
+		case manual.Issuer == "":
+			return nil, &userError{msg: "the client credentials entered before do not say which authorization server they are for: enter them again, or clear them"}
+		case !issuersEqual(manual.Issuer, asm.Issuer):
+			return nil, &userError{msg: fmt.Sprintf("the client credentials were entered for the authorization server %s, but the server now names %s: enter credentials for it, or clear them",
+				manual.Issuer, asm.Issuer)}
+		}
 		return &identity{source: store.ClientManual, clientID: manual.ClientID, secret: manual.ClientSecret,
-			method: chooseMethod(manual.ClientSecret, asm.TokenEndpointAuthMethodsSupported)}, nil
+			method: chooseMethod(manual.ClientSecret, asm.TokenEndpointAuthMethodsSupported), issuer: manual.Issuer}, nil
 	}
 	for _, cr := range m.cfg.Clients {
-		if (cr.Issuer == "" || issuersEqual(cr.Issuer, asm.Issuer)) && (cr.Server == "" || cr.Server == c.url) {
+		if cr.appliesTo(asm.Issuer, c.url) {
 			return &identity{source: sourceConfig, clientID: cr.ClientID, secret: cr.ClientSecret,
-				method: chooseMethod(cr.ClientSecret, asm.TokenEndpointAuthMethodsSupported)}, nil
+				method: chooseMethod(cr.ClientSecret, asm.TokenEndpointAuthMethodsSupported), issuer: asm.Issuer}, nil
 		}
 	}
 	if m.cfg.ClientMetadataURL != "" && asm.ClientIDMetadataDocumentSupported {
-		return &identity{source: sourceDocument, clientID: m.cfg.ClientMetadataURL, method: methodNone}, nil
+		return &identity{source: sourceDocument, clientID: m.cfg.ClientMetadataURL, method: methodNone, issuer: asm.Issuer}, nil
 	}
 	reg, ok, err := m.store.Client(ctx, c.user, c.server, store.ClientDynamic)
 	if err != nil {
 		return nil, &userError{msg: "could not read the client registration", err: err}
 	}
 	if ok && issuersEqual(reg.Issuer, asm.Issuer) && reg.RedirectURI == m.cfg.CallbackURL {
-		return &identity{source: store.ClientDynamic, clientID: reg.ClientID, secret: reg.ClientSecret, method: reg.AuthMethod}, nil
+		return &identity{source: store.ClientDynamic, clientID: reg.ClientID, secret: reg.ClientSecret, method: reg.AuthMethod, issuer: reg.Issuer}, nil
 	}
 	if !register {
 		return nil, nil
@@ -99,7 +109,14 @@ func (m *Manager) identity(ctx context.Context, c *Client, d *discovery, registe
 	return id, nil
 }
 
-// register performs dynamic client registration (RFC 7591).
+// appliesTo reports whether configured credentials are for the
+// authorization server issuer and the MCP server at serverURL.
+func (cr Credentials) appliesTo(issuer, serverURL string) bool {
+	return (cr.Issuer == "" || issuersEqual(cr.Issuer, issuer)) && (cr.Server == "" || cr.Server == serverURL)
+}
+
+// register performs dynamic client registration (RFC 7591). It follows no
+// redirect, which would send the registration elsewhere.
 func (m *Manager) register(ctx context.Context, asm *oauthex.AuthServerMeta) (*identity, error) {
 	requested := registrationMethod(asm.TokenEndpointAuthMethodsSupported)
 	meta := oauthex.ClientRegistrationMetadata{
@@ -122,11 +139,14 @@ func (m *Manager) register(ctx context.Context, asm *oauthex.AuthServerMeta) (*i
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := m.http.Do(req)
+	resp, err := m.post.Do(req)
 	if err != nil {
 		return nil, &userError{msg: "client registration: " + err.Error(), err: err}
 	}
 	defer resp.Body.Close()
+	if isRedirect(resp.StatusCode) {
+		return nil, &userError{msg: fmt.Sprintf("the registration endpoint answered with a redirect (HTTP %d); the relay registers only at the endpoint the metadata names", resp.StatusCode)}
+	}
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxRegistrationBytes))
 	if err != nil {
 		return nil, &userError{msg: "client registration: reading the answer failed", err: err}
@@ -152,7 +172,7 @@ func (m *Manager) register(ctx context.Context, asm *oauthex.AuthServerMeta) (*i
 	if reg.ClientSecret == "" {
 		method = methodNone
 	}
-	return &identity{source: store.ClientDynamic, clientID: reg.ClientID, secret: reg.ClientSecret, method: method}, nil
+	return &identity{source: store.ClientDynamic, clientID: reg.ClientID, secret: reg.ClientSecret, method: method, issuer: asm.Issuer}, nil
 }
 
 // chooseMethod picks how a client with secret authenticates at a token

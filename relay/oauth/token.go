@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -26,19 +27,45 @@ type tokenAnswer struct {
 }
 
 // tokenError is a token endpoint's refusal (RFC 6749 5.2), its description
-// sanitized and stripped of anything the relay sent.
+// sanitized and stripped of anything the relay sent, or an error status
+// without one (code empty).
 type tokenError struct {
+	status            int
 	code, description string
 }
 
 func (e *tokenError) Error() string {
+	if e.code == "" {
+		return fmt.Sprintf("the token endpoint answered HTTP %d", e.status)
+	}
 	return "the authorization server refused: " + describeRefusal(e.code, e.description)
 }
 
-// exchange trades an authorization code for a token (with the PKCE verifier
-// and the resource) and returns the token to store.
-func (m *Manager) exchange(ctx context.Context, st store.OAuthState, code string) (*store.OAuthToken, error) {
-	id, err := m.clientAuth(ctx, st.User, st.Server, st.ClientSource, st.ClientID, st.AuthMethod)
+// errClientChanged: the client a token or state belongs to is no longer
+// the one stored or configured.
+var errClientChanged = &userError{msg: "the client registration changed since this authorization began; authorize again"}
+
+// grantRefused reports whether err means the grant is dead (a person must
+// authorize again): the authorization server refused it (invalid_grant,
+// invalid_client, or any 400 or 401 answer), or its client is gone. Other
+// failures (the server unreachable, timing out, failing, redirecting) are
+// passing: the token is kept.
+func grantRefused(err error) bool {
+	if errors.Is(err, errClientChanged) {
+		return true
+	}
+	var te *tokenError
+	if !errors.As(err, &te) {
+		return false
+	}
+	return te.code == "invalid_grant" || te.code == "invalid_client" ||
+		te.status == http.StatusBadRequest || te.status == http.StatusUnauthorized
+}
+
+// exchange trades an authorization code for c's token (with the PKCE
+// verifier and the resource) and returns the token to store.
+func (m *Manager) exchange(ctx context.Context, c *Client, st store.OAuthState, code string) (*store.OAuthToken, error) {
+	id, err := m.clientAuth(ctx, c, st.Issuer, st.ClientSource, st.ClientID, st.AuthMethod)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +88,10 @@ func (m *Manager) exchange(ctx context.Context, st store.OAuthState, code string
 	return tok, nil
 }
 
-// refresh trades tok's refresh token for a new token (with the resource).
-func (m *Manager) refresh(ctx context.Context, tok *store.OAuthToken) (*store.OAuthToken, error) {
-	id, err := m.clientAuth(ctx, tok.User, tok.Server, tok.ClientSource, tok.ClientID, tok.AuthMethod)
+// refresh trades c's token tok's refresh token for a new token (with the
+// resource).
+func (m *Manager) refresh(ctx context.Context, c *Client, tok *store.OAuthToken) (*store.OAuthToken, error) {
+	id, err := m.clientAuth(ctx, c, tok.Issuer, tok.ClientSource, tok.ClientID, tok.AuthMethod)
 	if err != nil {
 		return nil, err
 	}
@@ -97,37 +125,39 @@ func (m *Manager) apply(tok *store.OAuthToken, ans *tokenAnswer) {
 	tok.UpdatedAt = now
 }
 
-// clientAuth finds the credentials of the client a state or token belongs
-// to. A registration that changed since fails: its token cannot be used.
-func (m *Manager) clientAuth(ctx context.Context, user, server, source, clientID, method string) (*identity, error) {
-	changed := &userError{msg: "the client registration changed since this authorization began; authorize again"}
+// clientAuth finds the credentials of the client a state or token of c
+// belongs to, at the authorization server issuer: the stored registration
+// of that source for that issuer, or the configured credentials with that
+// client id that apply to issuer and c's server. A registration that
+// changed since fails with errClientChanged: its token cannot be used.
+func (m *Manager) clientAuth(ctx context.Context, c *Client, issuer, source, clientID, method string) (*identity, error) {
 	switch source {
 	case store.ClientManual, store.ClientDynamic:
-		c, ok, err := m.store.Client(ctx, user, server, source)
+		reg, ok, err := m.store.Client(ctx, c.user, c.server, source)
 		if err != nil {
 			return nil, &userError{msg: "could not read the client registration", err: err}
 		}
-		if !ok || c.ClientID != clientID {
-			return nil, changed
+		if !ok || reg.ClientID != clientID || reg.Issuer == "" || !issuersEqual(reg.Issuer, issuer) {
+			return nil, errClientChanged
 		}
-		return &identity{source: source, clientID: clientID, secret: c.ClientSecret, method: method}, nil
+		return &identity{source: source, clientID: clientID, secret: reg.ClientSecret, method: method, issuer: reg.Issuer}, nil
 	case sourceConfig:
 		for _, cr := range m.cfg.Clients {
-			if cr.ClientID == clientID {
-				return &identity{source: source, clientID: clientID, secret: cr.ClientSecret, method: method}, nil
+			if cr.ClientID == clientID && cr.appliesTo(issuer, c.url) {
+				return &identity{source: source, clientID: clientID, secret: cr.ClientSecret, method: method, issuer: issuer}, nil
 			}
 		}
-		return nil, changed
 	case sourceDocument:
-		if clientID != m.cfg.ClientMetadataURL {
-			return nil, changed
+		if clientID == m.cfg.ClientMetadataURL {
+			return &identity{source: source, clientID: clientID, method: methodNone, issuer: issuer}, nil
 		}
-		return &identity{source: source, clientID: clientID, method: methodNone}, nil
 	}
-	return nil, changed
+	return nil, errClientChanged
 }
 
-// requestToken posts form to a token endpoint, authenticated as id.
+// requestToken posts form to a token endpoint, authenticated as id. It
+// follows no redirect, which would resend the form (code, verifier,
+// refresh token, secret) elsewhere.
 func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Values, id *identity) (*tokenAnswer, error) {
 	secrets := []string{form.Get("code"), form.Get("code_verifier"), form.Get("refresh_token"), id.secret}
 	basic := id.method == methodBasic && id.secret != ""
@@ -149,11 +179,14 @@ func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Va
 		// RFC 6749 2.3.1: both are form-encoded before Basic encoding.
 		req.SetBasicAuth(url.QueryEscape(id.clientID), url.QueryEscape(id.secret))
 	}
-	resp, err := m.http.Do(req)
+	resp, err := m.post.Do(req)
 	if err != nil {
 		return nil, &userError{msg: "token request: " + redact(err.Error(), secrets...), err: err}
 	}
 	defer resp.Body.Close()
+	if isRedirect(resp.StatusCode) {
+		return nil, &userError{msg: fmt.Sprintf("the token endpoint answered with a redirect (HTTP %d); the relay does not send credentials on to another address", resp.StatusCode)}
+	}
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBytes))
 	if err != nil {
 		return nil, &userError{msg: "token request: reading the answer failed", err: err}
@@ -163,10 +196,11 @@ func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Va
 			Code        string `json:"error"`
 			Description string `json:"error_description"`
 		}
+		te := &tokenError{status: resp.StatusCode}
 		if json.Unmarshal(raw, &refusal) == nil && refusal.Code != "" {
-			return nil, &tokenError{code: redact(refusal.Code, secrets...), description: redact(refusal.Description, secrets...)}
+			te.code, te.description = redact(refusal.Code, secrets...), redact(refusal.Description, secrets...)
 		}
-		return nil, &userError{msg: fmt.Sprintf("the token endpoint answered HTTP %d", resp.StatusCode)}
+		return nil, te
 	}
 	var ans tokenAnswer
 	if err := json.Unmarshal(raw, &ans); err != nil {

@@ -1,18 +1,20 @@
 package service
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 
+	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // reservedPaths are routes of the relay a client metadata document may not take.
-var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath}
+var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath, oauth.StartPath}
 
 // newOAuth builds the OAuth manager: tokens and registrations sealed in the
 // store, every request through hc (netguard), the callback under PublicURL.
@@ -37,9 +39,17 @@ func (s *Service) newOAuth(hc *http.Client) (*oauth.Manager, error) {
 	})
 }
 
-// routeOAuth serves the callback and, when configured, the client ID
-// metadata document at its URL's path.
-func routeOAuth(mux *http.ServeMux, auth *oauth.Manager, metadataURL string) error {
+// routeOAuth serves the start page (for the user signed in with the
+// relay's session, as verifier reads it), the callback and, when
+// configured, the client ID metadata document at its URL's path.
+func routeOAuth(mux *http.ServeMux, auth *oauth.Manager, verifier *authn.Verifier, metadataURL string) error {
+	mux.Handle("GET "+oauth.StartPath, auth.StartHandler(func(r *http.Request) string {
+		claims, present, err := verifier.FromRequest(r)
+		if !present || err != nil {
+			return ""
+		}
+		return claims.User
+	}))
 	mux.Handle("GET "+oauth.CallbackPath, auth.CallbackHandler())
 	if metadataURL == "" {
 		return nil
@@ -56,4 +66,14 @@ func routeOAuth(mux *http.ServeMux, auth *oauth.Manager, metadataURL string) err
 	}
 	mux.Handle("GET "+u.Path, auth.MetadataHandler())
 	return nil
+}
+
+// dashboardAuth is the OAuth manager as sessions use it: an authorization
+// a dashboard starts opens at the relay's start page, which binds it to
+// the browser of the signed-in user.
+type dashboardAuth struct{ *oauth.Manager }
+
+// Authorize returns the start page of a new authorization of user's server.
+func (a dashboardAuth) Authorize(ctx context.Context, user, server string) (string, error) {
+	return a.AuthorizeInBrowser(ctx, user, server)
 }

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
@@ -52,8 +54,44 @@ func TestServiceServesTheOAuthCallbackAndClientMetadata(t *testing.T) {
 }
 
 func TestServiceRefusesAClientMetadataURLOnARelayRoute(t *testing.T) {
-	_, err := New(context.Background(), Config{DataDir: t.TempDir(), OAuthClientMetadataURL: "https://relay.example/login"})
-	if err == nil || !strings.Contains(err.Error(), "route of the relay") {
-		t.Errorf("New: %v", err)
+	for _, path := range []string{"/login", oauth.StartPath} {
+		_, err := New(context.Background(), Config{DataDir: t.TempDir(), PublicURL: "https://relay.example", OAuthClientMetadataURL: "https://relay.example" + path})
+		if err == nil || !strings.Contains(err.Error(), "route of the relay") {
+			t.Errorf("New with the client metadata document at %s: %v", path, err)
+		}
+	}
+}
+
+func TestServiceStartPageNeedsTheRelaySession(t *testing.T) {
+	svc, err := New(context.Background(), Config{DataDir: t.TempDir(), PublicURL: "http://127.0.0.1:8080"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	token, err := svc.Mint("ann", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		cookie string
+		status int
+		says   string
+	}{
+		{"without a session", "", http.StatusUnauthorized, "not signed in"},
+		{"with a forged session", "not-a-token", http.StatusUnauthorized, "not signed in"},
+		{"with the session, for an unknown authorization", token, http.StatusForbidden, "started by someone else"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", "http://127.0.0.1:8080"+oauth.StartPath+"?state=forged", nil)
+			if tc.cookie != "" {
+				req.AddCookie(&http.Cookie{Name: authn.CookieName, Value: tc.cookie})
+			}
+			rec := httptest.NewRecorder()
+			svc.Handler().ServeHTTP(rec, req)
+			if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.says) || rec.Header().Get("Location") != "" {
+				t.Errorf("start page %d to %q: %s", rec.Code, rec.Header().Get("Location"), rec.Body)
+			}
+		})
 	}
 }

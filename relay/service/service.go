@@ -111,7 +111,7 @@ func (s *Service) init(ctx context.Context) error {
 			Auth:           auth.For(reg.User, reg.ID, reg.URL),
 		}, emit)
 	}, cfg.Logger)
-	s.sessions.UseAuth(auth)
+	s.sessions.UseAuth(dashboardAuth{auth})
 	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 
@@ -123,7 +123,7 @@ func (s *Service) init(ctx context.Context) error {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/ws", s.hub)
 	mux.Handle("GET "+authn.LoginPath, s.login)
-	if err := routeOAuth(mux, auth, cfg.OAuthClientMetadataURL); err != nil {
+	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}
 	mux.Handle("/", dash)

@@ -11,7 +11,9 @@ import (
 // Auth is the OAuth side of the relay as sessions use it; *oauth.Manager
 // satisfies it. Its errors are [*wire.Error] fit to show.
 type Auth interface {
-	// Authorize returns the URL that starts an authorization of the user's server.
+	// Authorize returns the URL that starts an authorization of the user's
+	// server in the user's browser (the relay's start page, which binds the
+	// authorization to that browser).
 	Authorize(ctx context.Context, user, server string) (string, error)
 	// SetClient stores pre-registered client credentials; an empty id clears them.
 	SetClient(ctx context.Context, user, server, clientID, clientSecret string) error

@@ -16,8 +16,8 @@ type oauthFlags struct {
 func addOAuthFlags(fs *flagSet) oauthFlags {
 	return oauthFlags{
 		metadataURL: fs.String("oauth-client-metadata-url", "", "https URL, routed to this relay, at which it serves its OAuth client ID metadata document (its client id where authorization servers support them)"),
-		successURL:  fs.String("oauth-success-url", "", "where the OAuth popup goes after a successful authorization (default: a page that closes it)"),
-		errorURL:    fs.String("oauth-error-url", "", "where the OAuth popup goes after a failed authorization, with an error parameter (default: a plain error page)"),
+		successURL:  fs.String("oauth-success-url", "", "absolute http(s) URL or path on the relay where the OAuth popup goes after a successful authorization (default: a page that closes it)"),
+		errorURL:    fs.String("oauth-error-url", "", "absolute http(s) URL or path on the relay where the OAuth popup goes after a failed authorization, with an error parameter (default: a plain error page)"),
 		clientsFile: fs.String("oauth-clients", "", `JSON file of pre-registered OAuth clients: [{"issuer": "...", "server": "...", "client_id": "...", "client_secret": "..."}]`),
 	}
 }
