@@ -230,25 +230,47 @@ func TestURLFromHostileServerIsRefusedOrWarned(t *testing.T) {
 	p := startAskPage(t, elicitfixture.Options{})
 	shown := p.watchReceived(`"url":"javascript:`)
 
-	// The relay refuses a javascript: URL itself: no card, a decline with the reason.
+	// The relay refuses a javascript: URL itself: a decline with the reason,
+	// and a card that says why, without the URL and without Open.
 	call := p.startCall("hostile_javascript")
 	o := p.waitOutcome(call)
 	reason, _ := o.Meta["switchboard/reason"].(string)
 	if o.Action != wire.ActionDecline || !strings.Contains(reason, "URL refused") {
 		t.Errorf("the server got %+v, want decline with the reason", o)
 	}
-	if ids := p.cardIDs(); len(ids) != 0 {
-		t.Errorf("cards shown for a javascript: URL: %v", ids)
+	refusedID := p.waitNewCard(wire.AskURL, nil)
+	card := cardSel(refusedID)
+	p.waitPresent(card + " .ask-refused")
+	if got := p.text(card + " .ask-refused"); !strings.Contains(got, `scheme "javascript" (only http and https open)`) {
+		t.Errorf("the refused card says %q, want the reason", got)
+	}
+	if got := eval[string](p.tab, fmt.Sprintf(`document.querySelector(%s).dataset.state`, jsString(card))); got != wire.AskRefused {
+		t.Errorf("the card's state is %q, want refused", got)
+	}
+	if eval[bool](p.tab, fmt.Sprintf(`document.querySelector(%s) !== null`, jsString(card+" .ask-open"))) {
+		t.Error("the refused card offers Open")
+	}
+	leak := `[...document.querySelectorAll(".ask-region, .ask-region *")].some(e =>
+		[...e.attributes].some(a => a.value.toLowerCase().includes("javascript:")) ||
+		[...e.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.data.toLowerCase().includes("javascript:")))`
+	if eval[bool](p.tab, leak) {
+		t.Error("an element or attribute of the asks holds the javascript: URL")
 	}
 	if n := shown.count(); n != 0 {
 		t.Errorf("the javascript: URL reached the page in %d frames", n)
+	}
+	// A card that arrives takes the focus, so Escape reaches it and dismisses it.
+	p.do("press Escape", chromedp.KeyEvent(kb.Escape))
+	p.waitGone(card)
+	if ids := p.cardIDs(); len(ids) != 0 {
+		t.Errorf("cards left after dismissing the refused one: %v", ids)
 	}
 
 	punycode := p.watchReceived(`"url":"` + elicitfixture.PunycodeURL) // shows that the watching works
 	var seen []string
 	for _, tool := range []string{"hostile_homograph", "hostile_punycode"} {
 		call := p.startCall(tool)
-		id := p.waitNewCard(wire.AskURL, seen)
+		id := p.waitNewCard(wire.AskURL, append(seen, refusedID))
 		seen = append(seen, id)
 		warn := cardSel(id) + " .ask-warning"
 		p.waitPresent(warn)

@@ -12,7 +12,7 @@ import (
 func renderDeparted(d store.Departed) app.UI {
 	a := d.Ask
 	class := "ask-gone"
-	if d.Note != "" {
+	if d.Note != "" || d.Ask.State == wire.AskRefused {
 		class = "ask-refused"
 	}
 	return app.Div().ID(askCardID(a.ID)).Class("ask-notice").
@@ -33,6 +33,8 @@ func departedText(d store.Departed) string {
 		return "This request is no longer waiting; the connection was lost before the relay said whether it took your answer."
 	case d.Err != nil:
 		return "This request is no longer waiting; your answer was not taken (" + d.Err.Message + ")."
+	case d.Ask.State == wire.AskRefused:
+		return refusedText(d.Ask.Refusal)
 	case d.Ask.State == wire.AskWaiting:
 		return "The server stopped waiting for the page you opened."
 	}

@@ -14,7 +14,9 @@ import (
 // whole URL as text below it, warnings about look-alike host names, and an
 // Open button that opens the URL only when clicked. The page never fetches
 // the URL by itself: no link, no prefetch, no image of it. A URL that may
-// not be opened is declined at once, with the reason shown.
+// not be opened is declined at once, with the reason shown; one the relay
+// refused itself ([wire.AskRefused]) comes without its URL and shows only
+// the reason and a Dismiss button.
 type URLAskCard struct {
 	app.Compo
 
@@ -46,6 +48,9 @@ func (c *URLAskCard) refuseUnsafe() {
 // Render implements app.Composer.
 func (c *URLAskCard) Render() app.UI {
 	a, st := c.Ask, c.Status
+	if a.State == wire.AskRefused {
+		return c.renderRefused()
+	}
 	host, err := urlsafe.CheckOpenable(a.URL)
 	shownHost := host
 	if err != nil {
@@ -80,6 +85,27 @@ func (c *URLAskCard) Render() app.UI {
 		}),
 		renderAskError(st),
 		c.renderActions(host, err == nil),
+	)
+}
+
+// renderRefused is the card of an ask the relay refused and declined: the
+// server, its message and the relay's reason, and a Dismiss button; no URL.
+func (c *URLAskCard) renderRefused() app.UI {
+	a, st := c.Ask, c.Status
+	return askCard(a, wire.AskURL).Body(
+		app.Header().Class("ask-head").Body(
+			app.H2().ID(askTitleID(a.ID)).Class("ask-title").Body(
+				app.Span().Class("ask-server").Text(serverNameOf(a)),
+				app.Span().Class("ask-what").Text("asked you to open a web page"),
+			),
+		),
+		renderAskMessage(a),
+		app.P().Class("ask-refused").Role("alert").Text(refusedText(a.Refusal)),
+		renderAskError(st),
+		app.Div().Class("ask-actions").Body(
+			askButton("ask-dismiss", "Dismiss", st, store.AskDismiss).
+				OnClick(func(ctx app.Context, e app.Event) { c.dismiss() }, app.EventScope(a.ID)),
+		),
 	)
 }
 
@@ -158,6 +184,16 @@ func openExternal(url string) bool {
 func refusalText(err error) string {
 	why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), urlsafe.ErrNotOpenable.Error()), ": ")
 	return "Switchboard will not open this address: " + why + ". The request is declined."
+}
+
+// refusedText says why the relay refused a URL ask (the reason it sent,
+// "URL refused: ..."), and that the server was told no.
+func refusedText(reason string) string {
+	why := strings.TrimPrefix(strings.TrimPrefix(reason, urlsafe.ErrNotOpenable.Error()), ": ")
+	if why == "" {
+		why = "it may not be opened"
+	}
+	return "Switchboard did not show or open the address this server sent: " + why + ". The request was declined."
 }
 
 // roughHost is the host part of a URL that failed the checks, for

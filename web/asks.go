@@ -243,7 +243,8 @@ func topCard(slots []string, live map[string]bool) string {
 	return ""
 }
 
-// escape closes the card of ask id: Stop waiting for a waiting URL, else Cancel.
+// escape closes the card of ask id: Stop waiting for a waiting URL, Dismiss
+// a refused one, else Cancel.
 func (s *AskStack) escape(id string) {
 	r := relay()
 	if r == nil {
@@ -252,7 +253,7 @@ func (s *AskStack) escape(id string) {
 	a, ok := s.ask(id)
 	switch {
 	case !ok:
-	case a.State == wire.AskWaiting:
+	case a.State == wire.AskWaiting || a.State == wire.AskRefused:
 		r.DismissAsk(id)
 	default:
 		r.AnswerAsk(id, wire.ActionCancel, nil)

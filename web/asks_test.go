@@ -166,6 +166,37 @@ func TestURLCardRefusesWhatMayNotBeOpened(t *testing.T) {
 	}
 }
 
+func TestRefusedURLCardShowsTheReasonAndOnlyDismiss(t *testing.T) {
+	a := urlAskOf("")
+	a.State = wire.AskRefused
+	a.Message = "Click " + hostile
+	a.Refusal = `URL refused: scheme "javascript" (only http and https open)`
+	html := rendered(t, &URLAskCard{Ask: a})
+	if !strings.Contains(element(html, `class="ask-card"`), `data-state="refused"`) {
+		t.Error("the card is not marked refused")
+	}
+	refused := element(html, `class="ask-refused"`)
+	if !strings.Contains(html, `scheme &#34;javascript&#34; (only http and https open)`) || refused == "" {
+		t.Errorf("the reason is not shown in .ask-refused:\n%s", html)
+	}
+	if strings.Contains(html, "URL refused:") {
+		t.Error("the reason keeps the raw prefix")
+	}
+	for _, want := range []string{"bank", "Click "} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the card lacks %q:\n%s", want, html)
+		}
+	}
+	if element(html, `class="ask-dismiss`) == "" {
+		t.Error("no Dismiss button")
+	}
+	for _, b := range []string{"ask-open", "ask-decline", "ask-cancel", "ask-retry", "ask-done", "ask-url", "ask-host"} {
+		if element(html, `class="`+b) != "" {
+			t.Errorf("a refused card has %s", b)
+		}
+	}
+}
+
 func TestWaitingURLCardOffersOpenAgainStopAndDone(t *testing.T) {
 	a := urlAskOf("https://bank.example.com/login")
 	a.State = wire.AskWaiting
@@ -196,6 +227,7 @@ func TestDepartedNoticeSaysWhyTheCardWent(t *testing.T) {
 		{store.Departed{Ask: a}, "This request is no longer waiting."},
 		{store.Departed{Ask: a, Err: wire.NewError(wire.CodeNotFound, "no such ask")}, "your answer was not taken (no such ask)"},
 		{store.Departed{Ask: a, Note: "Switchboard will not open this address: scheme."}, "Switchboard will not open this address"},
+		{store.Departed{Ask: wire.Ask{ID: "a1", State: wire.AskRefused, Refusal: "URL refused: no host"}}, "did not show or open the address this server sent: no host."},
 	}
 	for _, c := range cases {
 		html := rendered(t, renderDeparted(c.d))

@@ -317,9 +317,18 @@ func TestHostileRequests(t *testing.T) {
 		if o.Action != wire.ActionDecline || !strings.Contains(reason, "URL refused") {
 			t.Errorf("%s: the server got %+v, want decline with a reason", tool, o)
 		}
-		if len(d.state.Asks) != 0 {
-			t.Errorf("%s: shown %+v", tool, d.state.Asks)
+		// Shown as refused, with the reason and without the URL, until dismissed.
+		a := d.asks(1)[0]
+		if a.State != wire.AskRefused || a.URL != "" || !strings.Contains(a.Refusal, "URL refused") {
+			t.Errorf("%s: shown %+v, want refused with the reason and no URL", tool, a)
 		}
+		if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); fr.Error == nil || fr.Error.Code != wire.CodeBadRequest {
+			t.Errorf("%s: accepting the refused ask: %+v", tool, fr)
+		}
+		if fr := d.op(wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
+			t.Fatalf("%s: dismiss: %+v", tool, fr.Error)
+		}
+		d.asks(0)
 	}
 
 	for _, tc := range []struct{ tool, url string }{

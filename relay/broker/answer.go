@@ -8,11 +8,13 @@ import (
 var (
 	errUnknown    = wire.NewError(wire.CodeNotFound, "no such ask: it was answered, timed out or withdrawn")
 	errNotWaiting = wire.NewError(wire.CodeBadRequest, "the ask is not waiting for a URL to be completed: answer it instead")
+	errRefused    = wire.NewError(wire.CodeBadRequest, "the relay refused this request and declined it: there is nothing to answer")
 )
 
 // Answer records a person's answer to the pending ask args.Ask; the first
 // answer wins. An answer to an unknown or settled ask is a
-// [wire.CodeNotFound] error. The action must be accept, decline or cancel;
+// [wire.CodeNotFound] error, one to a refused ask a [wire.CodeBadRequest]
+// error. The action must be accept, decline or cancel;
 // only an accepted form carries content, which must validate against the
 // form's schema (empty values count as not given and are left out), or the
 // answer is refused with a [wire.CodeBadRequest] error naming the fields at
@@ -20,9 +22,13 @@ var (
 func (b *Broker) Answer(args wire.AnswerAskArgs) error {
 	b.mu.Lock()
 	e := b.asks[args.Ask]
+	refused := e != nil && e.ask.State == wire.AskRefused
 	b.mu.Unlock()
-	if e == nil {
+	switch {
+	case e == nil:
 		return errUnknown
+	case refused:
+		return errRefused
 	}
 	args, err := e.check(args)
 	if err != nil {
@@ -79,10 +85,22 @@ func withoutBlanks(values map[string]any) map[string]any {
 	return out
 }
 
-// Dismiss stops waiting for the completion of the accepted URL ask id: its
-// waiter gets [ErrDismissed]. An unknown ask is a [wire.CodeNotFound] error,
-// one that is not waiting a [wire.CodeBadRequest] error.
-func (b *Broker) Dismiss(id string) error { return b.endWait(id, ErrDismissed) }
+// Dismiss stops waiting for the completion of the accepted URL ask id (its
+// waiter gets [ErrDismissed]), or takes the refused ask id off the
+// dashboards. An unknown ask is a [wire.CodeNotFound] error, one that is
+// neither waiting nor refused a [wire.CodeBadRequest] error.
+func (b *Broker) Dismiss(id string) error {
+	b.mu.Lock()
+	e := b.asks[id]
+	if e != nil && e.ask.State == wire.AskRefused {
+		e.hide.Stop()
+		b.removeLocked(e)
+		b.mu.Unlock()
+		return nil
+	}
+	b.mu.Unlock()
+	return b.endWait(id, ErrDismissed)
+}
 
 // MarkDone ends the wait of the accepted URL ask id as completed, on the
 // person's word, for servers that send no completion notification. Errors
@@ -114,7 +132,7 @@ func (b *Broker) Completed(server, elicitationID string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, e := range b.asks {
-		if e.ask.Kind != wire.AskURL || e.ask.Server != server || e.ask.ElicitationID != elicitationID {
+		if e.ask.Kind != wire.AskURL || e.ask.State == wire.AskRefused || e.ask.Server != server || e.ask.ElicitationID != elicitationID {
 			continue
 		}
 		if e.ask.State == wire.AskWaiting {

@@ -24,9 +24,15 @@ const (
 	// DefaultWaitTimeout is how long an accepted URL ask waits for its
 	// interaction to complete.
 	DefaultWaitTimeout = 10 * time.Minute
-	// DefaultMaxPending caps one user's asks, pending and waiting.
+	// DefaultMaxPending caps one user's asks, pending, waiting and refused.
 	DefaultMaxPending = 32
+	// DefaultRefusedFor is how long a refused ask stays shown, unless the
+	// person dismisses it first.
+	DefaultRefusedFor = 20 * time.Second
 )
+
+// maxRefusalRunes caps the explanation of a refused ask.
+const maxRefusalRunes = 300
 
 // idBytes is the number of random bytes in an ask id.
 const idBytes = 8
@@ -36,6 +42,7 @@ type Config struct {
 	Timeout     time.Duration // an unanswered ask is answered cancel after this
 	WaitTimeout time.Duration // an accepted URL ask stops waiting after this
 	MaxPending  int           // asks beyond this many are answered cancel at once
+	RefusedFor  time.Duration // a refused ask is shown this long
 	Logger      *slog.Logger  // nil discards
 }
 
@@ -48,6 +55,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxPending <= 0 {
 		c.MaxPending = DefaultMaxPending
+	}
+	if c.RefusedFor <= 0 {
+		c.RefusedFor = DefaultRefusedFor
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -108,6 +118,8 @@ type entry struct {
 	done     chan struct{} // closed when a waiting URL ask ends
 	waitErr  error         // why it ended; nil when completed
 	waitStop func() bool   // stops the wait timeout
+
+	hide *time.Timer // takes a refused ask off the dashboards
 }
 
 // New returns an empty broker that shows its asks through sink.
@@ -123,10 +135,18 @@ func New(sink Sink, cfg Config) *Broker {
 // An unanswered ask is answered cancel at its deadline, as is an ask beyond
 // [Config.MaxPending] or one the sink cannot show. When ctx ends first the
 // ask is withdrawn and Ask returns ctx's error. A URL that may not be opened
-// is refused with a [wire.CodeInvalidURL] error and a form whose schema
-// shared/schema does not accept with a [wire.CodeBadRequest] error; neither
-// is shown.
+// is refused at once with a [wire.CodeInvalidURL] error (the connection
+// declines), and shown as [wire.AskRefused], without the URL, for
+// [Config.RefusedFor] or until dismissed. A form whose schema shared/schema
+// does not accept is refused with a [wire.CodeBadRequest] error and not shown.
 func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
+	if a.Kind == wire.AskURL {
+		if _, err := urlsafe.CheckOpenable(a.URL); err != nil {
+			b.log.Warn("url ask refused", "server", a.Server, "error", err)
+			b.refuse(a, err)
+			return Answer{}, wire.NewError(wire.CodeInvalidURL, err.Error())
+		}
+	}
 	e, err := newEntry(a)
 	if err != nil {
 		b.log.Warn("ask refused", "server", a.Server, "kind", a.Kind, "error", err)
@@ -168,9 +188,6 @@ func newEntry(a wire.Ask) (*entry, error) {
 		}
 		e.form = form
 	case wire.AskURL:
-		if _, err := urlsafe.CheckOpenable(a.URL); err != nil {
-			return nil, wire.NewError(wire.CodeInvalidURL, err.Error())
-		}
 		e.done = make(chan struct{})
 	default:
 		return nil, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown kind of ask %q", a.Kind))
@@ -197,6 +214,31 @@ func (b *Broker) deliver(e *entry) bool {
 	}
 	b.asks[e.ask.ID] = e
 	return true
+}
+
+// refuse shows the URL ask a, refused for why, as [wire.AskRefused]: with
+// the reason and without the URL, settled from the start, until the person
+// dismisses it or [Config.RefusedFor] passes. Beyond the cap it is not shown.
+func (b *Broker) refuse(a wire.Ask, why error) {
+	now := time.Now()
+	a.ID = newID()
+	a.State = wire.AskRefused
+	a.URL = ""
+	a.Refusal = wire.Sanitize(why.Error(), maxRefusalRunes)
+	a.Created = now
+	a.Deadline = now.Add(b.cfg.RefusedFor)
+	e := &entry{ask: a, settled: true}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.asks) >= b.cfg.MaxPending || !b.sink.PutAsk(e.ask) {
+		return
+	}
+	b.asks[e.ask.ID] = e
+	e.hide = time.AfterFunc(b.cfg.RefusedFor, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.removeLocked(e)
+	})
 }
 
 // withdraw settles e without an answer and removes it; it reports false when

@@ -21,8 +21,10 @@
 //
 // A URL that [urlsafe.CheckOpenable] refuses (not http or https, http on a
 // host that is not loopback, credentials, control characters, ...) is never
-// shown: Ask refuses it with a [wire.CodeInvalidURL] error, and the
-// connection declines.
+// sent to a dashboard: Ask refuses it at once with a [wire.CodeInvalidURL]
+// error, and the connection declines; the ask is shown as
+// [wire.AskRefused], with the reason instead of the URL, until the person
+// dismisses it ([Broker.Dismiss]) or [Config.RefusedFor] passes.
 //
 // The broker calls its sink with its own lock held, so that the dashboards
 // see an ask's changes in the order they happen; a sink must not call back

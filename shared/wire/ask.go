@@ -29,6 +29,9 @@ const (
 const (
 	AskPending = "pending" // waiting for a person's answer
 	AskWaiting = "waiting" // URL accepted: waiting for the server's completion notification
+	// AskRefused: the relay declined it for the person (a URL that may not be
+	// opened); shown with Refusal until dismissed or for a short while.
+	AskRefused = "refused"
 )
 
 // Answer actions.
@@ -49,13 +52,17 @@ type Ask struct {
 	ServerName string `json:"serverName"` // its registered name
 	Kind       string `json:"kind"`       // AskForm or AskURL
 	From       string `json:"from"`       // AskFromElicitation, AskFromURLRequired or AskFromInput
-	State      string `json:"state"`      // AskPending or AskWaiting
+	State      string `json:"state"`      // AskPending, AskWaiting or AskRefused
 	Message    string `json:"message"`    // the server's message: untrusted text, capped
 
 	Schema json.RawMessage `json:"schema,omitempty"` // AskForm: the requested schema (shared/schema parses it)
 
 	URL           string `json:"url,omitempty"`           // AskURL: the URL to open
 	ElicitationID string `json:"elicitationId,omitempty"` // AskURL: the server's elicitation id
+
+	// Refusal says why the relay refused an AskRefused ask, sanitized. The
+	// refused URL itself is never sent: URL is empty.
+	Refusal string `json:"refusal,omitempty"`
 
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time
@@ -64,11 +71,13 @@ type Ask struct {
 // Ops on asks.
 const (
 	// OpAnswerAsk answers an ask: [AnswerAskArgs] → {}. The first answer
-	// wins; an answer to an unknown or settled ask is a [CodeNotFound] error.
+	// wins; an answer to an unknown or settled ask is a [CodeNotFound] error,
+	// one to a refused ask a [CodeBadRequest] error.
 	// An accepted form must validate against its schema ([CodeBadRequest]
 	// with the field errors otherwise); URL answers carry no content.
 	OpAnswerAsk = "ask.answer"
-	// OpDismissAsk stops waiting for a URL ask's completion: [AskArgs] → {}.
+	// OpDismissAsk stops waiting for a URL ask's completion, or takes a
+	// refused ask off the dashboards: [AskArgs] → {}.
 	OpDismissAsk = "ask.dismiss"
 	// OpCompleteAsk marks a waiting URL ask as done by the person (when the
 	// server sends no completion notification): [AskArgs] → {}.
