@@ -24,8 +24,11 @@ const (
 	// DefaultWaitTimeout is how long an accepted URL ask waits for its
 	// interaction to complete.
 	DefaultWaitTimeout = 10 * time.Minute
-	// DefaultMaxPending caps one user's asks, pending, waiting and refused.
+	// DefaultMaxPending caps one user's pending and waiting asks.
 	DefaultMaxPending = 32
+	// maxRefusedShown caps the refused asks shown per server at a time, so
+	// that a server sending bad URLs cannot crowd out anything else.
+	maxRefusedShown = 3
 	// DefaultRefusedFor is how long a refused ask stays shown, unless the
 	// person dismisses it first.
 	DefaultRefusedFor = 20 * time.Second
@@ -205,7 +208,7 @@ func (b *Broker) deliver(e *entry) bool {
 	e.ask.Deadline = now.Add(b.cfg.Timeout)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.asks) >= b.cfg.MaxPending {
+	if b.countLocked(func(a wire.Ask) bool { return a.State != wire.AskRefused }) >= b.cfg.MaxPending {
 		b.log.Warn("too many asks: answered cancel", "server", e.ask.Server, "max", b.cfg.MaxPending)
 		return false
 	}
@@ -218,7 +221,8 @@ func (b *Broker) deliver(e *entry) bool {
 
 // refuse shows the URL ask a, refused for why, as [wire.AskRefused]: with
 // the reason and without the URL, settled from the start, until the person
-// dismisses it or [Config.RefusedFor] passes. Beyond the cap it is not shown.
+// dismisses it or [Config.RefusedFor] passes. Refused asks do not count
+// towards [Config.MaxPending]; beyond a few per server they are not shown.
 func (b *Broker) refuse(a wire.Ask, why error) {
 	now := time.Now()
 	a.ID = newID()
@@ -230,7 +234,8 @@ func (b *Broker) refuse(a wire.Ask, why error) {
 	e := &entry{ask: a, settled: true}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.asks) >= b.cfg.MaxPending || !b.sink.PutAsk(e.ask) {
+	refused := func(x wire.Ask) bool { return x.State == wire.AskRefused && x.Server == a.Server }
+	if b.countLocked(refused) >= maxRefusedShown || !b.sink.PutAsk(e.ask) {
 		return
 	}
 	b.asks[e.ask.ID] = e
@@ -239,6 +244,17 @@ func (b *Broker) refuse(a wire.Ask, why error) {
 		defer b.mu.Unlock()
 		b.removeLocked(e)
 	})
+}
+
+// countLocked counts the asks held that match.
+func (b *Broker) countLocked(match func(wire.Ask) bool) int {
+	n := 0
+	for _, e := range b.asks {
+		if match(e.ask) {
+			n++
+		}
+	}
+	return n
 }
 
 // withdraw settles e without an answer and removes it; it reports false when

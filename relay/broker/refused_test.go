@@ -2,6 +2,7 @@ package broker
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,18 +90,27 @@ func TestRefusedAskCanBeDismissedButNotAnswered(t *testing.T) {
 	}
 }
 
-func TestRefusedAsksCountTowardsTheCap(t *testing.T) {
+func TestRefusedAsksCannotCrowdOutOthers(t *testing.T) {
 	s := newSink()
 	b := New(s, Config{MaxPending: 1})
-	b.Ask(context.Background(), hostileURLAsk("javascript:alert(1)"))
-	s.nextPut(t)
-	if _, err := b.Ask(context.Background(), hostileURLAsk("javascript:alert(2)")); wireCode(err) != wire.CodeInvalidURL {
-		t.Errorf("Ask over the cap = %v, want invalid_url", err)
+	for i := range maxRefusedShown + 2 {
+		if _, err := b.Ask(context.Background(), hostileURLAsk(fmt.Sprintf("javascript:alert(%d)", i))); wireCode(err) != wire.CodeInvalidURL {
+			t.Fatalf("hostile ask %d = %v, want invalid_url", i, err)
+		}
+	}
+	if n := s.shown(); n != maxRefusedShown {
+		t.Errorf("%d refused asks shown, want %d", n, maxRefusedShown)
+	}
+	for range maxRefusedShown {
+		s.nextPut(t)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go b.Ask(ctx, formAsk())
+	if a := s.nextPut(t); a.Kind != wire.AskForm || a.State != wire.AskPending {
+		t.Fatalf("shown %+v, want the pending form despite the refused asks", a)
 	}
 	if ans, err := b.Ask(context.Background(), formAsk()); err != nil || ans.Action != wire.ActionCancel {
 		t.Errorf("form over the cap = %+v, %v; want cancel", ans, err)
-	}
-	if n := s.shown(); n != 1 {
-		t.Errorf("%d asks shown, want 1", n)
 	}
 }
