@@ -20,6 +20,11 @@ import (
 const (
 	handshakeTimeout = 10 * time.Second // to receive auth and hello after the upgrade
 	writeTimeout     = 10 * time.Second // to write one frame
+	// pingInterval is how often an idle-looking socket is pinged; a dashboard
+	// that does not answer within pingTimeout is gone (a half-open socket)
+	// and is dropped instead of being kept until its token expires.
+	pingInterval = 30 * time.Second
+	pingTimeout  = 10 * time.Second
 )
 
 // Hub serves /ws.
@@ -29,6 +34,7 @@ type Hub struct {
 	sessions *session.Manager
 	logger   *slog.Logger
 	now      func() time.Time
+	ping     time.Duration // pingInterval, shorter in tests
 
 	mu     sync.Mutex
 	conns  map[*websocket.Conn]struct{}
@@ -41,7 +47,8 @@ func New(verifier *authn.Verifier, origins *authn.OriginPolicy, sessions *sessio
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Hub{verifier: verifier, origins: origins, sessions: sessions, logger: logger, now: time.Now, conns: map[*websocket.Conn]struct{}{}}
+	return &Hub{verifier: verifier, origins: origins, sessions: sessions, logger: logger, now: time.Now, ping: pingInterval,
+		conns: map[*websocket.Conn]struct{}{}}
 }
 
 // ServeHTTP upgrades an authenticated, same-origin or allowed-origin request.
@@ -82,6 +89,13 @@ func (h *Hub) Close() {
 		wg.Go(func() { c.Close(wire.CloseShuttingDown, "relay restarting") })
 	}
 	wg.Wait()
+}
+
+// open counts the sockets attached now.
+func (h *Hub) open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.conns)
 }
 
 func (h *Hub) track(c *websocket.Conn) bool {
@@ -133,8 +147,25 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 
 	readErr := make(chan error, 1)
 	go func() { readErr <- h.readOps(ctx, c, sub) }()
+	pings := time.NewTicker(h.ping)
+	defer pings.Stop()
+	lost := make(chan struct{}, 1)
 	for {
 		select {
+		case <-pings.C:
+			go func() { // readOps reads the pong; Ping waits for it
+				pctx, pcancel := context.WithTimeout(ctx, min(pingTimeout, h.ping))
+				defer pcancel()
+				if c.Ping(pctx) != nil {
+					select {
+					case lost <- struct{}{}:
+					default:
+					}
+				}
+			}()
+		case <-lost:
+			c.CloseNow()
+			return
 		case b := <-sub.Outbox():
 			wctx, wcancel := context.WithTimeout(ctx, writeTimeout)
 			err := c.Write(wctx, websocket.MessageText, b)

@@ -22,6 +22,7 @@ import (
 )
 
 type testRelay struct {
+	hub    *Hub
 	srv    *httptest.Server
 	key    ed25519.PrivateKey
 	signer *authn.Signer
@@ -50,6 +51,7 @@ func newTestRelay(t *testing.T) *testRelay {
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); srv.Close(); mgr.Close(); st.Close() })
 	return &testRelay{
+		hub:    h,
 		srv:    srv,
 		key:    key,
 		signer: authn.NewSigner(key, "switchboard", "switchboard"),
@@ -312,5 +314,43 @@ func TestCloseReasonFitsInACloseFrame(t *testing.T) {
 	r := closeReason(strings.Repeat("é", 200) + "\x00\n")
 	if len(r) > maxCloseReason || strings.ContainsAny(r, "\x00\n") {
 		t.Fatalf("reason %q is %d bytes", r, len(r))
+	}
+}
+
+func TestSilentDashboardIsDroppedAndAnAnsweringOneKept(t *testing.T) {
+	r := newTestRelay(t)
+	r.hub.ping = 50 * time.Millisecond
+	tok := r.token(t, "alice", time.Hour)
+	silent, _, err := r.dial(t, bearer(tok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello(t, silent)
+	// silent never reads again, so it never answers a ping.
+	live, _, err := r.dial(t, bearer(tok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello(t, live)
+	attach(t, live)
+	reading := make(chan error, 1)
+	go func() { // answers pings by reading, and reports the end of the socket
+		for {
+			if _, _, err := live.Read(context.Background()); err != nil {
+				reading <- err
+				return
+			}
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for r.hub.open() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sockets open, want the silent one dropped", r.hub.open())
+		}
+		select {
+		case err := <-reading:
+			t.Fatalf("the answering dashboard was dropped: %v", err)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }
