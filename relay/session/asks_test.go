@@ -350,3 +350,19 @@ func TestElicitModesArePersistedPerServer(t *testing.T) {
 		t.Errorf("other server's modes %+v, want none", got)
 	}
 }
+
+func TestRemovingAServerForgetsItsElicitModes(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	ctx := context.Background()
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	if err := s.SetElicitModes(ctx, id, conn.ElicitModes{Form: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveServer(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := f.store.Setting(ctx, elicitModesKey("alice", id)); err != nil || ok {
+		t.Errorf("the removed server's modes are still stored (ok=%v, err=%v)", ok, err)
+	}
+}

@@ -19,6 +19,7 @@ type Store interface {
 	AllServers(ctx context.Context) ([]store.Server, error)
 	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	SetSetting(ctx context.Context, key, value string) error
+	DeleteSetting(ctx context.Context, key string) error
 }
 
 // Connection is one live MCP connection, as the session uses it.

@@ -308,6 +308,9 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 		c.Close()
 	}
 	s.forgetAuth(ctx, id)
+	if err := s.m.store.DeleteSetting(ctx, elicitModesKey(s.user, id)); err != nil {
+		s.m.logger.Error("forget elicitation modes", "user", s.user, "server", id, "err", err)
+	}
 	return nil
 }
 

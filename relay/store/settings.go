@@ -19,6 +19,14 @@ func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool,
 	return value, true, nil
 }
 
+// DeleteSetting forgets key; a key that is not there is no error.
+func (s *Store) DeleteSetting(ctx context.Context, key string) error {
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("delete setting %s: %w", key, err)
+	}
+	return nil
+}
+
 // SetSetting stores value under key, replacing any earlier value.
 func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 	const upsert = `INSERT INTO settings (key, value) VALUES (?, ?)

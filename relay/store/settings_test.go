@@ -21,3 +21,18 @@ func TestSettingsRoundTrip(t *testing.T) {
 		t.Errorf("Setting(empty) = %q, %v, %v; want \"\", true, nil", v, ok, err)
 	}
 }
+
+func TestDeleteSettingForgetsOnlyItsKey(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	must(t, s.SetSetting(ctx, "a", "1"))
+	must(t, s.SetSetting(ctx, "b", "2"))
+	must(t, s.DeleteSetting(ctx, "a"))
+	must(t, s.DeleteSetting(ctx, "never-set"))
+	if _, ok, err := s.Setting(ctx, "a"); err != nil || ok {
+		t.Errorf("deleted setting still there (ok=%v, err=%v)", ok, err)
+	}
+	if v, ok, err := s.Setting(ctx, "b"); err != nil || !ok || v != "2" {
+		t.Errorf("other setting = %q, %v, %v; want 2", v, ok, err)
+	}
+}
