@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // States of #relay-status.
@@ -46,9 +48,9 @@ func (p *tab) addServer(name, url string) {
 }
 
 // waitServer waits until the row of the server called name is in state.
-func (p *tab) waitServer(name, state string) {
+func (p *tab) waitServer(name string, state wire.ServerState) {
 	p.t.Helper()
-	p.waitAttr(rowSel(name), "data-state", state)
+	p.waitAttr(rowSel(name), "data-state", string(state))
 }
 
 // serverID returns the id of the server called name.

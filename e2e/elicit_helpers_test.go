@@ -28,7 +28,7 @@ import (
 const askerName = "asker"
 
 // answerOp is how an answer to an ask shows in a frame the page sends.
-const answerOp = `"op":"` + wire.OpAnswerAsk + `"`
+const answerOp = `"op":"` + string(wire.OpAnswerAsk) + `"`
 
 // askPage is a live dashboard of a relay where the elicitation fixture is
 // registered and its tools are on screen.
@@ -84,12 +84,12 @@ func (p *tab) cardIDs() []string {
 
 // waitNewCard waits for a card of kind whose ask is not among before, and
 // returns its ask id.
-func (p *tab) waitNewCard(kind string, before []string) string {
+func (p *tab) waitNewCard(kind wire.AskKind, before []string) string {
 	p.t.Helper()
 	before = append([]string{}, before...) // JSON [] rather than null
 	find := fmt.Sprintf(`[...document.querySelectorAll(%s)].map(c => c.dataset.askId).find(id => !%s.includes(id)) ?? ""`,
-		jsString(fmt.Sprintf(`.ask-card[data-kind=%s]`, jsString(kind))), mustJSON(before))
-	p.waitJS("a new "+kind+" card", find+` !== ""`)
+		jsString(fmt.Sprintf(`.ask-card[data-kind=%s]`, jsString(string(kind)))), mustJSON(before))
+	p.waitJS("a new "+string(kind)+" card", find+` !== ""`)
 	return eval[string](p, find)
 }
 

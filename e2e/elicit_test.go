@@ -53,7 +53,7 @@ func TestFormWithEveryFieldTypeIsFilledAndSubmitted(t *testing.T) {
 			p := ap.as(t)
 			call := p.startCall("form_" + f.Name)
 			id := p.waitNewCard(wire.AskForm, nil)
-			p.waitAttr(cardSel(id), "data-state", wire.AskPending)
+			p.waitAttr(cardSel(id), "data-state", string(wire.AskPending))
 			if got := p.text(cardSel(id) + " .ask-message"); got != f.Message {
 				t.Errorf("the card says %q, the server asked %q", got, f.Message)
 			}
@@ -108,7 +108,7 @@ func TestFormValidationErrorShownAndNothingSent(t *testing.T) {
 	if st := p.callStatus(call); st != "pending" {
 		t.Fatalf("the call is %s, want still waiting for the answer", st)
 	}
-	p.waitAttr(cardSel(id), "data-state", wire.AskPending)
+	p.waitAttr(cardSel(id), "data-state", string(wire.AskPending))
 	if got := eval[string](p.tab, fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-invalid") ?? ""`,
 		jsString(fieldSel(id, "email")))); got != "true" {
 		t.Errorf("the email input has aria-invalid=%q, want true", got)
@@ -244,7 +244,7 @@ func TestURLFromHostileServerIsRefusedOrWarned(t *testing.T) {
 	if got := p.text(card + " .ask-refused"); !strings.Contains(got, `scheme "javascript" (only http and https open)`) {
 		t.Errorf("the refused card says %q, want the reason", got)
 	}
-	if got := eval[string](p.tab, fmt.Sprintf(`document.querySelector(%s).dataset.state`, jsString(card))); got != wire.AskRefused {
+	if got := eval[string](p.tab, fmt.Sprintf(`document.querySelector(%s).dataset.state`, jsString(card))); got != string(wire.AskRefused) {
 		t.Errorf("the card's state is %q, want refused", got)
 	}
 	if eval[bool](p.tab, fmt.Sprintf(`document.querySelector(%s) !== null`, jsString(card+" .ask-open"))) {

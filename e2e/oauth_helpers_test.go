@@ -22,6 +22,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // The OAuth world of a test.
@@ -244,9 +245,9 @@ func (p *tab) watchStates(name string) {
 }
 
 // states returns the states recorded since watchStates.
-func (p *tab) states() []string {
+func (p *tab) states() []wire.ServerState {
 	p.t.Helper()
-	return eval[[]string](p, `window.__sbStates ?? []`)
+	return eval[[]wire.ServerState](p, `window.__sbStates ?? []`)
 }
 
 // saveClient enters pre-registered client credentials on the Info tab of

@@ -29,7 +29,7 @@ func TestAuthorizeInPopupThenReady(t *testing.T) {
 	p.addServer(protectedName, w.rs.URL())
 	row := rowSel(protectedName)
 	p.waitServer(protectedName, wire.StateAuthenticating)
-	p.waitText(row+" .state-badge", wire.StateAuthenticating)
+	p.waitText(row+" .state-badge", string(wire.StateAuthenticating))
 	p.waitPresent(row + " .authorize-server")
 	eval[any](p, setReloadMarker)
 
@@ -78,7 +78,7 @@ func TestDenyShowsFailedWithReason(t *testing.T) {
 	row := rowSel(protectedName)
 	p.waitText(row+" .auth-error", "access_denied")
 	p.waitText("#server-detail .auth-error", "access_denied")
-	if got := eval[string](p, `document.querySelector(`+jsString(row)+`).dataset.state`); got != wire.StateAuthenticating {
+	if got := eval[string](p, `document.querySelector(`+jsString(row)+`).dataset.state`); wire.ServerState(got) != wire.StateAuthenticating {
 		t.Errorf("after a denial the server is %q, want %q", got, wire.StateAuthenticating)
 	}
 	t.Logf("after the denial the row says: %q", p.text(row+" .auth-error"))

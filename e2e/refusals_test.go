@@ -47,7 +47,7 @@ func TestWebSocketRefusals(t *testing.T) {
 		authToken string // sent in an auth frame when set
 		// One of: the HTTP status refusing the upgrade, the close code, or a snapshot.
 		wantStatus   int
-		wantClose    websocket.StatusCode
+		wantClose    wire.CloseCode
 		wantSnapshot bool
 	}{
 		{name: "no credentials", header: withCookie(nil), wantClose: wire.CloseUnauthorized},
@@ -89,7 +89,7 @@ func TestWebSocketRefusals(t *testing.T) {
 				return
 			}
 			code, seen := s.closeStatus()
-			if code != tc.wantClose {
+			if code != websocket.StatusCode(tc.wantClose) {
 				t.Errorf("socket closed with %d, want %d", code, tc.wantClose)
 			}
 			for _, f := range seen {
@@ -110,7 +110,7 @@ func TestWebSocketRefusals(t *testing.T) {
 		s.send(wire.Frame{Type: wire.TypeAuth, Data: json.RawMessage(mustJSON(wire.Auth{Token: r.mint(t, service.DefaultLocalUser, shortTTL)}))})
 		s.send(wire.Frame{Type: wire.TypeHello, Data: json.RawMessage(`{}`)})
 		s.snapshot()
-		if code, _ := s.closeStatus(); code != wire.CloseUnauthorized {
+		if code, _ := s.closeStatus(); code != websocket.StatusCode(wire.CloseUnauthorized) {
 			t.Errorf("socket closed with %d when its token expired, want %d", code, wire.CloseUnauthorized)
 		}
 	})
@@ -136,9 +136,9 @@ func TestWebSocketRefusals(t *testing.T) {
 
 // wsOutcome is what a page's WebSocket did first.
 type wsOutcome struct {
-	Opened bool   `json:"opened"`
-	First  string `json:"first"` // type of the first frame received
-	Code   int    `json:"code"`  // close code, when it closed first
+	Opened bool           `json:"opened"`
+	First  wire.FrameType `json:"first"` // type of the first frame received
+	Code   int            `json:"code"`  // close code, when it closed first
 }
 
 // openWebSocket opens a WebSocket from the page, says hello, and reports the

@@ -153,7 +153,7 @@ func (s *socket) snapshot() wire.Snapshot {
 }
 
 // op sends an op and returns its answer, a result or an error frame.
-func (s *socket) op(name string, args any) wire.Frame {
+func (s *socket) op(name wire.OpName, args any) wire.Frame {
 	s.t.Helper()
 	id := "e2e-" + strconv.FormatInt(s.ids.Add(1), 10)
 	f, err := wire.Op(id, name, args)
@@ -161,7 +161,7 @@ func (s *socket) op(name string, args any) wire.Frame {
 		s.t.Fatalf("build op %s: %v", name, err)
 	}
 	s.send(f)
-	return s.next("the answer to op "+name, func(f wire.Frame) bool {
+	return s.next("the answer to op "+string(name), func(f wire.Frame) bool {
 		return f.ID == id && (f.Type == wire.TypeResult || f.Type == wire.TypeError)
 	})
 }
@@ -232,12 +232,12 @@ func (s *socket) readToClose() (websocket.StatusCode, []wire.Frame, error) {
 
 // waitServerState waits until the relay says the server id is in state,
 // starting from the snapshot the socket got.
-func (s *socket) waitServerState(snap wire.Snapshot, id, state string) {
+func (s *socket) waitServerState(snap wire.Snapshot, id string, state wire.ServerState) {
 	s.t.Helper()
 	if srv := snap.ServerByID(id); srv != nil && srv.State == state {
 		return
 	}
-	s.waitChange("server "+id+" "+state, func(c wire.Change) bool {
+	s.waitChange("server "+id+" "+string(state), func(c wire.Change) bool {
 		if c.Kind != wire.KindServer || c.Server != id || c.Remove {
 			return false
 		}

@@ -17,7 +17,7 @@ func askCardID(ask string) string { return "ask-" + ask }
 func askTitleID(ask string) string { return "ask-" + ask + "-title" }
 
 // askCard is the frame of a card: the hooks the page and its tests use.
-func askCard(a wire.Ask, kind string) app.HTMLSection {
+func askCard(a wire.Ask, kind wire.AskKind) app.HTMLSection {
 	return app.Section().ID(askCardID(a.ID)).Class("ask-card").TabIndex(-1).
 		DataSet("ask-id", a.ID).DataSet("kind", kind).DataSet("state", a.State).DataSet("server-id", a.Server).
 		Aria("labelledby", askTitleID(a.ID))

@@ -41,7 +41,7 @@ func (c *FormAskCard) parse() {
 	}
 	c.touched = map[string]bool{}
 	if c.Ask.Kind != wire.AskForm {
-		c.unusable = "Switchboard cannot show this kind of request (" + c.Ask.Kind + "). Decline or cancel it."
+		c.unusable = "Switchboard cannot show this kind of request (" + string(c.Ask.Kind) + "). Decline or cancel it."
 		return
 	}
 	form, err := schema.Parse(c.Ask.Schema)
@@ -74,11 +74,11 @@ func (c *FormAskCard) Render() app.UI {
 			app.Div().Class("ask-actions").Body(
 				disabledIf(app.Button().Class("ask-accept", "sb-button", "is-primary").Type("submit"),
 					st.Sending != "" || c.form == nil).
-					Text(choose(st.Sending == wire.ActionAccept, "Sending…", "Submit")),
-				askButton("ask-decline", "Decline", st, wire.ActionDecline).
+					Text(choose(st.Sending == string(wire.ActionAccept), "Sending…", "Submit")),
+				askButton("ask-decline", "Decline", st, string(wire.ActionDecline)).
 					Title("Tell the server you will not give this information").
 					OnClick(func(ctx app.Context, e app.Event) { c.answer(wire.ActionDecline) }, app.EventScope(a.ID)),
-				askButton("ask-cancel", "Cancel", st, wire.ActionCancel).Class("is-quiet").
+				askButton("ask-cancel", "Cancel", st, string(wire.ActionCancel)).Class("is-quiet").
 					Title("Close the request without answering").
 					OnClick(func(ctx app.Context, e app.Event) { c.answer(wire.ActionCancel) }, app.EventScope(a.ID)),
 			),
@@ -87,7 +87,7 @@ func (c *FormAskCard) Render() app.UI {
 }
 
 // answer sends an answer without content.
-func (c *FormAskCard) answer(action string) {
+func (c *FormAskCard) answer(action wire.Action) {
 	if r := relay(); r != nil {
 		r.AnswerAsk(c.Ask.ID, action, nil)
 	}

@@ -131,13 +131,13 @@ func (c *URLAskCard) renderActions(host string, openable bool) app.UI {
 	}
 	return app.Div().Class("ask-actions").Body(
 		app.If(openable, func() app.UI {
-			return askButton("ask-open", "Open "+host, st, wire.ActionAccept).Class("is-primary").
+			return askButton("ask-open", "Open "+host, st, string(wire.ActionAccept)).Class("is-primary").
 				OnClick(func(ctx app.Context, e app.Event) { c.open() }, app.EventScope(id))
 		}),
-		askButton("ask-decline", "Decline", st, wire.ActionDecline).
+		askButton("ask-decline", "Decline", st, string(wire.ActionDecline)).
 			Title("Tell the server you will not open this page").
 			OnClick(func(ctx app.Context, e app.Event) { c.answer(wire.ActionDecline) }, app.EventScope(id)),
-		askButton("ask-cancel", "Cancel", st, wire.ActionCancel).Class("is-quiet").
+		askButton("ask-cancel", "Cancel", st, string(wire.ActionCancel)).Class("is-quiet").
 			Title("Close the request without answering").
 			OnClick(func(ctx app.Context, e app.Event) { c.answer(wire.ActionCancel) }, app.EventScope(id)),
 	)
@@ -151,7 +151,7 @@ func (c *URLAskCard) open() {
 	c.answer(wire.ActionAccept)
 }
 
-func (c *URLAskCard) answer(action string) {
+func (c *URLAskCard) answer(action wire.Action) {
 	if r := relay(); r != nil {
 		r.AnswerAsk(c.Ask.ID, action, nil)
 	}

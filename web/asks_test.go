@@ -120,7 +120,7 @@ func TestFormCardShowsTheRelaysRefusal(t *testing.T) {
 	if !strings.Contains(html, "The answer was refused: the answer does not fit the form") {
 		t.Errorf("the refusal is not shown:\n%s", html)
 	}
-	html = rendered(t, &FormAskCard{Ask: formAskOf(everyField), Status: store.AskStatus{Sending: wire.ActionDecline}})
+	html = rendered(t, &FormAskCard{Ask: formAskOf(everyField), Status: store.AskStatus{Sending: string(wire.ActionDecline)}})
 	if tag := element(html, `class="ask-decline`); !strings.Contains(tag, "disabled") || !strings.Contains(html, "Sending…") {
 		t.Errorf("a decline on its way does not show: %s", tag)
 	}

@@ -24,7 +24,7 @@ func renderInfo(s wire.Server) app.UI {
 			infoRow("Protocol version", orNotYet(s.ProtocolVersion)),
 			infoRow("Transport", s.Transport),
 			infoRow("URL", s.URL),
-			infoRow("State", s.State),
+			infoRow("State", string(s.State)),
 		),
 		renderAuthInfo(s),
 		&ElicitModes{ServerID: s.ID, Modes: s.Elicitation},

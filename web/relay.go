@@ -84,7 +84,7 @@ func upperFirst(s string) string {
 }
 
 // send sends an op through the page's client; without one it fails at once.
-func send(op string, args any, done func(store.Reply)) {
+func send(op wire.OpName, args any, done func(store.Reply)) {
 	c := relay()
 	if c == nil {
 		done(store.Reply{Err: &wire.Error{Code: store.CodeOffline, Message: "not connected to the relay yet"}})

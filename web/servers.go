@@ -197,7 +197,7 @@ func (l *ServerList) remove(id string) {
 }
 
 // start sends op for server id and shows its failure on the row.
-func (l *ServerList) start(id, busy, op, failure string) {
+func (l *ServerList) start(id, busy string, op wire.OpName, failure string) {
 	if l.busy == nil {
 		l.busy, l.failed = map[string]string{}, map[string]string{}
 	}
@@ -228,8 +228,8 @@ func renderAskDot(s wire.Server, n int) app.UI {
 }
 
 // renderStateBadge shows a server state as a word on its colour.
-func renderStateBadge(state string) app.UI {
-	return app.Span().Class("state-badge").DataSet("state", state).Text(state)
+func renderStateBadge(state wire.ServerState) app.UI {
+	return app.Span().Class("state-badge").DataSet("state", state).Text(string(state))
 }
 
 // renderCount shows "<n> tools" with the number in its own element.

@@ -150,10 +150,10 @@ func (d *dashboard) asks(n int) []wire.Ask {
 }
 
 // send sends an op and returns its id.
-func (d *dashboard) send(name string, args any) string {
+func (d *dashboard) send(name wire.OpName, args any) string {
 	d.t.Helper()
 	d.ops++
-	id := name + "-" + strconv.Itoa(d.ops)
+	id := string(name) + "-" + strconv.Itoa(d.ops)
 	fr, err := wire.Op(id, name, args)
 	if err != nil {
 		d.t.Fatal(err)
@@ -170,7 +170,7 @@ func (d *dashboard) reply(id string) wire.Frame {
 }
 
 // op sends an op and waits for its answer.
-func (d *dashboard) op(name string, args any) wire.Frame {
+func (d *dashboard) op(name wire.OpName, args any) wire.Frame {
 	d.t.Helper()
 	return d.reply(d.send(name, args))
 }
@@ -181,7 +181,7 @@ func (d *dashboard) call(server, tool string) string {
 }
 
 // answer answers an ask and fails unless the answer is taken.
-func (d *dashboard) answer(ask, action string, content map[string]any) {
+func (d *dashboard) answer(ask string, action wire.Action, content map[string]any) {
 	d.t.Helper()
 	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask, Action: action, Content: content}); fr.Type != wire.TypeResult {
 		d.t.Fatalf("answer %s to %s: %+v", action, ask, fr.Error)

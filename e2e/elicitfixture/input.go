@@ -1,6 +1,8 @@
 package elicitfixture
 
 import (
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,8 +32,8 @@ func (s *Server) addInputTools() {
 			t, tok := req.Params.InputResponses["terms"].(*mcp.ElicitResult)
 			if pok && tok {
 				return jsonResult(map[string]Outcome{
-					"plan":  {Action: p.Action, Content: p.Content},
-					"terms": {Action: t.Action, Content: t.Content},
+					"plan":  {Action: wire.Action(p.Action), Content: p.Content},
+					"terms": {Action: wire.Action(t.Action), Content: t.Content},
 				}), nil
 			}
 			return &mcp.CallToolResult{

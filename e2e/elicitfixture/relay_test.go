@@ -88,7 +88,7 @@ func TestElicitationFirstAnswerWins(t *testing.T) {
 	// Both answer at once; ops run concurrently, so either may win.
 	fromTwo := two.send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"color": "red"}})
 	fromOne := one.send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
-	won := map[string]bool{wire.ActionAccept: two.reply(fromTwo).Type == wire.TypeResult, wire.ActionDecline: one.reply(fromOne).Type == wire.TypeResult}
+	won := map[wire.Action]bool{wire.ActionAccept: two.reply(fromTwo).Type == wire.TypeResult, wire.ActionDecline: one.reply(fromOne).Type == wire.TypeResult}
 	if won[wire.ActionAccept] == won[wire.ActionDecline] {
 		t.Fatalf("answers taken: %v, want exactly one", won)
 	}
@@ -284,7 +284,7 @@ func TestInputRequestsUseTheSameAsks(t *testing.T) {
 	}
 	call := d.call(id, "input_pair")
 	asks := d.asks(2)
-	byKind := map[string]wire.Ask{}
+	byKind := map[wire.AskKind]wire.Ask{}
 	for _, a := range asks {
 		if a.From != wire.AskFromInput || a.Server != id {
 			t.Errorf("ask %+v, want one from an input request", a)

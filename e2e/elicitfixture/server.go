@@ -1,6 +1,8 @@
 package elicitfixture
 
 import (
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -201,7 +203,7 @@ func ignoreCapabilities(next mcp.MethodHandler) mcp.MethodHandler {
 // Outcome is what a fixture's tool reports: the answer the server got, or
 // the error its request ended with.
 type Outcome struct {
-	Action  string         `json:"action,omitempty"`
+	Action  wire.Action    `json:"action,omitempty"`
 	Content map[string]any `json:"content,omitempty"`
 	Meta    map[string]any `json:"meta,omitempty"` // the answer's _meta
 	Code    int64          `json:"code,omitempty"` // a JSON-RPC error's code
@@ -227,7 +229,7 @@ func outcome(res *mcp.ElicitResult, err error) *mcp.CallToolResult {
 	case err != nil:
 		o.Error = err.Error()
 	default:
-		o.Action, o.Content, o.Meta = res.Action, res.Content, res.Meta
+		o.Action, o.Content, o.Meta = wire.Action(res.Action), res.Content, res.Meta
 	}
 	return jsonResult(o)
 }

@@ -81,7 +81,7 @@ type Sink interface {
 
 // Answer is how an ask was answered.
 type Answer struct {
-	Action  string         // wire.ActionAccept, ActionDecline or ActionCancel
+	Action  wire.Action    // wire.ActionAccept, ActionDecline or ActionCancel
 	Content map[string]any // the values of an accepted form
 	// Wait is set when a URL ask was accepted. It returns nil once the
 	// interaction at the URL is complete (the server said so, or the person

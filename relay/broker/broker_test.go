@@ -119,7 +119,7 @@ func await(t *testing.T, ch <-chan result) result {
 	return result{}
 }
 
-func wireCode(err error) string {
+func wireCode(err error) wire.Code {
 	var we *wire.Error
 	if errors.As(err, &we) {
 		return we.Code
@@ -223,7 +223,7 @@ func TestAnswerIsChecked(t *testing.T) {
 		name    string
 		ask     wire.Ask
 		answer  wire.AnswerAskArgs // Ask is filled in
-		code    string             // "" means accepted
+		code    wire.Code          // "" means accepted
 		message string             // a part of the refusal
 		content map[string]any     // what reaches the server when accepted
 	}{
@@ -307,7 +307,7 @@ func TestAskRefusesFormsItCannotShow(t *testing.T) {
 	tests := []struct {
 		name string
 		ask  wire.Ask
-		code string
+		code wire.Code
 	}{
 		{"nested schema", wire.Ask{Kind: wire.AskForm, Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"object","properties":{}}}}`)}, wire.CodeBadRequest},
 		{"no schema", wire.Ask{Kind: wire.AskForm}, wire.CodeBadRequest},

@@ -67,7 +67,7 @@ func TestRefusedAskCanBeDismissedButNotAnswered(t *testing.T) {
 	b := New(s, Config{})
 	b.Ask(context.Background(), hostileURLAsk("javascript:alert(1)"))
 	id := s.nextPut(t).ID
-	for _, action := range []string{wire.ActionAccept, wire.ActionDecline, wire.ActionCancel} {
+	for _, action := range []wire.Action{wire.ActionAccept, wire.ActionDecline, wire.ActionCancel} {
 		if err := b.Answer(wire.AnswerAskArgs{Ask: id, Action: action}); wireCode(err) != wire.CodeBadRequest {
 			t.Errorf("%s on a refused ask = %v, want bad_request", action, err)
 		}

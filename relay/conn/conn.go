@@ -242,7 +242,7 @@ func (c *Conn) fail(err error) {
 }
 
 // setState moves to a state other than failed.
-func (c *Conn) setState(state string) {
+func (c *Conn) setState(state wire.ServerState) {
 	c.state.State, c.state.Error = state, ""
 	c.publish()
 }

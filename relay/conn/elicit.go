@@ -47,13 +47,13 @@ type ElicitModes struct {
 var AllElicitModes = ElicitModes{Form: true, URL: true}
 
 // allows reports whether mode (wire.AskForm or wire.AskURL) is advertised.
-func (m ElicitModes) allows(mode string) bool {
+func (m ElicitModes) allows(mode wire.AskKind) bool {
 	return (mode == wire.AskForm && m.Form) || (mode == wire.AskURL && m.URL)
 }
 
 // Answer is the answer to an ask.
 type Answer struct {
-	Action  string         // wire.ActionAccept, ActionDecline or ActionCancel
+	Action  wire.Action    // wire.ActionAccept, ActionDecline or ActionCancel
 	Content map[string]any // the values of an accepted form
 	// Wait, when a URL ask was accepted, returns nil once the interaction at
 	// the URL is complete, or an error when it was abandoned or ctx ended.
@@ -161,7 +161,7 @@ func (c *Conn) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 		// lives; the server has its answer now.
 		go ans.Wait(scope)
 	}
-	return &mcp.ElicitResult{Action: ans.Action, Content: ans.Content}, nil
+	return &mcp.ElicitResult{Action: string(ans.Action), Content: ans.Content}, nil
 }
 
 // unanswered is the reply to an elicitation the asker did not answer.
@@ -170,27 +170,27 @@ func (c *Conn) unanswered(ctx context.Context, err error) (*mcp.ElicitResult, er
 	switch {
 	case errors.As(err, &we) && we.Code == wire.CodeInvalidURL:
 		c.log.Warn("url elicitation declined", "reason", we.Message)
-		return &mcp.ElicitResult{Action: wire.ActionDecline, Meta: mcp.Meta{declineReasonKey: we.Message}}, nil
+		return &mcp.ElicitResult{Action: string(wire.ActionDecline), Meta: mcp.Meta{declineReasonKey: we.Message}}, nil
 	case errors.As(err, &we) && we.Code == wire.CodeBadRequest:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: we.Message}
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // withdrawn: nobody waits for the answer
 	}
 	c.log.Warn("elicitation not answered", "error", err)
-	return &mcp.ElicitResult{Action: wire.ActionCancel}, nil
+	return &mcp.ElicitResult{Action: string(wire.ActionCancel)}, nil
 }
 
 // elicitMode is the request's mode; unset means form, as for the go-sdk's
 // client.
-func elicitMode(p *mcp.ElicitParams) string {
+func elicitMode(p *mcp.ElicitParams) wire.AskKind {
 	if p.Mode == "" {
 		return wire.AskForm
 	}
-	return p.Mode
+	return wire.AskKind(p.Mode)
 }
 
 // newAsk turns a request in an advertised mode into an ask.
-func (c *Conn) newAsk(p *mcp.ElicitParams, mode, from string) (wire.Ask, error) {
+func (c *Conn) newAsk(p *mcp.ElicitParams, mode wire.AskKind, from wire.AskFrom) (wire.Ask, error) {
 	a := wire.Ask{
 		Server:     c.cfg.ID,
 		ServerName: c.cfg.Name,
@@ -263,7 +263,7 @@ func withScope(ctx, scope context.Context) (context.Context, func()) {
 type inputLane struct{}
 
 // askOrigin says whether an elicitation came as an input request.
-func askOrigin(ctx context.Context) string {
+func askOrigin(ctx context.Context) wire.AskFrom {
 	if ctx.Value(inputLane{}) != nil {
 		return wire.AskFromInput
 	}

@@ -78,7 +78,7 @@ func (s *scriptedAsker) none(t *testing.T) {
 
 // outcome is what a fixture tool reports of its elicitation.
 type outcome struct {
-	Action  string         `json:"action,omitempty"`
+	Action  wire.Action    `json:"action,omitempty"`
 	Content map[string]any `json:"content,omitempty"`
 	Meta    map[string]any `json:"meta,omitempty"`
 	Code    int64          `json:"code,omitempty"`
@@ -95,7 +95,7 @@ func report(res *mcp.ElicitResult, err error) *mcp.CallToolResult {
 	case err != nil:
 		o.Error = err.Error()
 	default:
-		o.Action, o.Content, o.Meta = res.Action, res.Content, res.Meta
+		o.Action, o.Content, o.Meta = wire.Action(res.Action), res.Content, res.Meta
 	}
 	b, _ := json.Marshal(o)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}

@@ -148,16 +148,16 @@ func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
 }
 
 // awaitState returns the next state in the given lifecycle state.
-func (r *recorder) awaitState(state string) wire.Server {
+func (r *recorder) awaitState(state wire.ServerState) wire.Server {
 	r.t.Helper()
-	return r.await(state, func(s wire.Server) bool { return s.State == state })
+	return r.await(string(state), func(s wire.Server) bool { return s.State == state })
 }
 
 // summary lists the states seen, for failure messages.
 func (r *recorder) summary() string {
 	var b strings.Builder
 	for _, s := range r.all {
-		b.WriteString(s.State)
+		b.WriteString(string(s.State))
 		if s.Error != "" {
 			b.WriteString("(" + s.Error + ")")
 		}
@@ -204,7 +204,7 @@ func toolNames(tools []wire.Tool) []string {
 }
 
 // wireCode returns the code of a *wire.Error, or fails.
-func wireCode(t *testing.T, err error) string {
+func wireCode(t *testing.T, err error) wire.Code {
 	t.Helper()
 	var we *wire.Error
 	if !errors.As(err, &we) {

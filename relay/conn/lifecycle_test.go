@@ -40,11 +40,11 @@ func TestConnReachesReadyWithEveryList(t *testing.T) {
 			f := fullFixture(t, e)
 			_, r, ready := startReady(t, f)
 
-			var states []string
+			var states []wire.ServerState
 			for _, s := range r.all {
 				states = append(states, s.State)
 			}
-			want := []string{wire.StateConnecting, wire.StateConnected, wire.StateDiscovering, wire.StateReady}
+			want := []wire.ServerState{wire.StateConnecting, wire.StateConnected, wire.StateDiscovering, wire.StateReady}
 			if !slices.Equal(states, want) {
 				t.Errorf("states %v, want %v", states, want)
 			}

@@ -97,7 +97,7 @@ func TestCallToolErrors(t *testing.T) {
 				name, tool string
 				args       string
 				ctx        context.Context
-				code       string
+				code       wire.Code
 				message    string
 			}{
 				{name: "unknown tool", tool: "nope", code: wire.CodeNotFound, message: `"nope"`},

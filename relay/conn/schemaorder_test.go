@@ -50,7 +50,7 @@ func fieldOrder(t *testing.T, raw json.RawMessage) []string {
 
 // checkAskedInOrder answers the next ask and checks that its schema is
 // orderedSchema, properties in the server's order.
-func checkAskedInOrder(t *testing.T, asker *scriptedAsker, from string) {
+func checkAskedInOrder(t *testing.T, asker *scriptedAsker, from wire.AskFrom) {
 	t.Helper()
 	call := asker.next(t)
 	call.answer(Answer{Action: wire.ActionDecline}, nil)

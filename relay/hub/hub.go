@@ -70,7 +70,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.SetReadLimit(wire.MaxInboundFrame)
 	if !h.track(c) {
-		c.Close(wire.CloseShuttingDown, "relay shutting down")
+		c.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay shutting down")
 		return
 	}
 	defer h.untrack(c)
@@ -86,7 +86,7 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	var wg sync.WaitGroup
 	for c := range conns { // in parallel: one stuck peer must not hold up the rest
-		wg.Go(func() { c.Close(wire.CloseShuttingDown, "relay restarting") })
+		wg.Go(func() { c.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay restarting") })
 	}
 	wg.Wait()
 }
@@ -124,18 +124,18 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 		var err error
 		if claims, err = h.readAuth(hctx, c); err != nil {
 			h.logger.Info("websocket refused", "err", err)
-			c.Close(wire.CloseUnauthorized, closeReason(err.Error()))
+			c.Close(websocket.StatusCode(wire.CloseUnauthorized), closeReason(err.Error()))
 			return
 		}
 	}
 	hello, err := readHello(hctx, c)
 	if err != nil {
-		c.Close(wire.CloseProtocolError, closeReason(err.Error()))
+		c.Close(websocket.StatusCode(wire.CloseProtocolError), closeReason(err.Error()))
 		return
 	}
 	ttl := claims.Expires.Sub(h.now())
 	if ttl <= 0 {
-		c.Close(wire.CloseUnauthorized, "token expired")
+		c.Close(websocket.StatusCode(wire.CloseUnauthorized), "token expired")
 		return
 	}
 	expiry := time.NewTimer(ttl)
@@ -179,7 +179,7 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 			c.Close(websocket.StatusCode(code), reason)
 			return
 		case <-expiry.C:
-			c.Close(wire.CloseUnauthorized, "token expired")
+			c.Close(websocket.StatusCode(wire.CloseUnauthorized), "token expired")
 			return
 		case err := <-readErr:
 			if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
@@ -209,7 +209,7 @@ func (h *Hub) readOps(ctx context.Context, c *websocket.Conn, sub *session.Subsc
 			continue
 		}
 		if f.Type != wire.TypeOp {
-			sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadFrame, "expected an op frame, got "+f.Type)))
+			sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadFrame, "expected an op frame, got "+string(f.Type))))
 			continue
 		}
 		sub.HandleOp(f)

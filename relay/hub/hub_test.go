@@ -173,7 +173,7 @@ func TestSocketWithoutTokenIsClosedUnauthorized(t *testing.T) {
 	}
 	hello(t, c) // a hello where the auth frame must be
 	f, err := read(c)
-	if got := websocket.CloseStatus(err); got != wire.CloseUnauthorized {
+	if got := websocket.CloseStatus(err); got != websocket.StatusCode(wire.CloseUnauthorized) {
 		t.Fatalf("got frame %s / err %v (close %d), want close %d", f.Type, err, got, wire.CloseUnauthorized)
 	}
 }
@@ -212,7 +212,7 @@ func TestBadTokensAreRefused(t *testing.T) {
 			auth, _ := wire.NewFrame(wire.TypeAuth, wire.Auth{Token: tok})
 			send(t, c, auth)
 			hello(t, c)
-			if _, err := read(c); websocket.CloseStatus(err) != wire.CloseUnauthorized {
+			if _, err := read(c); websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseUnauthorized) {
 				t.Fatalf("got %v, want close %d", err, wire.CloseUnauthorized)
 			}
 		})
@@ -243,7 +243,7 @@ func TestSocketClosesWhenTokenExpires(t *testing.T) {
 	hello(t, c)
 	attach(t, c)
 	_, err = read(c)
-	if websocket.CloseStatus(err) != wire.CloseUnauthorized {
+	if websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseUnauthorized) {
 		t.Fatalf("got %v, want close %d at expiry", err, wire.CloseUnauthorized)
 	}
 }

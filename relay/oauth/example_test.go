@@ -45,7 +45,7 @@ func ExampleManager_Authorize() {
 		Auth: mgr.For("me", "s1", rs.URL())}, func(s wire.Server) { states <- s })
 	defer c.Close()
 
-	last := ""
+	var last wire.ServerState
 	for s := range states {
 		entered := s.State != last
 		last = s.State

@@ -242,13 +242,13 @@ type recorder struct {
 	states chan wire.Server
 
 	mu    sync.Mutex
-	all   []wire.Server // every state emitted
-	last  string        // the last lifecycle state
-	hooks map[string]func()
+	all   []wire.Server    // every state emitted
+	last  wire.ServerState // the last lifecycle state
+	hooks map[wire.ServerState]func()
 }
 
 func newRecorder(t *testing.T) *recorder {
-	return &recorder{t: t, states: make(chan wire.Server, 10000), hooks: map[string]func(){}}
+	return &recorder{t: t, states: make(chan wire.Server, 10000), hooks: map[wire.ServerState]func(){}}
 }
 
 func (r *recorder) emit(s wire.Server) {
@@ -265,7 +265,7 @@ func (r *recorder) emit(s wire.Server) {
 }
 
 // onEnter calls fn each time the connection enters state.
-func (r *recorder) onEnter(state string, fn func()) {
+func (r *recorder) onEnter(state wire.ServerState, fn func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks[state] = fn
@@ -289,9 +289,9 @@ func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
 }
 
 // awaitState returns the next state in the given lifecycle state.
-func (r *recorder) awaitState(state string) wire.Server {
+func (r *recorder) awaitState(state wire.ServerState) wire.Server {
 	r.t.Helper()
-	return r.await(state, func(s wire.Server) bool { return s.State == state })
+	return r.await(string(state), func(s wire.Server) bool { return s.State == state })
 }
 
 // summary lists the states seen, for failure messages.
@@ -300,7 +300,7 @@ func (r *recorder) summary() string {
 	defer r.mu.Unlock()
 	var b strings.Builder
 	for _, s := range r.all {
-		b.WriteString(s.State)
+		b.WriteString(string(s.State))
 		if s.Error != "" {
 			b.WriteString("(" + s.Error + ")")
 		}

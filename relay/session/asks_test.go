@@ -83,10 +83,10 @@ func (d *dashboard) asks(n int) []wire.Ask {
 }
 
 // op sends an op and returns its answer.
-func (d *dashboard) op(name string, args any) wire.Frame {
+func (d *dashboard) op(name wire.OpName, args any) wire.Frame {
 	d.t.Helper()
 	d.ops++
-	id := name + "-" + strconv.Itoa(d.ops)
+	id := string(name) + "-" + strconv.Itoa(d.ops)
 	fr, err := wire.Op(id, name, args)
 	if err != nil {
 		d.t.Fatal(err)
@@ -179,9 +179,9 @@ func TestInvalidAnswersAreRefusedAndTheAskStays(t *testing.T) {
 
 	tests := []struct {
 		name string
-		op   string
+		op   wire.OpName
 		args any
-		code string
+		code wire.Code
 		says string
 	}{
 		{"invalid form", wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"name": "A"}}, wire.CodeBadRequest, "name: must be at least 2 characters"},

@@ -40,7 +40,7 @@ func (a *recordingAuth) Forget(_ context.Context, user, server string) error {
 	return nil
 }
 
-func runOp(t *testing.T, s *Session, op string, args any) (any, error) {
+func runOp(t *testing.T, s *Session, op wire.OpName, args any) (any, error) {
 	t.Helper()
 	f, err := wire.Op("1", op, args)
 	if err != nil {
@@ -49,7 +49,7 @@ func runOp(t *testing.T, s *Session, op string, args any) (any, error) {
 	return s.run(context.Background(), f, nil)
 }
 
-func codeOf(err error) string {
+func codeOf(err error) wire.Code {
 	var we *wire.Error
 	if errors.As(err, &we) {
 		return we.Code

@@ -24,7 +24,7 @@ func diffServer(old, cur wire.Server) []wire.Change {
 	return changes
 }
 
-func diffItems[T any](changes []wire.Change, kind, server string, old, cur []T, key func(T) string) []wire.Change {
+func diffItems[T any](changes []wire.Change, kind wire.ChangeKind, server string, old, cur []T, key func(T) string) []wire.Change {
 	before := make(map[string][]byte, len(old))
 	for _, it := range old {
 		b, _ := json.Marshal(it) // wire list items always marshal

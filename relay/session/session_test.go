@@ -292,7 +292,7 @@ func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
 	sub := s.Subscribe(wire.Hello{})
 	snapshotOf(t, sub)
 
-	op := func(opID, name string, args any) {
+	op := func(opID string, name wire.OpName, args any) {
 		fr, err := wire.Op(opID, name, args)
 		if err != nil {
 			t.Fatal(err)
@@ -312,7 +312,7 @@ func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
 		fr := next(t, sub)
 		answers[fr.ID] = append(answers[fr.ID], fr)
 	}
-	expectErr := func(id, code string, fr wire.Frame) {
+	expectErr := func(id string, code wire.Code, fr wire.Frame) {
 		t.Helper()
 		if fr.Type != wire.TypeError || fr.Error == nil || fr.Error.Code != code {
 			t.Errorf("op %s: got %s %+v, want error %s", id, fr.Type, fr.Error, code)

@@ -25,7 +25,7 @@ type Subscriber struct {
 
 	mu          sync.Mutex
 	done        chan struct{}
-	closeCode   int
+	closeCode   wire.CloseCode
 	closeReason string
 	ops         map[string]context.CancelFunc // running ops by id
 }
@@ -50,7 +50,7 @@ func (sub *Subscriber) Outbox() <-chan []byte { return sub.outbox }
 func (sub *Subscriber) Done() <-chan struct{} { return sub.done }
 
 // CloseStatus says why Done was closed, as a WebSocket close code and reason.
-func (sub *Subscriber) CloseStatus() (code int, reason string) {
+func (sub *Subscriber) CloseStatus() (code wire.CloseCode, reason string) {
 	sub.mu.Lock()
 	defer sub.mu.Unlock()
 	return sub.closeCode, sub.closeReason
@@ -77,7 +77,7 @@ func (sub *Subscriber) send(b []byte) {
 	}
 }
 
-func (sub *Subscriber) closeWith(code int, reason string) {
+func (sub *Subscriber) closeWith(code wire.CloseCode, reason string) {
 	sub.mu.Lock()
 	select {
 	case <-sub.done:

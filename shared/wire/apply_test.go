@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func change(t *testing.T, kind, server, key string, v any) Change {
+func change(t *testing.T, kind ChangeKind, server, key string, v any) Change {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -12,48 +12,60 @@ import (
 // change by [KindAsk] deltas; removing one means it was settled (answered here
 // or in another tab, timed out, or withdrawn by the server).
 
+// AskKind is what a person is asked to do.
+type AskKind string
+
 // Ask kinds.
 const (
-	AskForm = "form" // fill a form described by Schema
-	AskURL  = "url"  // consent to open URL
+	AskForm AskKind = "form" // fill a form described by Schema
+	AskURL  AskKind = "url"  // consent to open URL
 )
 
-// Ask origins: why the server is asking.
+// AskFrom is why a server is asking.
+type AskFrom string
+
+// Ask origins.
 const (
-	AskFromElicitation = "elicitation"   // an elicitation/create request
-	AskFromURLRequired = "url_required"  // a -32042 error listing URL elicitations to complete before a retry
-	AskFromInput       = "input_request" // a 2026-07-28 multi-round-trip input request
+	AskFromElicitation AskFrom = "elicitation"   // an elicitation/create request
+	AskFromURLRequired AskFrom = "url_required"  // a -32042 error listing URL elicitations to complete before a retry
+	AskFromInput       AskFrom = "input_request" // a 2026-07-28 multi-round-trip input request
 )
+
+// AskState is where an ask is in its life.
+type AskState string
 
 // Ask states.
 const (
-	AskPending = "pending" // waiting for a person's answer
-	AskWaiting = "waiting" // URL accepted: waiting for the server's completion notification
+	AskPending AskState = "pending" // waiting for a person's answer
+	AskWaiting AskState = "waiting" // URL accepted: waiting for the server's completion notification
 	// AskRefused: the relay declined it for the person (a URL that may not be
 	// opened); shown with Refusal until dismissed or for a short while.
-	AskRefused = "refused"
+	AskRefused AskState = "refused"
 )
+
+// Action is how a person answered an ask.
+type Action string
 
 // Answer actions.
 const (
-	ActionAccept  = "accept"
-	ActionDecline = "decline"
-	ActionCancel  = "cancel"
+	ActionAccept  Action = "accept"
+	ActionDecline Action = "decline"
+	ActionCancel  Action = "cancel"
 )
 
 // KindAsk is the change kind of asks: Server is the asking server's id, Key
 // the ask id, Value an [Ask].
-const KindAsk = "ask"
+const KindAsk ChangeKind = "ask"
 
 // Ask is one pending request for a person.
 type Ask struct {
-	ID         string `json:"id"`
-	Server     string `json:"server"`     // id of the asking server
-	ServerName string `json:"serverName"` // its registered name
-	Kind       string `json:"kind"`       // AskForm or AskURL
-	From       string `json:"from"`       // AskFromElicitation, AskFromURLRequired or AskFromInput
-	State      string `json:"state"`      // AskPending, AskWaiting or AskRefused
-	Message    string `json:"message"`    // the server's message: untrusted text, capped
+	ID         string   `json:"id"`
+	Server     string   `json:"server"`     // id of the asking server
+	ServerName string   `json:"serverName"` // its registered name
+	Kind       AskKind  `json:"kind"`       // AskForm or AskURL
+	From       AskFrom  `json:"from"`       // AskFromElicitation, AskFromURLRequired or AskFromInput
+	State      AskState `json:"state"`      // AskPending, AskWaiting or AskRefused
+	Message    string   `json:"message"`    // the server's message: untrusted text, capped
 
 	Schema json.RawMessage `json:"schema,omitempty"` // AskForm: the requested schema (shared/schema parses it)
 
@@ -75,13 +87,13 @@ const (
 	// one to a refused ask a [CodeBadRequest] error.
 	// An accepted form must validate against its schema ([CodeBadRequest]
 	// with the field errors otherwise); URL answers carry no content.
-	OpAnswerAsk = "ask.answer"
+	OpAnswerAsk OpName = "ask.answer"
 	// OpDismissAsk stops waiting for a URL ask's completion, or takes a
 	// refused ask off the dashboards: [AskArgs] → {}.
-	OpDismissAsk = "ask.dismiss"
+	OpDismissAsk OpName = "ask.dismiss"
 	// OpCompleteAsk marks a waiting URL ask as done by the person (when the
 	// server sends no completion notification): [AskArgs] → {}.
-	OpCompleteAsk = "ask.complete"
+	OpCompleteAsk OpName = "ask.complete"
 )
 
 // Elicitation modes a server may be offered.
@@ -93,7 +105,7 @@ const (
 // OpSetElicitation narrows or widens the elicitation modes advertised to a
 // server: [SetElicitationArgs] → {}. The server reconnects, since modes are
 // advertised when a session starts.
-const OpSetElicitation = "server.set_elicitation"
+const OpSetElicitation OpName = "server.set_elicitation"
 
 // SetElicitationArgs are the arguments of [OpSetElicitation].
 type SetElicitationArgs struct {
@@ -105,7 +117,7 @@ type SetElicitationArgs struct {
 // AnswerAskArgs are the arguments of [OpAnswerAsk].
 type AnswerAskArgs struct {
 	Ask     string         `json:"ask"`
-	Action  string         `json:"action"`            // ActionAccept, ActionDecline or ActionCancel
+	Action  Action         `json:"action"`            // ActionAccept, ActionDecline or ActionCancel
 	Content map[string]any `json:"content,omitempty"` // accepted form values
 }
 

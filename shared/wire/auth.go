@@ -22,10 +22,10 @@ const (
 	// OpAuthorize starts an authorization for a server in state
 	// authenticating: [ServerArgs] → [AuthorizeResult]. The dashboard opens
 	// the URL in a popup; the relay's callback finishes the flow.
-	OpAuthorize = "server.authorize"
+	OpAuthorize OpName = "server.authorize"
 	// OpSetClient stores pre-registered client credentials for a server:
 	// [SetClientArgs] → {}. The secret is write-only: it never comes back.
-	OpSetClient = "server.set_client"
+	OpSetClient OpName = "server.set_client"
 )
 
 // AuthorizeResult is the result of [OpAuthorize].

@@ -6,32 +6,35 @@ import (
 	"unicode/utf8"
 )
 
-// Error codes: stable strings a dashboard may branch on.
+// Code is a stable error code a dashboard may branch on.
+type Code string
+
+// Error codes.
 const (
-	CodeBadFrame   = "bad_frame"   // the frame could not be decoded
-	CodeBadRequest = "bad_request" // the op's arguments are missing or malformed
-	CodeUnknownOp  = "unknown_op"  // no such op
-	CodeInvalidURL = "invalid_url" // a URL that cannot be used
-	CodeNotFound   = "not_found"   // no such server, tool, prompt or op
-	CodeNotReady   = "not_ready"   // the server is not connected
-	CodeUpstream   = "upstream"    // the MCP server answered with an error or failed
-	CodeToolError  = "tool_error"  // the tool ran and reported isError
-	CodeCancelled  = "cancelled"   // the op was cancelled
-	CodeTooLarge   = "too_large"   // a frame or result is over the limit
-	CodeInternal   = "internal"    // the relay failed; details are in its log
+	CodeBadFrame   Code = "bad_frame"   // the frame could not be decoded
+	CodeBadRequest Code = "bad_request" // the op's arguments are missing or malformed
+	CodeUnknownOp  Code = "unknown_op"  // no such op
+	CodeInvalidURL Code = "invalid_url" // a URL that cannot be used
+	CodeNotFound   Code = "not_found"   // no such server, tool, prompt or op
+	CodeNotReady   Code = "not_ready"   // the server is not connected
+	CodeUpstream   Code = "upstream"    // the MCP server answered with an error or failed
+	CodeToolError  Code = "tool_error"  // the tool ran and reported isError
+	CodeCancelled  Code = "cancelled"   // the op was cancelled
+	CodeTooLarge   Code = "too_large"   // a frame or result is over the limit
+	CodeInternal   Code = "internal"    // the relay failed; details are in its log
 )
 
 // Error is a failure reported to the dashboard. Message is always sanitized.
 type Error struct {
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 }
 
 // Error implements error.
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
 // NewError builds an error with a sanitized message.
-func NewError(code, message string) *Error {
+func NewError(code Code, message string) *Error {
 	return &Error{Code: code, Message: Sanitize(message, MaxErrorMessage)}
 }
 

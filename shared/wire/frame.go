@@ -21,49 +21,55 @@ const (
 	MaxServerName = 100
 )
 
+// FrameType names what a frame carries.
+type FrameType string
+
 // Frame types.
 const (
 	// TypeAuth (dashboard → relay) carries a token when the socket was opened
 	// without a session cookie or Authorization header. It must be the first frame.
-	TypeAuth = "auth"
+	TypeAuth FrameType = "auth"
 	// TypeHello (dashboard → relay) starts the stream; see [Hello].
-	TypeHello = "hello"
+	TypeHello FrameType = "hello"
 	// TypeSnapshot (relay → dashboard) replaces the dashboard's whole state.
-	TypeSnapshot = "snapshot"
+	TypeSnapshot FrameType = "snapshot"
 	// TypeDelta (relay → dashboard) carries changes with the next sequence number.
-	TypeDelta = "delta"
+	TypeDelta FrameType = "delta"
 	// TypeSynced (relay → dashboard) follows the snapshot or the missed
 	// deltas sent in answer to a hello: the dashboard is now up to date, at Seq.
-	TypeSynced = "synced"
+	TypeSynced FrameType = "synced"
 	// TypeOp (dashboard → relay) asks for an action; see the Op* names.
-	TypeOp = "op"
+	TypeOp FrameType = "op"
 	// TypeResult (relay → dashboard) is the successful answer to an op.
-	TypeResult = "result"
+	TypeResult FrameType = "result"
 	// TypeError (relay → dashboard) is the failed answer to an op, or, without
 	// an id, a complaint about a frame the relay could not use.
-	TypeError = "error"
+	TypeError FrameType = "error"
 	// TypeProgress (relay → dashboard) reports progress of a running op.
-	TypeProgress = "progress"
+	TypeProgress FrameType = "progress"
 )
+
+// CloseCode is a WebSocket close code of the relay's own (4000-4999).
+type CloseCode int
 
 // WebSocket close codes the relay uses besides the standard ones.
 const (
 	// CloseUnauthorized: no token, an invalid one, or one that expired.
-	CloseUnauthorized = 4401
+	CloseUnauthorized CloseCode = 4401
 	// CloseProtocolError: the dashboard broke the frame order (no hello, ...).
-	CloseProtocolError = 4400
+	CloseProtocolError CloseCode = 4400
 	// CloseTooSlow: the dashboard did not read fast enough; reconnect to resync.
-	CloseTooSlow = 4429
+	CloseTooSlow CloseCode = 4429
 	// CloseShuttingDown: the relay is stopping; reconnect later.
-	CloseShuttingDown = 4503
+	CloseShuttingDown CloseCode = 4503
 )
 
 // Frame is the envelope of every message.
 type Frame struct {
 	V     int             `json:"v"`
-	Type  string          `json:"type"`
+	Type  FrameType       `json:"type"`
 	ID    string          `json:"id,omitempty"`  // op id, on op, result, error and progress frames
-	Op    string          `json:"op,omitempty"`  // op name, on op frames
+	Op    OpName          `json:"op,omitempty"`  // op name, on op frames
 	Seq   uint64          `json:"seq,omitempty"` // sequence number, on snapshot, delta and synced frames
 	Data  json.RawMessage `json:"data,omitempty"`
 	Error *Error          `json:"error,omitempty"`
@@ -113,7 +119,7 @@ func Encode(f Frame) ([]byte, error) {
 }
 
 // NewFrame builds a frame of the given type whose data is v marshalled.
-func NewFrame(typ string, v any) (Frame, error) {
+func NewFrame(typ FrameType, v any) (Frame, error) {
 	f := Frame{V: Version, Type: typ}
 	if v != nil {
 		b, err := json.Marshal(v)
@@ -138,7 +144,7 @@ func ErrorFrame(id string, e *Error) Frame {
 }
 
 // Op builds an op frame.
-func Op(id, name string, args any) (Frame, error) {
+func Op(id string, name OpName, args any) (Frame, error) {
 	f, err := NewFrame(TypeOp, args)
 	f.ID = id
 	f.Op = name

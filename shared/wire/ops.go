@@ -2,24 +2,27 @@ package wire
 
 import "encoding/json"
 
+// OpName names an op: what a dashboard asks the relay to do.
+type OpName string
+
 // Op names and their arguments and results.
 const (
 	// OpAddServer adds a server: [AddServerArgs] → [AddServerResult].
-	OpAddServer = "server.add"
+	OpAddServer OpName = "server.add"
 	// OpRemoveServer removes a server and forgets it: [ServerArgs] → {}.
-	OpRemoveServer = "server.remove"
+	OpRemoveServer OpName = "server.remove"
 	// OpRetryServer reconnects a server now: [ServerArgs] → {}.
-	OpRetryServer = "server.retry"
+	OpRetryServer OpName = "server.retry"
 	// OpCallTool calls a tool: [CallToolArgs] → [CallToolResult].
 	// A result with IsError set is still a result, not an error frame.
-	OpCallTool = "tool.call"
+	OpCallTool OpName = "tool.call"
 	// OpGetPrompt gets a prompt: [GetPromptArgs] → [GetPromptResult].
-	OpGetPrompt = "prompt.get"
+	OpGetPrompt OpName = "prompt.get"
 	// OpReadResource reads a resource: [ReadResourceArgs] → [ReadResourceResult].
-	OpReadResource = "resource.read"
+	OpReadResource OpName = "resource.read"
 	// OpCancel cancels a running op: [CancelArgs] → {}. The cancelled op is
 	// answered with a [CodeCancelled] error.
-	OpCancel = "op.cancel"
+	OpCancel OpName = "op.cancel"
 )
 
 // AddServerArgs are the arguments of [OpAddServer].

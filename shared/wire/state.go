@@ -2,14 +2,17 @@ package wire
 
 import "encoding/json"
 
+// ServerState is where a server's connection is in its life.
+type ServerState string
+
 // Server lifecycle states.
 const (
-	StateConnecting     = "connecting"
-	StateConnected      = "connected"
-	StateDiscovering    = "discovering"
-	StateReady          = "ready"
-	StateFailed         = "failed"
-	StateAuthenticating = "authenticating"
+	StateConnecting     ServerState = "connecting"
+	StateConnected      ServerState = "connected"
+	StateDiscovering    ServerState = "discovering"
+	StateReady          ServerState = "ready"
+	StateFailed         ServerState = "failed"
+	StateAuthenticating ServerState = "authenticating"
 )
 
 // Transports.
@@ -28,12 +31,12 @@ type Snapshot struct {
 
 // Server is one registered MCP server as the dashboard sees it.
 type Server struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	URL       string `json:"url"`
-	Transport string `json:"transport"`
-	State     string `json:"state"`
-	Error     string `json:"error,omitempty"` // sanitized, set when State is failed
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	URL       string      `json:"url"`
+	Transport string      `json:"transport"`
+	State     ServerState `json:"state"`
+	Error     string      `json:"error,omitempty"` // sanitized, set when State is failed
 
 	Auth *AuthState `json:"auth,omitempty"` // OAuth status, when the server uses OAuth
 	// Elicitation lists the elicitation modes the relay advertises to this
@@ -108,13 +111,16 @@ type ResourceTemplate struct {
 	MIMEType    string `json:"mimeType,omitempty"`
 }
 
+// ChangeKind names what a [Change] puts or removes.
+type ChangeKind string
+
 // Change kinds.
 const (
-	KindServer   = "server"   // Key is the server id; Value is [Server.Meta]
-	KindTool     = "tool"     // Key is the tool name; Value is a [Tool]
-	KindPrompt   = "prompt"   // Key is the prompt name; Value is a [Prompt]
-	KindResource = "resource" // Key is the resource URI; Value is a [Resource]
-	KindTemplate = "template" // Key is the URI template; Value is a [ResourceTemplate]
+	KindServer   ChangeKind = "server"   // Key is the server id; Value is [Server.Meta]
+	KindTool     ChangeKind = "tool"     // Key is the tool name; Value is a [Tool]
+	KindPrompt   ChangeKind = "prompt"   // Key is the prompt name; Value is a [Prompt]
+	KindResource ChangeKind = "resource" // Key is the resource URI; Value is a [Resource]
+	KindTemplate ChangeKind = "template" // Key is the URI template; Value is a [ResourceTemplate]
 )
 
 // Delta is the data of a [TypeDelta] frame. The frame's Seq is the
@@ -127,7 +133,7 @@ type Delta struct {
 // A put of a server keeps its lists; a put of an item replaces the item of the
 // same key or appends it.
 type Change struct {
-	Kind   string          `json:"kind"`
+	Kind   ChangeKind      `json:"kind"`
 	Server string          `json:"server"`
 	Key    string          `json:"key"`
 	Remove bool            `json:"remove,omitempty"`

@@ -53,14 +53,14 @@ type askTrack struct {
 // wire.ActionAccept, ActionDecline or ActionCancel, content the values of
 // an accepted form (nil otherwise). Nothing is sent while another op on the
 // ask is on its way.
-func (c *Client) AnswerAsk(id, action string, content map[string]any) {
+func (c *Client) AnswerAsk(id string, action wire.Action, content map[string]any) {
 	c.mu.Lock()
 	settles := true // an accepted URL stays, waiting for its completion
 	if i := slices.IndexFunc(c.snap.Asks, func(a wire.Ask) bool { return a.ID == id }); i >= 0 {
 		settles = c.snap.Asks[i].Kind != wire.AskURL || action != wire.ActionAccept
 	}
 	c.mu.Unlock()
-	c.askOp(id, action, "", settles, wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: id, Action: action, Content: content})
+	c.askOp(id, string(action), "", settles, wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: id, Action: action, Content: content})
 }
 
 // RefuseAsk declines the ask id on the dashboard's own account, because it
@@ -73,7 +73,7 @@ func (c *Client) RefuseAsk(id, why string) {
 	if refused {
 		return
 	}
-	c.askOp(id, wire.ActionDecline, why, true, wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: id, Action: wire.ActionDecline})
+	c.askOp(id, string(wire.ActionDecline), why, true, wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: id, Action: wire.ActionDecline})
 }
 
 // DismissAsk stops waiting for the completion of the accepted URL ask id.
@@ -89,7 +89,7 @@ func (c *Client) CompleteAsk(id string) {
 
 // askOp sends op on the ask id, shown as sending what; settles says
 // whether its success ends the ask.
-func (c *Client) askOp(id, what, note string, settles bool, op string, args any) {
+func (c *Client) askOp(id, what, note string, settles bool, op wire.OpName, args any) {
 	c.mu.Lock()
 	t := c.asks[id]
 	if t == nil {

@@ -40,7 +40,7 @@ func withAsks(asks ...wire.Ask) wire.Snapshot {
 
 // opFrame returns the last frame sent, checking that it is op with args
 // decoding into args.
-func opFrame(t *testing.T, s *fakeSocket, op string, args any) wire.Frame {
+func opFrame(t *testing.T, s *fakeSocket, op wire.OpName, args any) wire.Frame {
 	t.Helper()
 	f := s.lastFrame()
 	if f.Type != wire.TypeOp || f.Op != op {
@@ -120,7 +120,7 @@ func TestAnswerAskSendsTheActionAndContent(t *testing.T) {
 	if args.Ask != "a1" || args.Action != wire.ActionAccept || args.Content["name"] != "Ada" || len(args.Content) != 1 {
 		t.Fatalf("answer args = %+v", args)
 	}
-	if st := c.View().AskStatus["a1"]; st.Sending != wire.ActionAccept {
+	if st := c.View().AskStatus["a1"]; st.Sending != string(wire.ActionAccept) {
 		t.Fatalf("status while sending = %+v", st)
 	}
 	c.AnswerAsk("a1", wire.ActionCancel, nil)
@@ -165,7 +165,7 @@ func TestRefusedAnswerIsShownOnTheAsk(t *testing.T) {
 		t.Fatalf("status = %+v, want the bad_request error", st)
 	}
 	c.AnswerAsk("a1", wire.ActionAccept, map[string]any{"name": "Ada"})
-	if got := c.View().AskStatus["a1"]; got.Err != nil || got.Sending != wire.ActionAccept {
+	if got := c.View().AskStatus["a1"]; got.Err != nil || got.Sending != string(wire.ActionAccept) {
 		t.Errorf("status after a new answer = %+v, want sending with the old error cleared", got)
 	}
 }

@@ -41,10 +41,10 @@ type Call struct {
 	Cancel    bool           // a cancel was sent and not refused
 	CancelErr *wire.Error    // why the relay refused the last cancel; the call runs on
 
-	Text  string // the readable part of the result
-	JSON  string // the whole result, indented
-	Error string // why the call failed, in words
-	Code  string // the error's wire code
+	Text  string    // the readable part of the result
+	JSON  string    // the whole result, indented
+	Error string    // why the call failed, in words
+	Code  wire.Code // the error's wire code
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
@@ -110,7 +110,7 @@ func (c *Client) Cancel(callID string) {
 // outcome turns a successful answer into what a call shows.
 type outcome func(data json.RawMessage) (text string, isError bool)
 
-func (c *Client) startCall(kind CallKind, server, name, op string, args any, out outcome) string {
+func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, args any, out outcome) string {
 	// The call is listed before the op is sent, so an answer that comes at
 	// once (an offline error) finds it.
 	id := c.newID()

@@ -160,7 +160,7 @@ func (c *Client) closed(gen int, code int) {
 	}
 	failed := c.dropLocked()
 	delay := c.backoff
-	switch code {
+	switch wire.CloseCode(code) {
 	case wire.CloseUnauthorized:
 		c.status = StatusSignedOut
 		c.forgetLocked()

@@ -136,8 +136,8 @@ func (s *fakeSocket) lastFrame() wire.Frame {
 	return fs[len(fs)-1]
 }
 
-func (s *fakeSocket) open()         { s.h.Open() }
-func (s *fakeSocket) drop(code int) { s.h.Closed(code) }
+func (s *fakeSocket) open()                    { s.h.Open() }
+func (s *fakeSocket) drop(code wire.CloseCode) { s.h.Closed(int(code)) }
 func (s *fakeSocket) recv(f wire.Frame) {
 	s.r.t.Helper()
 	b, err := wire.Encode(f)

@@ -18,12 +18,16 @@ var (
 func applyDelta(s wire.Snapshot, d wire.Delta) (wire.Snapshot, error) {
 	s.Servers = slices.Clone(s.Servers)
 	s.Asks = slices.Clone(s.Asks) // Apply edits asks in place, and a server's removal drops its asks
-	cloned := map[[2]string]bool{}
+	type list struct {
+		server string
+		kind   wire.ChangeKind
+	}
+	cloned := map[list]bool{}
 	for _, ch := range d.Changes {
 		if ch.Kind != wire.KindServer {
-			if srv := s.ServerByID(ch.Server); srv != nil && !cloned[[2]string{ch.Server, ch.Kind}] {
+			if srv := s.ServerByID(ch.Server); srv != nil && !cloned[list{ch.Server, ch.Kind}] {
 				cloneList(srv, ch.Kind)
-				cloned[[2]string{ch.Server, ch.Kind}] = true
+				cloned[list{ch.Server, ch.Kind}] = true
 			}
 		}
 		if err := s.Apply(ch); err != nil {
@@ -34,7 +38,7 @@ func applyDelta(s wire.Snapshot, d wire.Delta) (wire.Snapshot, error) {
 }
 
 // cloneList gives srv its own copy of the list a change of kind edits.
-func cloneList(srv *wire.Server, kind string) {
+func cloneList(srv *wire.Server, kind wire.ChangeKind) {
 	switch kind {
 	case wire.KindTool:
 		srv.Tools = slices.Clone(srv.Tools)

@@ -46,7 +46,7 @@ func (r replies) run() {
 // once, with the answer or with the error that ended the op (the socket
 // dropped, or none was open), outside the client's lock and possibly before
 // Do returns.
-func (c *Client) Do(op string, args any, done func(Reply)) string {
+func (c *Client) Do(op wire.OpName, args any, done func(Reply)) string {
 	id := c.newID()
 	c.send(id, op, args, done, nil)
 	return id
@@ -62,7 +62,7 @@ func (c *Client) newID() string {
 
 // send sends op under id; see [Client.Do]. progress, if not nil, gets the
 // op's progress frames.
-func (c *Client) send(id, op string, args any, done func(Reply), progress func(wire.Progress)) {
+func (c *Client) send(id string, op wire.OpName, args any, done func(Reply), progress func(wire.Progress)) {
 	f, err := wire.Op(id, op, args)
 	var b []byte
 	if err == nil {
