@@ -112,6 +112,9 @@ func (s *Service) init(ctx context.Context) error {
 		}, emit)
 	}, cfg.Logger)
 	s.sessions.UseAuth(dashboardAuth{auth})
+	if err := s.useModel(httpClient); err != nil {
+		return err
+	}
 	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 
