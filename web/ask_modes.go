@@ -60,7 +60,7 @@ func (m *AskModes) Render() app.UI {
 		app.Legend().Class("panel-subtitle").Text("Questions this server may ask"),
 		box(elicitFormID, "Forms", cur.Form, func(on bool) wire.SetAskModesArgs { a := cur; a.Form = on; return a }),
 		box(elicitURLID, "Requests to open a web page", cur.URL, func(on bool) wire.SetAskModesArgs { a := cur; a.URL = on; return a }),
-		app.FieldSet().ID("sampling-modes").Class("sampling-modes").Body(
+		app.FieldSet().ID("sampling-modes").Class("sampling-modes").DataSet("sampling", m.Modes.Sampling).Body(
 			app.Legend().Class("field-label").Text("Requests for a model reply (sampling)"),
 			app.Range(samplingChoices).Slice(func(i int) app.UI {
 				c := samplingChoices[i]
