@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
 	"github.com/switchboard-mcp/switchboard/relay/service"
@@ -195,5 +198,65 @@ func TestSamplingModesInTheInfoTab(t *testing.T) {
 	call = p.startCall("sample_text")
 	if o := p.waitSampled(call); o.Error == "" || o.Rounds != 0 {
 		t.Errorf("with sampling off the server got %+v, want an error", o)
+	}
+}
+
+func TestSamplingCardComesBackAfterReloadAndTimesOutAsAnError(t *testing.T) {
+	r := startSamplingRelay(t, nil)
+	r.stop() // the deadline is the relay's configuration: start it again with a short one
+	r.cfg.AskTimeout = askTimeout
+	r.start()
+	p := openSamplingPage(t, r, samplingfixture.Start(t, samplingfixture.Options{}))
+	// The call comes from a Go client, whose result outlives the page's reload.
+	s, snap := r.openSocket(t, r.sessionCookie(t))
+	server := ""
+	for _, srv := range snap.Servers {
+		if srv.Name == samplerName {
+			server = srv.ID
+		}
+	}
+	const callID = "sample-across-reload"
+	f, err := wire.Op(callID, wire.OpCallTool, wire.CallToolArgs{Server: server, Name: "sample_text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.send(f)
+	id := p.waitNewCard(wire.AskSampling, nil)
+	p.do("reload", chromedp.Reload())
+	p.waitRelay(stateLive)
+	p.waitPresent(cardSel(id))
+	p.waitGone(cardSel(id))
+
+	fr := s.next("the call's result", func(f wire.Frame) bool {
+		return f.ID == callID && (f.Type == wire.TypeResult || f.Type == wire.TypeError)
+	})
+	var res wire.CallToolResult
+	if err := json.Unmarshal(fr.Data, &res); fr.Type != wire.TypeResult || err != nil || len(res.Content) != 1 {
+		t.Fatalf("the call ended %s: %s %+v", fr.Type, fr.Data, fr.Error)
+	}
+	o, err := samplingfixture.ParseOutcome(res.Content[0].Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Code != -32001 || o.Rounds != 0 {
+		t.Errorf("at the deadline the server got %+v, want a timeout error and no reply", o)
+	}
+}
+
+func TestSamplingThroughInputRequests(t *testing.T) {
+	p := openSamplingPage(t, startSamplingRelay(t, nil), samplingfixture.Start(t, samplingfixture.Options{Stateless: true}))
+	call := p.startCall("sample_tools")
+	first := p.waitNewCard(wire.AskSampling, nil)
+	card := cardSel(first)
+	p.click(card + " .sampling-add-call")
+	p.waitPresent(card + " .sampling-call-args")
+	p.fill(card+" .sampling-call-args", `{"city":"Oslo"}`)
+	p.click(card + " .ask-accept")
+	second := cardSel(p.waitNewCard(wire.AskSampling, []string{first}))
+	p.waitText(second, samplingfixture.Weather("Oslo"))
+	p.fill(second+" .sampling-reply", "Bring a coat.")
+	p.click(second + " .ask-accept")
+	if o := p.waitSampled(call); o.Rounds != 2 || o.Text != "Bring a coat." || o.ToolCalls[0].Input["city"] != "Oslo" {
+		t.Errorf("the server got %+v", o)
 	}
 }
