@@ -19,6 +19,8 @@ const (
 	CodeCancelled  = "cancelled"   // the op was cancelled
 	CodeTooLarge   = "too_large"   // a frame or result is over the limit
 	CodeInternal   = "internal"    // the relay failed; details are in its log
+
+	CodeNotConfigured = "not_configured" // the relay lacks the configuration the op needs (a model)
 )
 
 // Error is a failure reported to the dashboard. Message is always sanitized.

@@ -60,9 +60,6 @@ const (
 // answers. Without a configured model it is a [CodeNotConfigured] error.
 const OpDraftAsk = "ask.draft"
 
-// CodeNotConfigured: the relay lacks the configuration the op needs.
-const CodeNotConfigured = "not_configured"
-
 // Limits of sampling requests and answers.
 const (
 	// MaxSamplingBytes caps the JSON of one sampling request the relay
