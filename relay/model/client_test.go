@@ -187,3 +187,22 @@ func TestNewNeedsURLAndName(t *testing.T) {
 		}
 	}
 }
+
+func TestAudioIsPassedWhereChatCompletionsTakesIt(t *testing.T) {
+	e := newEndpoint(t, http.StatusOK, `{"choices":[{"finish_reason":"stop","message":{"content":"heard"}}]}`)
+	req := &wire.SamplingRequest{MaxTokens: 5, Messages: []wire.SamplingMessage{{Role: wire.RoleUser, Content: []wire.SamplingContent{
+		{Type: wire.ContentAudio, MIMEType: "audio/wav", Data: "UklGRg=="},
+		{Type: wire.ContentAudio, MIMEType: "audio/ogg", Data: "T2dnUw=="},
+	}}}}
+	if _, err := newClient(t, e.URL).Draft(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	parts := (<-e.got).body["messages"].([]any)[0].(map[string]any)["content"].([]any)
+	wav := parts[0].(map[string]any)
+	if wav["type"] != "input_audio" || wav["input_audio"].(map[string]any)["format"] != "wav" || wav["input_audio"].(map[string]any)["data"] != "UklGRg==" {
+		t.Errorf("WAV part %v", wav)
+	}
+	if ogg := parts[1].(map[string]any); ogg["type"] != "text" || !strings.Contains(ogg["text"].(string), "audio/ogg") {
+		t.Errorf("an OGG, which chat completions does not take, became %v; want a note in words", ogg)
+	}
+}
