@@ -95,6 +95,9 @@ func (s *AskStack) renderSlot(id string, now time.Time) app.UI {
 		if a.Kind == wire.AskURL {
 			return &URLAskCard{Ask: a, Status: s.Status[id], Live: s.Live}
 		}
+		if a.Kind == wire.AskSampling {
+			return &SamplingAskCard{Ask: a, Status: s.Status[id]}
+		}
 		return &FormAskCard{Ask: a, Status: s.Status[id]}
 	}
 	if d := s.notice(id, now); d != nil {
@@ -296,7 +299,7 @@ func waitingTitle(n int) string {
 func announcement(came []wire.Ask, went []store.Departed) string {
 	switch {
 	case len(came) == 1:
-		return "New request from " + serverNameOf(came[0]) + ": " + clipRunes(came[0].Message, maxAnnounced)
+		return "New request from " + serverNameOf(came[0]) + ": " + clipRunes(orDefault(came[0].Message, "a model reply"), maxAnnounced)
 	case len(came) > 1:
 		return strconv.Itoa(len(came)) + " new requests, the first from " + serverNameOf(came[0]) + "."
 	case len(went) > 0:

@@ -27,7 +27,7 @@ func renderInfo(s wire.Server) app.UI {
 			infoRow("State", string(s.State)),
 		),
 		renderAuthInfo(s),
-		&ElicitModes{ServerID: s.ID, Modes: s.Elicitation},
+		&AskModes{ServerID: s.ID, Modes: askModesOf(s)},
 		app.H3().Class("list-title").Text("Instructions"),
 		app.If(s.Instructions != "", func() app.UI {
 			return app.Pre().Class("info-instructions", "prose-block").Text(s.Instructions)
@@ -91,4 +91,12 @@ func orNotYet(s string) string {
 		return "not known yet"
 	}
 	return s
+}
+
+// askModesOf is the ask modes of s; none when the relay did not say.
+func askModesOf(s wire.Server) wire.AskModes {
+	if s.AskModes == nil {
+		return wire.AskModes{Sampling: wire.SamplingOff}
+	}
+	return *s.AskModes
 }

@@ -330,8 +330,8 @@ func TestBusyButtonsNameTheirProgress(t *testing.T) {
 	}
 }
 
-func TestElicitModesTickOnlyTheRelaysModes(t *testing.T) {
-	html := rendered(t, &ElicitModes{ServerID: "s1", Modes: []string{wire.ModeURL}})
+func TestAskModesTickOnlyTheRelaysModes(t *testing.T) {
+	html := rendered(t, &AskModes{ServerID: "s1", Modes: wire.AskModes{URL: true, Sampling: wire.SamplingOff}})
 	if tag := element(html, `id="elicit-url"`); !strings.Contains(tag, "checked") {
 		t.Errorf("URL requests allowed, box %s", tag)
 	}
@@ -339,8 +339,24 @@ func TestElicitModesTickOnlyTheRelaysModes(t *testing.T) {
 	if tag := element(html, `id="elicit-form"`); strings.Contains(tag, "checked") {
 		t.Errorf("forms not allowed, box %s", tag)
 	}
-	if form, url := (&ElicitModes{Modes: []string{wire.ModeForm}}).modes(); !form || url {
-		t.Errorf("modes of [form] = form %t url %t", form, url)
+	if tag := element(html, `id="sampling-off"`); !strings.Contains(tag, "checked") {
+		t.Errorf("sampling off, radio %s", tag)
+	}
+	if tag := element(html, `id="sampling-model"`); !strings.Contains(tag, "disabled") {
+		t.Errorf("no model configured, yet the model radio is %s", tag)
+	}
+	if !strings.Contains(html, "--model-url") {
+		t.Error("without a model, the tab does not say how to configure one")
+	}
+}
+
+func TestAskModesOfferTheModelWhenConfigured(t *testing.T) {
+	html := rendered(t, &AskModes{ServerID: "s1", Modes: wire.AskModes{Form: true, Sampling: wire.SamplingModel, Model: "gpt-test"}})
+	if tag := element(html, `id="sampling-model"`); !strings.Contains(tag, "checked") || strings.Contains(tag, "disabled") {
+		t.Errorf("model mode chosen and available, radio %s", tag)
+	}
+	if !strings.Contains(html, "gpt-test") {
+		t.Error("the tab does not name the model")
 	}
 }
 

@@ -36,11 +36,11 @@ func newRelay(t *testing.T, asks broker.Config) *relay {
 	logger := slog.New(slog.DiscardHandler)
 	var m *session.Manager
 	m = session.NewManager(st, func(reg store.Server, emit func(wire.Server)) session.Connection {
-		asker, modes := m.Elicitation(reg)
+		asker, modes := m.Asking(reg)
 		return conn.Start(conn.Config{
 			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger,
 			HealthInterval: 200 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 400 * time.Millisecond,
-			Asker: asker, Elicit: modes,
+			Asker: asker, Modes: modes,
 		}, emit)
 	}, logger)
 	m.SetAskConfig(asks)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
-	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/schema"
 	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -182,7 +181,7 @@ func TestRequestInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add(fx, "liar")
 	d := r.open()
-	if err := r.s.SetElicitModes(context.Background(), id, conn.ElicitModes{Form: true}); err != nil {
+	if err := r.s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
 		t.Fatal(err)
 	}
 	d.until("reconnecting", func() bool { return d.state.ServerByID(id).State != wire.StateReady })

@@ -51,6 +51,12 @@ func (e *entry) check(args wire.AnswerAskArgs) (wire.AnswerAskArgs, error) {
 	default:
 		return args, wire.NewError(wire.CodeBadRequest, "the action must be accept, decline or cancel")
 	}
+	if e.ask.Kind == wire.AskSampling {
+		return e.checkSampling(args)
+	}
+	if args.Sampling != nil {
+		return args, wire.NewError(wire.CodeBadRequest, "only a sampling ask is answered with a message")
+	}
 	content := withoutBlanks(args.Content)
 	switch {
 	case e.ask.Kind == wire.AskURL && len(content) > 0:

@@ -83,6 +83,8 @@ type Sink interface {
 type Answer struct {
 	Action  wire.Action    // wire.ActionAccept, ActionDecline or ActionCancel
 	Content map[string]any // the values of an accepted form
+	// Sampling is the message written for an accepted sampling ask.
+	Sampling *wire.SamplingResult
 	// Wait is set when a URL ask was accepted. It returns nil once the
 	// interaction at the URL is complete (the server said so, or the person
 	// did), or an error when the person dismissed it, it timed out or ctx
@@ -108,8 +110,9 @@ type Broker struct {
 
 // entry is one ask the broker holds.
 type entry struct {
-	ask  wire.Ask
-	form *schema.Form // the parsed schema of a form ask
+	ask   wire.Ask
+	form  *schema.Form            // the parsed schema of a form ask
+	tools map[string]*schema.Form // a sampling ask's tools: their parsed input schemas
 
 	// answered receives the winning answer; only the winner of settled sends.
 	answered chan wire.AnswerAskArgs
@@ -136,7 +139,8 @@ func New(sink Sink, cfg Config) *Broker {
 // Message and either Schema or URL and ElicitationID are the caller's.
 //
 // An unanswered ask is answered cancel at its deadline, as is an ask beyond
-// [Config.MaxPending] or one the sink cannot show. When ctx ends first the
+// [Config.MaxPending] or one the sink cannot show; a sampling ask gets an
+// error instead (see sampling.go). When ctx ends first the
 // ask is withdrawn and Ask returns ctx's error. A URL that may not be opened
 // is refused at once with a [wire.CodeInvalidURL] error (the connection
 // declines), and shown as [wire.AskRefused], without the URL, for
@@ -159,6 +163,9 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 		return Answer{}, err
 	}
 	if !b.deliver(e) {
+		if a.Kind == wire.AskSampling {
+			return Answer{}, errNotShown
+		}
 		return Answer{Action: wire.ActionCancel}, nil
 	}
 	deadline := time.NewTimer(b.cfg.Timeout)
@@ -168,6 +175,10 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 		return b.answer(e, args), nil
 	case <-deadline.C:
 		if b.withdraw(e) {
+			if a.Kind == wire.AskSampling {
+				b.log.Info("sampling ask timed out", "server", a.Server, "ask", e.ask.ID)
+				return Answer{}, errNoAnswerInTime
+			}
 			b.log.Info("ask timed out: answered cancel", "server", a.Server, "ask", e.ask.ID)
 			return Answer{Action: wire.ActionCancel}, nil
 		}
@@ -192,6 +203,11 @@ func newEntry(a wire.Ask) (*entry, error) {
 		e.form = form
 	case wire.AskURL:
 		e.done = make(chan struct{})
+	case wire.AskSampling:
+		if a.Sampling == nil {
+			return nil, wire.NewError(wire.CodeBadRequest, "a sampling ask needs its request")
+		}
+		e.tools = samplingTools(a.Sampling)
 	default:
 		return nil, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown kind of ask %q", a.Kind))
 	}
@@ -272,7 +288,7 @@ func (b *Broker) withdraw(e *entry) bool {
 
 // answer turns the winning answer into Ask's result.
 func (b *Broker) answer(e *entry, args wire.AnswerAskArgs) Answer {
-	ans := Answer{Action: args.Action, Content: args.Content}
+	ans := Answer{Action: args.Action, Content: args.Content, Sampling: args.Sampling}
 	if e.ask.Kind == wire.AskURL && args.Action == wire.ActionAccept {
 		ans.Wait = func(ctx context.Context) error { return b.wait(ctx, e) }
 	}

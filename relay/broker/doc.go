@@ -1,7 +1,8 @@
 // Package broker holds a user's pending asks: a server's requests for a
-// person (an elicitation form, consent to open a URL), from the moment a
-// connection asks until someone answers, the deadline passes or the request
-// is withdrawn.
+// person (an elicitation form, consent to open a URL, a sampling request),
+// from the moment a
+// connection asks until someone answers, the deadline passes or the
+// request is withdrawn.
 //
 // A [Broker] belongs to one user's session. [Broker.Ask] hands an ask to the
 // session (a [Sink]), which puts it in the user's state, so that every open
@@ -25,6 +26,11 @@
 // error, and the connection declines; the ask is shown as
 // [wire.AskRefused], with the reason instead of the URL, until the person
 // dismisses it ([Broker.Dismiss]) or [Config.RefusedFor] passes.
+//
+// A sampling ask ([wire.AskSampling]) is answered with a message, checked
+// by [CheckSamplingResult]; at its deadline, or when it cannot be shown,
+// Ask returns an error rather than a cancel, so that the server gets a
+// JSON-RPC error and never a made-up reply (see sampling.go).
 //
 // The broker calls its sink with its own lock held, so that the dashboards
 // see an ask's changes in the order they happen; a sink must not call back

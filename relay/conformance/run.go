@@ -73,7 +73,7 @@ func Run(ctx context.Context, cfg Config) error {
 		HTTPClient: cfg.HTTPClient,
 		Logger:     cfg.Logger,
 		Asker:      conn.AcceptDefaults{},
-		Elicit:     conn.ElicitModes{Form: true},
+		Modes:      conn.AskModes{Form: true},
 		Auth:       h.manager.For(user, serverID, url),
 	}, w.emit)
 	defer c.Close()

@@ -30,10 +30,11 @@ type Config struct {
 	// ClientInfo is how the relay introduces itself; default name
 	// [DefaultClientName], version [DefaultClientVersion].
 	ClientInfo wire.Implementation
-	// Asker puts the server's elicitations before a person; Elicit is the
-	// modes advertised. A nil Asker or no mode advertises no elicitation.
-	Asker  Asker
-	Elicit ElicitModes
+	// Asker puts the server's elicitations and sampling requests before a
+	// person; Modes are the kinds advertised. A nil Asker advertises
+	// neither elicitation nor sampling.
+	Asker Asker
+	Modes AskModes
 	// Transport is wire.TransportStreamable (the default) or
 	// wire.TransportSSE, the legacy HTTP+SSE transport.
 	Transport string
@@ -133,16 +134,17 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 	return c
 }
 
-// newClient builds the go-sdk client of c: elicitation as configured and no
-// other client capability, list changes and progress routed to c, caching
+// newClient builds the go-sdk client of c: elicitation and sampling as
+// configured and no other client capability, list changes and progress routed to c, caching
 // off.
 func newClient(c *Conn) *mcp.Client {
 	info := c.cfg.ClientInfo
 	client := mcp.NewClient(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ClientOptions{
-		Logger:                     c.log,
-		Capabilities:               c.capabilities(),
-		ElicitationHandler:         c.elicitationHandler(),
-		ElicitationCompleteHandler: c.elicitationCompleteHandler(),
+		Logger:                        c.log,
+		Capabilities:                  c.capabilities(),
+		ElicitationHandler:            c.elicitationHandler(),
+		ElicitationCompleteHandler:    c.elicitationCompleteHandler(),
+		CreateMessageWithToolsHandler: c.samplingHandler(),
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			c.markChanged(kindTools)
 		},

@@ -51,6 +51,11 @@
 // connect and after a list_changed notification, and then it must see the
 // server's current lists, not a cached page.
 //
+// With an [Asker], a connection advertises the kinds of asks of
+// [Config.Modes]: elicitation (elicit.go) and sampling with tools
+// (sampling.go), on both protocol eras: 2025-11-25 requests, and 2026-07-28
+// input requests, which the go-sdk fulfils through the same handlers.
+//
 // The go-sdk hands elicitation schemas over as Go maps, which lose the order
 // of a form's fields. A RoundTripper reads along the response bodies the
 // go-sdk reads and records the property order of each requested schema, so

@@ -15,7 +15,7 @@ import (
 )
 
 // Elicitation. With an [Asker] in its [Config], a connection advertises the
-// elicitation modes of [Config.Elicit] and turns what a server asks a person
+// elicitation modes of [Config.Modes] and turns what a server asks a person
 // into a [wire.Ask] for the asker:
 //   - elicitation/create requests (AskFromElicitation), answered when the
 //     asker answers, and withdrawn (the asker's context ends) when the
@@ -36,18 +36,20 @@ import (
 // of its properties; the ask's schema has them in the order the server sent
 // (see schemaorder.go), or in key order when that was not seen.
 
-// ElicitModes are the elicitation modes a connection advertises. A request
-// in another mode is answered with the spec's invalid-params error (-32602).
-type ElicitModes struct {
-	Form bool // fill in a form
-	URL  bool // consent to open a URL
+// AskModes are the kinds of asks a connection advertises. An elicitation
+// in another mode is answered with the spec's invalid-params error
+// (-32602); without Sampling the go-sdk refuses sampling requests.
+type AskModes struct {
+	Form     bool // fill in a form
+	URL      bool // consent to open a URL
+	Sampling bool // write a message (sampling/createMessage, with tools)
 }
 
-// AllElicitModes advertises both modes.
-var AllElicitModes = ElicitModes{Form: true, URL: true}
+// AllAskModes advertises both elicitation modes and sampling.
+var AllAskModes = AskModes{Form: true, URL: true, Sampling: true}
 
 // allows reports whether mode (wire.AskForm or wire.AskURL) is advertised.
-func (m ElicitModes) allows(mode wire.AskKind) bool {
+func (m AskModes) allows(mode wire.AskKind) bool {
 	return (mode == wire.AskForm && m.Form) || (mode == wire.AskURL && m.URL)
 }
 
@@ -55,6 +57,8 @@ func (m ElicitModes) allows(mode wire.AskKind) bool {
 type Answer struct {
 	Action  wire.Action    // wire.ActionAccept, ActionDecline or ActionCancel
 	Content map[string]any // the values of an accepted form
+	// Sampling is the message written for an accepted sampling ask.
+	Sampling *wire.SamplingResult
 	// Wait, when a URL ask was accepted, returns nil once the interaction at
 	// the URL is complete, or an error when it was abandoned or ctx ended.
 	// Nil means complete already.
@@ -93,21 +97,24 @@ const declineReasonKey = "switchboard/reason"
 
 // elicits reports whether c advertises elicitation at all.
 func (c *Conn) elicits() bool {
-	return c.cfg.Asker != nil && (c.cfg.Elicit.Form || c.cfg.Elicit.URL)
+	return c.cfg.Asker != nil && (c.cfg.Modes.Form || c.cfg.Modes.URL)
 }
 
 // capabilities are the client capabilities c advertises: elicitation in
-// the configured modes, nothing else.
+// the configured modes, sampling with tools when configured, nothing else.
 func (c *Conn) capabilities() *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{}
+	if c.samples() {
+		caps.Sampling = &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}
+	}
 	if !c.elicits() {
 		return caps
 	}
 	caps.Elicitation = &mcp.ElicitationCapabilities{}
-	if c.cfg.Elicit.Form {
+	if c.cfg.Modes.Form {
 		caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
 	}
-	if c.cfg.Elicit.URL {
+	if c.cfg.Modes.URL {
 		caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
 	}
 	return caps
@@ -125,7 +132,7 @@ func (c *Conn) elicitationHandler() func(context.Context, *mcp.ElicitRequest) (*
 // elicitationCompleteHandler routes notifications/elicitation/complete to
 // the asker, when c advertises URL mode.
 func (c *Conn) elicitationCompleteHandler() func(context.Context, *mcp.ElicitationCompleteNotificationRequest) {
-	if !c.elicits() || !c.cfg.Elicit.URL {
+	if !c.elicits() || !c.cfg.Modes.URL {
 		return nil
 	}
 	return func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
@@ -142,7 +149,7 @@ func (c *Conn) elicitationCompleteHandler() func(context.Context, *mcp.Elicitati
 func (c *Conn) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
 	mode := elicitMode(p)
-	if !c.cfg.Elicit.allows(mode) {
+	if !c.cfg.Modes.allows(mode) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("elicitation mode %q is not supported", mode)}
 	}
 	a, err := c.newAsk(p, mode, askOrigin(ctx))

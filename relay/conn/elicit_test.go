@@ -146,14 +146,14 @@ func urlParams(id string) func() *mcp.ElicitParams {
 }
 
 // elicitConfig is a test config whose connection elicits through asker.
-func elicitConfig(url string, asker Asker, modes ElicitModes) Config {
+func elicitConfig(url string, asker Asker, modes AskModes) Config {
 	cfg := testConfig(url)
-	cfg.Asker, cfg.Elicit = asker, modes
+	cfg.Asker, cfg.Modes = asker, modes
 	return cfg
 }
 
 // startAsking connects to f with asker and waits until ready.
-func startAsking(t *testing.T, f *fixture, asker Asker, modes ElicitModes) (*Conn, *recorder) {
+func startAsking(t *testing.T, f *fixture, asker Asker, modes AskModes) (*Conn, *recorder) {
 	t.Helper()
 	c, r := start(t, elicitConfig(f.url, asker, modes))
 	r.awaitState(wire.StateReady)
@@ -190,15 +190,15 @@ func TestElicitationCapabilityFollowsTheConfig(t *testing.T) {
 	tests := []struct {
 		name      string
 		asker     Asker
-		modes     ElicitModes
+		modes     AskModes
 		form, url bool
 		none      bool
 	}{
-		{name: "both", asker: AcceptDefaults{}, modes: AllElicitModes, form: true, url: true},
-		{name: "form only", asker: AcceptDefaults{}, modes: ElicitModes{Form: true}, form: true},
-		{name: "url only", asker: AcceptDefaults{}, modes: ElicitModes{URL: true}, url: true},
+		{name: "both", asker: AcceptDefaults{}, modes: AllAskModes, form: true, url: true},
+		{name: "form only", asker: AcceptDefaults{}, modes: AskModes{Form: true}, form: true},
+		{name: "url only", asker: AcceptDefaults{}, modes: AskModes{URL: true}, url: true},
 		{name: "no modes", asker: AcceptDefaults{}, none: true},
-		{name: "no asker", modes: AllElicitModes, none: true},
+		{name: "no asker", modes: AllAskModes, none: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -234,7 +234,7 @@ func TestFormElicitationIsAskedAndAnswered(t *testing.T) {
 	f := newFixture(t, legacyEra, nil)
 	addElicitTool(f.server, "ask", formParams, nil)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 
 	done := callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
@@ -262,7 +262,7 @@ func TestInputRequestsAreAskedLikeElicitations(t *testing.T) {
 			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": formParams()}, RequestState: "round-1"}, nil
 		})
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 
 	done := callAsync(c, context.Background(), "input")
 	call := asker.next(t)
@@ -280,7 +280,7 @@ func TestAcceptDefaultsAnswersWithTheSchemaDefaults(t *testing.T) {
 	f := newFixture(t, legacyEra, nil)
 	addElicitTool(f.server, "ask", formParams, nil)
 	addElicitTool(f.server, "url", urlParams("e1"), nil)
-	c, _ := startAsking(t, f, AcceptDefaults{}, AllElicitModes)
+	c, _ := startAsking(t, f, AcceptDefaults{}, AllAskModes)
 
 	o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
 	want := map[string]any{"name": "Ada", "count": 3.0, "tags": []any{"a"}, "ok": true}
@@ -317,11 +317,11 @@ func lie(s *mcp.Server) {
 func TestElicitationInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
 	tests := []struct {
 		name  string
-		modes ElicitModes
+		modes AskModes
 		tool  func() *mcp.ElicitParams
 	}{
-		{"url to a form-only client", ElicitModes{Form: true}, urlParams("e1")},
-		{"form to a url-only client", ElicitModes{URL: true}, formParams},
+		{"url to a form-only client", AskModes{Form: true}, urlParams("e1")},
+		{"form to a url-only client", AskModes{URL: true}, formParams},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,7 +347,7 @@ func TestUnsupportedSchemaIsInvalidParams(t *testing.T) {
 		}}}
 	}, nil)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
 	if o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, "bytes") {
 		t.Fatalf("the server got %+v, want -32602 for the schema's size", o)
@@ -361,7 +361,7 @@ func TestRefusedURLIsDeclinedWithTheReason(t *testing.T) {
 		return &mcp.ElicitParams{Mode: "url", Message: "Click", URL: "javascript:alert(1)", ElicitationID: "e1"}
 	}, nil)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
 	call.answer(Answer{}, wire.NewError(wire.CodeInvalidURL, "only http and https URLs are opened"))
@@ -378,7 +378,7 @@ func TestLongMessageIsCutWithANote(t *testing.T) {
 		return &mcp.ElicitParams{Message: long, RequestedSchema: map[string]any{"type": "object"}}
 	}, nil)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
 	defer call.answer(Answer{Action: wire.ActionCancel}, nil)
@@ -409,7 +409,7 @@ func TestServerCancellingItsElicitationWithdrawsTheAsk(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "gave up"}}}, nil
 		})
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
 	close(cancelAsk)
@@ -428,7 +428,7 @@ func TestConnectionDropWithdrawsTheAsk(t *testing.T) {
 	f := newFixture(t, legacyEra, nil)
 	addElicitTool(f.server, "ask", formParams, nil)
 	asker := newScriptedAsker()
-	c, r := startAsking(t, f, asker, AllElicitModes)
+	c, r := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
 	f.stop()
@@ -455,7 +455,7 @@ func TestAcceptedURLWaitsWhileTheSessionLives(t *testing.T) {
 			return report(req.Session.Elicit(ctx, urlParams("e\x1b1")())), nil
 		})
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
 	if call.ask.Kind != wire.AskURL || call.ask.URL != "https://example.com/consent" || call.ask.ElicitationID != "e 1" {
@@ -570,7 +570,7 @@ func TestURLRequiredIsRetriedOnceCompleted(t *testing.T) {
 			u := &urlRequiredServer{}
 			u.add(f.server)
 			asker := newScriptedAsker()
-			c, _ := startAsking(t, f, asker, AllElicitModes)
+			c, _ := startAsking(t, f, asker, AllAskModes)
 
 			type got struct {
 				text string
@@ -620,7 +620,7 @@ func TestURLRequiredAgainAfterCompletionIsAnError(t *testing.T) {
 	u := &urlRequiredServer{stubborn: true}
 	u.add(f.server)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "guarded")
 	asker.next(t).answer(Answer{Action: wire.ActionAccept}, nil) // no Wait: complete at once
 	_, err := awaitCall(t, done)
@@ -635,7 +635,7 @@ func TestURLRequiredDeclinedFailsTheCall(t *testing.T) {
 	u := &urlRequiredServer{}
 	u.add(f.server)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "guarded")
 	asker.next(t).answer(Answer{Action: wire.ActionDecline}, nil)
 	if _, err := awaitCall(t, done); err == nil || !strings.Contains(err.Error(), "declined") {
@@ -648,7 +648,7 @@ func TestURLRequiredWithoutURLModeReachesTheCaller(t *testing.T) {
 	u := &urlRequiredServer{}
 	u.add(f.server)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, ElicitModes{Form: true})
+	c, _ := startAsking(t, f, asker, AskModes{Form: true})
 	_, err := c.CallTool(context.Background(), "guarded", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "URL elicitation required") {
 		t.Fatalf("call = %v, want the server's -32042 error", err)

@@ -78,7 +78,7 @@ func TestElicitationFormKeepsTheServersPropertyOrder(t *testing.T) {
 	f := newFixture(t, legacyEra, nil)
 	addElicitTool(f.server, "ask", orderedParams, nil)
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 
 	done := callAsync(c, context.Background(), "ask")
 	checkAskedInOrder(t, asker, wire.AskFromElicitation)
@@ -98,7 +98,7 @@ func TestElicitationOnTheStandaloneStreamKeepsTheServersPropertyOrder(t *testing
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "later"}}}, nil
 		})
 	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllElicitModes)
+	c, _ := startAsking(t, f, asker, AllAskModes)
 
 	if _, err := c.CallTool(context.Background(), "later", nil, nil); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestInputRequestFormKeepsTheServersPropertyOrder(t *testing.T) {
 			f.stop()
 			f.restart()
 			asker := newScriptedAsker()
-			c, _ := startAsking(t, f, asker, AllElicitModes)
+			c, _ := startAsking(t, f, asker, AllAskModes)
 
 			done := callAsync(c, context.Background(), "input")
 			checkAskedInOrder(t, asker, wire.AskFromInput)
@@ -140,7 +140,7 @@ func TestElicitationOverSSEKeepsTheServersPropertyOrder(t *testing.T) {
 	hs := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	t.Cleanup(hs.Close) // after the connection's close
 	asker := newScriptedAsker()
-	cfg := elicitConfig(hs.URL, asker, AllElicitModes)
+	cfg := elicitConfig(hs.URL, asker, AllAskModes)
 	cfg.Transport = wire.TransportSSE
 	c, r := start(t, cfg)
 	r.awaitState(wire.StateReady)

@@ -37,7 +37,7 @@ func (c *Conn) asking(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		ctx = context.WithValue(ctx, inputLane{}, true)
 		res, err := next(ctx, method, req)
-		if !c.elicits() || !c.cfg.Elicit.URL {
+		if !c.elicits() || !c.cfg.Modes.URL {
 			return res, err
 		}
 		completed := map[string]bool{}

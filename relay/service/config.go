@@ -26,8 +26,15 @@ type Config struct {
 	RetryMin       time.Duration
 	RetryMax       time.Duration
 	// AskTimeout is how long a server's elicitation waits for a person
-	// before the relay answers cancel; zero picks broker.DefaultTimeout.
+	// before the relay answers cancel (a sampling request: an error); zero
+	// picks broker.DefaultTimeout.
 	AskTimeout time.Duration
+
+	// ModelURL and ModelName configure the OpenAI-compatible endpoint that
+	// drafts sampling answers (relay/model); without them the relay only
+	// asks people. ModelKey is its bearer token (a secret: never logged).
+	ModelURL, ModelName string
+	ModelKey            string
 
 	// PublicURL is the relay's address as people reach it; the OAuth
 	// callback (oauth.CallbackPath) is under it. Without it servers that

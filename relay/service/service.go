@@ -95,7 +95,7 @@ func (s *Service) init(ctx context.Context) error {
 		return err
 	}
 	s.sessions = session.NewManager(s.store, func(reg store.Server, emit func(wire.Server)) session.Connection {
-		asker, modes := s.sessions.Elicitation(reg)
+		asker, modes := s.sessions.Asking(reg)
 		return conn.Start(conn.Config{
 			ID:             reg.ID,
 			Name:           reg.Name,
@@ -106,12 +106,15 @@ func (s *Service) init(ctx context.Context) error {
 			RetryMin:       cfg.RetryMin,
 			RetryMax:       cfg.RetryMax,
 			Asker:          asker,
-			Elicit:         modes,
+			Modes:          modes,
 			Transport:      reg.Transport,
 			Auth:           auth.For(reg.User, reg.ID, reg.URL),
 		}, emit)
 	}, cfg.Logger)
 	s.sessions.UseAuth(dashboardAuth{auth})
+	if err := s.useModel(httpClient); err != nil {
+		return err
+	}
 	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 

@@ -5,27 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
-	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Asks are a server's requests for a person (elicitation forms, consent to
-// open a URL). Each session has a broker that holds them while they wait;
+// open a URL, sampling). Each session has a broker that holds them while they wait;
 // the session holds them as the dashboards see them: in the snapshot, in
 // arrival order, and changed by KindAsk deltas, so that every dashboard of
 // the user shows them, and one that reloads or reconnects shows them again.
-
-// Elicitation modes as a server's setting stores them.
-const (
-	elicitModesPrefix = "elicitation.modes:" // + user + ":" + server id
-	modeSeparator     = ","
-	settingTimeout    = 5 * time.Second
-)
 
 // SetAskConfig tunes the brokers of the sessions created from now on. Call
 // it before the first session.
@@ -44,99 +34,29 @@ func (m *Manager) newBroker(s *Session) *broker.Broker {
 	return broker.New(askSink{s}, cfg)
 }
 
-// Elicitation returns what a connection to reg needs to put its server's
-// elicitations before reg's user: an asker bound to the server, and the
-// modes to advertise, both unless narrowed by [Session.SetElicitModes].
-// A [Dialer] calls it.
-func (m *Manager) Elicitation(reg store.Server) (conn.Asker, conn.ElicitModes) {
-	s := m.Session(reg.User)
-	asker := serverAsker{b: s.broker, server: reg.ID, name: reg.Name}
-	ctx, cancel := context.WithTimeout(context.Background(), settingTimeout)
-	defer cancel()
-	value, ok, err := m.store.Setting(ctx, elicitModesKey(reg.User, reg.ID))
-	switch {
-	case err != nil:
-		m.logger.Error("read elicitation modes", "user", reg.User, "server", reg.ID, "err", err)
-		return asker, s.recordModes(reg.ID, conn.AllElicitModes)
-	case !ok:
-		return asker, s.recordModes(reg.ID, conn.AllElicitModes)
-	}
-	return asker, s.recordModes(reg.ID, decodeModes(value))
-}
-
-// recordModes notes the modes offered to server id, for the dashboard; the
-// connection's next state carries them.
-func (s *Session) recordModes(id string, modes conn.ElicitModes) conn.ElicitModes {
-	s.mu.Lock()
-	if e, ok := s.servers[id]; ok {
-		e.modes = modes
-	}
-	s.mu.Unlock()
-	return modes
-}
-
-// modeNames lists modes as the wire names them.
-func modeNames(m conn.ElicitModes) []string {
-	var names []string
-	if m.Form {
-		names = append(names, wire.ModeForm)
-	}
-	if m.URL {
-		names = append(names, wire.ModeURL)
-	}
-	return names
-}
-
-// SetElicitModes narrows (or widens) the elicitation modes advertised to
-// server id, persists them and reconnects the server, since modes are
-// advertised when a session starts.
-func (s *Session) SetElicitModes(ctx context.Context, id string, modes conn.ElicitModes) error {
-	s.redial.Lock()
-	defer s.redial.Unlock()
-	s.mu.Lock()
-	e, ok := s.servers[id]
-	s.mu.Unlock()
-	if !ok {
-		return wire.NewError(wire.CodeNotFound, "no such server")
-	}
-	if err := s.m.store.SetSetting(ctx, elicitModesKey(s.user, id), encodeModes(modes)); err != nil {
-		s.m.logger.Error("store elicitation modes", "user", s.user, "server", id, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not save the elicitation modes")
-	}
-	s.mu.Lock()
-	old := e.conn
-	e.conn = nil
-	s.mu.Unlock()
-	if old != nil {
-		old.Close()
-	}
-	s.connect(e)
-	return nil
-}
-
-func elicitModesKey(user, server string) string {
-	return elicitModesPrefix + user + ":" + server
-}
-
-func encodeModes(m conn.ElicitModes) string {
-	return strings.Join(modeNames(m), modeSeparator)
-}
-
-func decodeModes(s string) conn.ElicitModes {
-	modes := strings.Split(s, modeSeparator)
-	return conn.ElicitModes{Form: slices.Contains(modes, wire.ModeForm), URL: slices.Contains(modes, wire.ModeURL)}
-}
-
-// serverAsker puts one server's asks before its user through the broker.
-// The registration, not the connection, names the server.
+// serverAsker puts one server's asks before its user through the broker,
+// or, for sampling in [wire.SamplingModel] mode, before the model. The
+// registration, not the connection, names the server.
 type serverAsker struct {
 	b            *broker.Broker
 	server, name string
+	sampling     wire.SamplingMode // the server's sampling mode
+	drafter      Drafter           // nil without a configured model
 }
 
 // Ask implements [conn.Asker].
 func (a serverAsker) Ask(ctx context.Context, ask wire.Ask) (conn.Answer, error) {
 	ask.Server, ask.ServerName = a.server, a.name
+	if ask.Kind == wire.AskSampling && ask.Sampling != nil {
+		if a.drafter != nil && a.sampling == wire.SamplingModel {
+			return a.byModel(ctx, ask.Sampling)
+		}
+		if a.drafter != nil {
+			req := *ask.Sampling
+			req.Drafter = a.drafter.Name()
+			ask.Sampling = &req
+		}
+	}
 	ans, err := a.b.Ask(ctx, ask)
 	return conn.Answer(ans), err
 }
@@ -196,7 +116,7 @@ func (s *Session) dropAsksLocked(server string) {
 }
 
 // askOp runs an op on asks.
-func (s *Session) askOp(f wire.Frame) (any, error) {
+func (s *Session) askOp(ctx context.Context, f wire.Frame) (any, error) {
 	if f.Op == wire.OpAnswerAsk {
 		var args wire.AnswerAskArgs
 		if err := decodeArgs(f.Data, &args); err != nil {
@@ -213,6 +133,8 @@ func (s *Session) askOp(f wire.Frame) (any, error) {
 		return struct{}{}, s.broker.Dismiss(args.Ask)
 	case wire.OpCompleteAsk:
 		return struct{}{}, s.broker.MarkDone(args.Ask)
+	case wire.OpDraftAsk:
+		return s.draft(ctx, args.Ask)
 	}
 	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 }

@@ -3,7 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"slices"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,7 +131,7 @@ func formAsk() wire.Ask {
 
 // askerFor returns the asker a connection to server id gets.
 func askerFor(f *fixture, user, id, name string) conn.Asker {
-	asker, _ := f.m.Elicitation(store.Server{User: user, ID: id, Name: name})
+	asker, _ := f.m.Asking(store.Server{User: user, ID: id, Name: name})
 	return asker
 }
 
@@ -299,22 +299,22 @@ func TestAskDeadlineComesFromTheConfig(t *testing.T) {
 	}
 }
 
-func TestElicitModesArePersistedPerServer(t *testing.T) {
+func TestAskModesArePersistedPerServer(t *testing.T) {
 	dir := t.TempDir()
 	f := newFixture(t, dir)
 	s := f.m.Session("alice")
 	ctx := context.Background()
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	other := addServer(t, s, "other", "http://127.0.0.1:9/other")
-	modes := func(f *fixture, server string) conn.ElicitModes {
-		_, m := f.m.Elicitation(store.Server{User: "alice", ID: server, Name: "x"})
+	modes := func(f *fixture, server string) conn.AskModes {
+		_, m := f.m.Asking(store.Server{User: "alice", ID: server, Name: "x"})
 		return m
 	}
-	if got := modes(f, id); got != conn.AllElicitModes {
-		t.Fatalf("default modes %+v, want both", got)
+	if got := modes(f, id); got != conn.AllAskModes {
+		t.Fatalf("default modes %+v, want all", got)
 	}
 	before := f.conn(id)
-	if err := s.SetElicitModes(ctx, id, conn.ElicitModes{Form: true}); err != nil {
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true, Sampling: wire.SamplingOff}); err != nil {
 		t.Fatal(err)
 	}
 	before.mu.Lock()
@@ -324,17 +324,24 @@ func TestElicitModesArePersistedPerServer(t *testing.T) {
 		t.Error("the server was not reconnected with its new modes")
 	}
 	f.conn(id).emit(wire.Server{State: wire.StateReady}) // the new connection's first state
-	if snap, _ := s.Snapshot(); !slices.Equal(snap.ServerByID(id).Elicitation, []string{wire.ModeForm}) {
-		t.Errorf("dashboard sees modes %v, want [form]", snap.ServerByID(id).Elicitation)
+	want := wire.AskModes{Form: true, Sampling: wire.SamplingOff}
+	if snap, _ := s.Snapshot(); snap.ServerByID(id).AskModes == nil || *snap.ServerByID(id).AskModes != want {
+		t.Errorf("dashboard sees modes %+v, want %+v", snap.ServerByID(id).AskModes, want)
 	}
-	if got := modes(f, id); got != (conn.ElicitModes{Form: true}) {
-		t.Errorf("modes after narrowing %+v, want form only", got)
+	if got := modes(f, id); got != (conn.AskModes{Form: true}) {
+		t.Errorf("modes after narrowing %+v, want form only, no sampling", got)
 	}
-	if err := s.SetElicitModes(ctx, other, conn.ElicitModes{}); err != nil {
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: other}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetElicitModes(ctx, "nope", conn.AllElicitModes); err == nil {
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: "nope", Form: true}); err == nil {
 		t.Error("modes set for an unknown server")
+	}
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Sampling: wire.SamplingModel}); wireCode(err) != wire.CodeNotConfigured {
+		t.Errorf("model mode without a model: %v, want %s", err, wire.CodeNotConfigured)
+	}
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Sampling: "sometimes"}); wireCode(err) != wire.CodeBadRequest {
+		t.Errorf("an unknown sampling mode: %v, want %s", err, wire.CodeBadRequest)
 	}
 
 	f.m.Close()
@@ -343,26 +350,55 @@ func TestElicitModesArePersistedPerServer(t *testing.T) {
 	if err := again.m.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := modes(again, id); got != (conn.ElicitModes{Form: true}) {
+	if got := modes(again, id); got != (conn.AskModes{Form: true}) {
 		t.Errorf("modes after a restart %+v, want form only", got)
 	}
-	if got := modes(again, other); got != (conn.ElicitModes{}) {
-		t.Errorf("other server's modes %+v, want none", got)
+	if got := modes(again, other); got != (conn.AskModes{Sampling: true}) {
+		t.Errorf("other server's modes %+v, want sampling only (the default when unset)", got)
 	}
 }
 
-func TestRemovingAServerForgetsItsElicitModes(t *testing.T) {
+func TestOldElicitationModesAreStillRead(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	ctx := context.Background()
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	if err := s.SetElicitModes(ctx, id, conn.ElicitModes{Form: true}); err != nil {
+	if err := f.store.SetSetting(ctx, elicitModesPrefix+"alice:"+id, "url"); err != nil {
+		t.Fatal(err)
+	}
+	_, got := f.m.Asking(store.Server{User: "alice", ID: id, Name: "docs"})
+	if got != (conn.AskModes{URL: true, Sampling: true}) {
+		t.Errorf("modes stored as %q read as %+v, want url and sampling", "url", got)
+	}
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true, Sampling: wire.SamplingAsk}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := f.store.Setting(ctx, elicitModesPrefix+"alice:"+id); ok {
+		t.Error("the old setting stays after a change")
+	}
+}
+
+func TestRemovingAServerForgetsItsAskModes(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	ctx := context.Background()
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.RemoveServer(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := f.store.Setting(ctx, elicitModesKey("alice", id)); err != nil || ok {
+	if _, ok, err := f.store.Setting(ctx, askModesKey("alice", id)); err != nil || ok {
 		t.Errorf("the removed server's modes are still stored (ok=%v, err=%v)", ok, err)
 	}
+}
+
+// wireCode is the code of a wire error, or "".
+func wireCode(err error) wire.Code {
+	var we *wire.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return ""
 }

@@ -45,6 +45,7 @@ type Manager struct {
 
 	mu       sync.Mutex
 	asks     broker.Config // tunes each session's broker
+	drafter  Drafter       // writes sampling answers; nil without a model
 	sessions map[string]*Session
 	closed   bool
 }

@@ -11,7 +11,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -171,12 +170,10 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return onServer(s, f.Data, func(c Connection, a wire.ReadResourceArgs) (any, error) {
 			return c.ReadResource(ctx, a.URI)
 		})
-	case wire.OpSetElicitation:
-		return withArgs(f.Data, func(a wire.SetElicitationArgs) (any, error) {
-			return struct{}{}, s.SetElicitModes(ctx, a.Server, conn.ElicitModes{Form: a.Form, URL: a.URL})
-		})
-	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk:
-		return s.askOp(f)
+	case wire.OpSetAskModes:
+		return withArgs(f.Data, func(a wire.SetAskModesArgs) (any, error) { return struct{}{}, s.SetAskModes(ctx, a) })
+	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk, wire.OpDraftAsk:
+		return s.askOp(ctx, f)
 	case wire.OpAuthorize, wire.OpSetClient:
 		return s.authOp(ctx, f)
 	default:
@@ -308,9 +305,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 		c.Close()
 	}
 	s.forgetAuth(ctx, id)
-	if err := s.m.store.DeleteSetting(ctx, elicitModesKey(s.user, id)); err != nil {
-		s.m.logger.Error("forget elicitation modes", "user", s.user, "server", id, "err", err)
-	}
+	s.forgetAskModes(ctx, id)
 	return nil
 }
 

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
-	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -33,7 +32,7 @@ type Session struct {
 	asks    []wire.Ask // pending asks in arrival order
 
 	broker *broker.Broker // holds the asks while they wait
-	redial sync.Mutex     // one SetElicitModes at a time
+	redial sync.Mutex     // one SetAskModes at a time
 }
 
 // entry is one registered server: its registration, the state last emitted
@@ -42,8 +41,8 @@ type entry struct {
 	reg   store.Server
 	state wire.Server
 	conn  Connection
-	modes conn.ElicitModes // elicitation modes offered to the server
-	dials int              // connections started for it; only the latest may install itself or emit
+	modes wire.AskModes // the kinds of asks offered to the server
+	dials int           // connections started for it; only the latest may install itself or emit
 }
 
 type sentDelta struct {
@@ -101,7 +100,7 @@ func (s *Session) addEntryLocked(reg store.Server) *entry {
 }
 
 // connect dials e's server outside the lock (the dialer may emit at once).
-// A dial that a later one superseded (a change of elicitation modes while it
+// A dial that a later one superseded (a change of ask modes while it
 // ran) closes its connection instead of installing it, and its emits are
 // ignored, so that only one connection per server is ever alive.
 func (s *Session) connect(e *entry) {
@@ -139,7 +138,8 @@ func (s *Session) update(e *entry, dial int, st wire.Server) {
 // server's identity.
 func (s *Session) stampLocked(e *entry, st *wire.Server) {
 	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, e.reg.URL, e.reg.Transport
-	st.Elicitation = modeNames(e.modes)
+	modes := e.modes
+	st.AskModes = &modes
 }
 
 // publishLocked sends changes as the next delta to every subscriber.

@@ -58,7 +58,7 @@ func newFixture(t *testing.T, dir string) *fixture {
 	}
 	f := &fixture{t: t, store: st, conns: map[string]*testConn{}}
 	f.m = NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
-		f.m.Elicitation(reg) // as the relay's dialer does, to learn the modes to offer
+		f.m.Asking(reg) // as the relay's dialer does, to learn the modes to offer
 		c := &testConn{emit: emit, call: func(context.Context, string) (*wire.CallToolResult, error) {
 			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
 		}}

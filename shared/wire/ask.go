@@ -62,8 +62,8 @@ type Ask struct {
 	ID         string   `json:"id"`
 	Server     string   `json:"server"`     // id of the asking server
 	ServerName string   `json:"serverName"` // its registered name
-	Kind       AskKind  `json:"kind"`       // AskForm or AskURL
-	From       AskFrom  `json:"from"`       // AskFromElicitation, AskFromURLRequired or AskFromInput
+	Kind       AskKind  `json:"kind"`       // AskForm, AskURL or AskSampling
+	From       AskFrom  `json:"from"`       // AskFromElicitation, AskFromURLRequired, AskFromInput or AskFromSampling
 	State      AskState `json:"state"`      // AskPending, AskWaiting or AskRefused
 	Message    string   `json:"message"`    // the server's message: untrusted text, capped
 
@@ -75,6 +75,9 @@ type Ask struct {
 	// Refusal says why the relay refused an AskRefused ask, sanitized. The
 	// refused URL itself is never sent: URL is empty.
 	Refusal string `json:"refusal,omitempty"`
+
+	// Sampling is the request of an AskSampling ask.
+	Sampling *SamplingRequest `json:"sampling,omitempty"`
 
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time
@@ -96,29 +99,13 @@ const (
 	OpCompleteAsk OpName = "ask.complete"
 )
 
-// Elicitation modes a server may be offered.
-const (
-	ModeForm = "form"
-	ModeURL  = "url"
-)
-
-// OpSetElicitation narrows or widens the elicitation modes advertised to a
-// server: [SetElicitationArgs] → {}. The server reconnects, since modes are
-// advertised when a session starts.
-const OpSetElicitation OpName = "server.set_elicitation"
-
-// SetElicitationArgs are the arguments of [OpSetElicitation].
-type SetElicitationArgs struct {
-	Server string `json:"server"`
-	Form   bool   `json:"form"`
-	URL    bool   `json:"url"`
-}
-
 // AnswerAskArgs are the arguments of [OpAnswerAsk].
 type AnswerAskArgs struct {
 	Ask     string         `json:"ask"`
 	Action  Action         `json:"action"`            // ActionAccept, ActionDecline or ActionCancel
 	Content map[string]any `json:"content,omitempty"` // accepted form values
+	// Sampling is the message written for an accepted AskSampling ask.
+	Sampling *SamplingResult `json:"sampling,omitempty"`
 }
 
 // AskArgs name one ask.

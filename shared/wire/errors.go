@@ -22,6 +22,8 @@ const (
 	CodeCancelled  Code = "cancelled"   // the op was cancelled
 	CodeTooLarge   Code = "too_large"   // a frame or result is over the limit
 	CodeInternal   Code = "internal"    // the relay failed; details are in its log
+
+	CodeNotConfigured Code = "not_configured" // the relay lacks the configuration the op needs (a model)
 )
 
 // Error is a failure reported to the dashboard. Message is always sanitized.

@@ -39,9 +39,9 @@ type Server struct {
 	Error     string      `json:"error,omitempty"` // sanitized, set when State is failed
 
 	Auth *AuthState `json:"auth,omitempty"` // OAuth status, when the server uses OAuth
-	// Elicitation lists the elicitation modes the relay advertises to this
-	// server (ModeForm, ModeURL); a person may narrow them.
-	Elicitation []string `json:"elicitation,omitempty"`
+	// AskModes are the kinds of asks the relay lets this server raise; a
+	// person may change them.
+	AskModes *AskModes `json:"askModes,omitempty"`
 
 	Info            *Implementation `json:"info,omitempty"`
 	ProtocolVersion string          `json:"protocolVersion,omitempty"`

@@ -45,9 +45,10 @@ func serve(args []string) error {
 	hostIssuer := fs.String("host-issuer", "", "issuer of the tokens that site mints")
 	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
 	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
-	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation) waits for an answer before the relay answers cancel; keep it under the servers' request timeout")
+	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
 	loopback := fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
 	of := addOAuthFlags(fs)
+	mf := addModelFlags(fs)
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -58,6 +59,10 @@ func serve(args []string) error {
 	}
 	slog.SetDefault(logger)
 	oauthClients, err := of.clients()
+	if err != nil {
+		return err
+	}
+	modelKey, err := mf.key()
 	if err != nil {
 		return err
 	}
@@ -91,6 +96,10 @@ func serve(args []string) error {
 		AllowLoopback:  *loopback,
 		AskTimeout:     *askTimeout,
 		Logger:         logger,
+
+		ModelURL:  *mf.url,
+		ModelName: *mf.name,
+		ModelKey:  modelKey,
 
 		PublicURL:              base,
 		OAuthClientMetadataURL: *of.metadataURL,

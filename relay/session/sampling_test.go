@@ -1,0 +1,120 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/switchboard-mcp/switchboard/relay/model"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// modelEndpoint is an OpenAI-compatible endpoint that always answers text,
+// and counts the requests it got.
+func modelEndpoint(t *testing.T, text string) (*model.Client, *atomic.Int32) {
+	t.Helper()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"model":"m-1","choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"`+text+`"}}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := model.New(model.Config{URL: srv.URL, Name: "m-1", Key: "k", HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, &calls
+}
+
+func samplingAsk() wire.Ask {
+	return wire.Ask{Kind: wire.AskSampling, From: wire.AskFromSampling, Sampling: &wire.SamplingRequest{MaxTokens: 50,
+		Messages: []wire.SamplingMessage{{Role: wire.RoleUser, Content: []wire.SamplingContent{{Type: wire.ContentText, Text: "Say hi"}}}}}}
+}
+
+func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	drafter, calls := modelEndpoint(t, "Hi there.")
+	f.m.UseDrafter(drafter)
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	one, two := openDashboard(t, s, wire.Hello{}), openDashboard(t, s, wire.Hello{})
+	one.read()
+	two.read()
+	done := askAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingAsk())
+	a := one.asks(1)[0]
+	two.asks(1)
+	if a.Kind != wire.AskSampling || a.Sampling == nil || a.Sampling.Drafter != "m-1" {
+		t.Fatalf("ask %+v: want a sampling ask naming the drafter", a)
+	}
+	if calls.Load() != 0 {
+		t.Fatal("the model was asked before anyone pressed Draft")
+	}
+	fr := one.op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
+	if fr.Type != wire.TypeResult {
+		t.Fatalf("draft: %+v", fr.Error)
+	}
+	var draft wire.SamplingResult
+	if err := json.Unmarshal(fr.Data, &draft); err != nil {
+		t.Fatal(err)
+	}
+	if len(draft.Content) != 1 || draft.Content[0].Text != "Hi there." || draft.Model != "m-1" {
+		t.Errorf("draft %+v", draft)
+	}
+	if fr := one.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Sampling: &draft}); fr.Type != wire.TypeResult {
+		t.Fatalf("approve: %+v", fr.Error)
+	}
+	if fr := two.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
+		t.Fatalf("second answer: %s %+v, want not_found", fr.Type, fr.Error)
+	}
+	if r := awaitAsk(t, done); r.err != nil || r.ans.Sampling == nil || r.ans.Sampling.Content[0].Text != "Hi there." {
+		t.Fatalf("the server got %+v, %v", r.ans, r.err)
+	}
+	one.asks(0)
+	two.asks(0)
+}
+
+func TestDraftWithoutAModelSaysHowToConfigureOne(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	d := openDashboard(t, s, wire.Hello{})
+	d.read()
+	askAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingAsk())
+	a := d.asks(1)[0]
+	if a.Sampling.Drafter != "" {
+		t.Errorf("a drafter is named without a model: %q", a.Sampling.Drafter)
+	}
+	fr := d.op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
+	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotConfigured || !strings.Contains(fr.Error.Message, "--model-url") {
+		t.Fatalf("draft without a model: %s %+v", fr.Type, fr.Error)
+	}
+}
+
+func TestModelModeAnswersWithoutACard(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	drafter, calls := modelEndpoint(t, "Automatic.")
+	f.m.UseDrafter(drafter)
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+		t.Fatal(err)
+	}
+	r := awaitAsk(t, askAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingAsk()))
+	if r.err != nil || r.ans.Action != wire.ActionAccept || r.ans.Sampling.Content[0].Text != "Automatic." {
+		t.Fatalf("the server got %+v, %v", r.ans, r.err)
+	}
+	if calls.Load() != 1 {
+		t.Errorf("the model was asked %d times, want once", calls.Load())
+	}
+	if snap, _ := s.Snapshot(); len(snap.Asks) != 0 {
+		t.Errorf("a card was shown in model mode: %+v", snap.Asks)
+	}
+}

@@ -1,0 +1,160 @@
+package wire
+
+import "encoding/json"
+
+// Sampling: a server asks the relay's person (or, when the person allowed
+// it, the relay's configured model) to write the next message of a
+// conversation (MCP sampling/createMessage, or a sampling input request of
+// the 2026-07-28 protocol). It is an [Ask] of kind [AskSampling] whose
+// Sampling holds the request; the person answers it with [AnswerAskArgs]
+// carrying a [SamplingResult], declines it (the server gets the spec's
+// "user rejected" error), or first asks the relay for a draft with
+// [OpDraftAsk].
+
+// AskSampling is the kind of a sampling ask: write the message described
+// by Sampling.
+const AskSampling AskKind = "sampling"
+
+// AskFromSampling is the origin of an ask raised by sampling/createMessage.
+const AskFromSampling AskFrom = "sampling"
+
+// SamplingMode is how the relay answers a server's sampling requests.
+type SamplingMode string
+
+// Sampling modes of a server.
+const (
+	SamplingOff   SamplingMode = "off"   // not advertised: the server cannot ask
+	SamplingAsk   SamplingMode = "ask"   // a card for the person (the default)
+	SamplingModel SamplingMode = "model" // the configured model answers, without a card
+)
+
+// Roles of sampling messages.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+// Sampling content types.
+const (
+	ContentText       = "text"
+	ContentImage      = "image"
+	ContentAudio      = "audio"
+	ContentToolUse    = "tool_use"
+	ContentToolResult = "tool_result"
+)
+
+// Tool choice modes.
+const (
+	ToolChoiceAuto     = "auto"
+	ToolChoiceRequired = "required"
+	ToolChoiceNone     = "none"
+)
+
+// Stop reasons of a [SamplingResult].
+const (
+	StopEndTurn   = "endTurn"
+	StopToolUse   = "toolUse"
+	StopMaxTokens = "maxTokens"
+)
+
+// OpDraftAsk asks the relay's configured model for a draft answer to a
+// pending sampling ask: [AskArgs] → [SamplingResult]. The draft goes only
+// to the dashboard that asked; nothing reaches the server until the person
+// answers. Without a configured model it is a [CodeNotConfigured] error.
+const OpDraftAsk OpName = "ask.draft"
+
+// Limits of sampling requests and answers.
+const (
+	// MaxSamplingBytes caps the JSON of one sampling request the relay
+	// shows, and of one answer.
+	MaxSamplingBytes = 512 << 10
+	// MaxSamplingMessages caps the messages of one request.
+	MaxSamplingMessages = 200
+	// MaxSamplingTools caps the tools offered in one request.
+	MaxSamplingTools = 64
+)
+
+// SamplingRequest is what a server asks to be written.
+type SamplingRequest struct {
+	Messages         []SamplingMessage `json:"messages"`
+	SystemPrompt     string            `json:"systemPrompt,omitempty"`
+	IncludeContext   string            `json:"includeContext,omitempty"` // none, thisServer, allServers
+	MaxTokens        int64             `json:"maxTokens"`
+	Temperature      float64           `json:"temperature,omitempty"`
+	StopSequences    []string          `json:"stopSequences,omitempty"`
+	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
+	// Tools are the tools the server offers the writer; ToolChoice is
+	// ToolChoiceAuto, ToolChoiceRequired or ToolChoiceNone ("" when unset).
+	Tools      []Tool `json:"tools,omitempty"`
+	ToolChoice string `json:"toolChoice,omitempty"`
+	// Drafter names the model the relay drafts with ([OpDraftAsk]); empty
+	// when no model is configured.
+	Drafter string `json:"drafter,omitempty"`
+}
+
+// SamplingMessage is one message of a conversation.
+type SamplingMessage struct {
+	Role    string            `json:"role"` // RoleUser or RoleAssistant
+	Content []SamplingContent `json:"content"`
+}
+
+// SamplingContent is one block of a sampling message. Only the fields of
+// its type are set.
+type SamplingContent struct {
+	Type     string `json:"type"` // ContentText, ContentImage, ContentAudio, ContentToolUse, ContentToolResult
+	Text     string `json:"text,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"` // image and audio
+	Data     string `json:"data,omitempty"`     // image and audio, base64
+
+	ID    string          `json:"id,omitempty"`    // tool_use: its id
+	Name  string          `json:"name,omitempty"`  // tool_use: the tool
+	Input json.RawMessage `json:"input,omitempty"` // tool_use: the arguments, a JSON object
+
+	ToolUseID         string            `json:"toolUseId,omitempty"`         // tool_result: the tool_use it answers
+	Content           []SamplingContent `json:"content,omitempty"`           // tool_result: its content
+	StructuredContent json.RawMessage   `json:"structuredContent,omitempty"` // tool_result
+	IsError           bool              `json:"isError,omitempty"`           // tool_result
+}
+
+// ModelPreferences are a server's advisory preferences for the model.
+type ModelPreferences struct {
+	Hints                []string `json:"hints,omitempty"` // model name hints, in order
+	CostPriority         float64  `json:"costPriority,omitempty"`
+	SpeedPriority        float64  `json:"speedPriority,omitempty"`
+	IntelligencePriority float64  `json:"intelligencePriority,omitempty"`
+}
+
+// SamplingResult is the message written for a sampling ask: the answer the
+// server gets, or a draft of it.
+type SamplingResult struct {
+	Model      string            `json:"model"`      // the model (or person) that wrote it
+	StopReason string            `json:"stopReason"` // StopEndTurn, StopToolUse, StopMaxTokens
+	Content    []SamplingContent `json:"content"`    // text, image, audio or tool_use blocks
+}
+
+// Media types the dashboard renders from data, and the relay accepts in an
+// answer; anything else (SVG, which can carry script, above all) is shown as
+// a description only.
+var (
+	imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+	audioTypes = []string{"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/webm", "audio/flac", "audio/aac", "audio/mp4"}
+)
+
+// RenderableMedia reports whether a block of content type typ
+// ([ContentImage] or [ContentAudio]) with media type mime may be rendered
+// from its data.
+func RenderableMedia(typ, mime string) bool {
+	var allowed []string
+	switch typ {
+	case ContentImage:
+		allowed = imageTypes
+	case ContentAudio:
+		allowed = audioTypes
+	}
+	for _, t := range allowed {
+		if t == mime {
+			return true
+		}
+	}
+	return false
+}
