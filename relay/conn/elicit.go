@@ -99,7 +99,7 @@ func (c *Conn) elicits() bool {
 // capabilities are the client capabilities c advertises: elicitation in
 // the configured modes, nothing else.
 func (c *Conn) capabilities() *mcp.ClientCapabilities {
-	caps := &mcp.ClientCapabilities{}
+	caps := &mcp.ClientCapabilities{RootsV2: rootsCapability()}
 	if !c.elicits() {
 		return caps
 	}
