@@ -149,22 +149,27 @@ func (s *Snapshot) applyJournal(c Change) error {
 	var err error
 	switch c.Kind {
 	case KindLog:
-		j.Logs, j.LogsDropped, err = appendBounded(j.Logs, j.LogsDropped, c, MaxLogs)
+		j.Logs, j.LogsDropped, err = appendBounded(j.Logs, j.LogsDropped, c, MaxLogs, func(e LogEntry) uint64 { return e.N })
 	case KindActivity:
-		j.Activity, j.ActivityDropped, err = appendBounded(j.Activity, j.ActivityDropped, c, MaxActivity)
+		j.Activity, j.ActivityDropped, err = appendBounded(j.Activity, j.ActivityDropped, c, MaxActivity, func(a Activity) uint64 { return a.N })
 	}
 	return err
 }
 
 // appendBounded appends the change's item to items, dropping the oldest
-// beyond bound, or clears them on a removal.
-func appendBounded[T any](items []T, dropped uint64, c Change, bound int) ([]T, uint64, error) {
+// beyond bound, or clears them on a removal. An item numbered no higher than
+// the last one is there already (a snapshot may hold entries whose change
+// follows it) and is skipped.
+func appendBounded[T any](items []T, dropped uint64, c Change, bound int, n func(T) uint64) ([]T, uint64, error) {
 	if c.Remove {
 		return nil, 0, nil
 	}
 	var v T
 	if err := json.Unmarshal(c.Value, &v); err != nil {
 		return items, dropped, fmt.Errorf("%s %q: %w", c.Kind, c.Key, err)
+	}
+	if len(items) > 0 && n(v) <= n(items[len(items)-1]) {
+		return items, dropped, nil
 	}
 	if len(items) >= bound {
 		cut := len(items) - bound + 1
