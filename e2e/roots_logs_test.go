@@ -6,6 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"github.com/switchboard-mcp/switchboard/e2e/rootsfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -72,8 +75,9 @@ func TestRootsEditedInTheDashboardReachTheServer(t *testing.T) {
 		t.Errorf("%d roots after a refused edit; want 1", n)
 	}
 	p.screenshot("roots-editor")
-	p.click("#roots-toggle") // closes the editor, which lies over the detail
-	p.waitJS("the roots editor closed", `!document.querySelector("#roots").open`)
+	p.do("press Escape", chromedp.KeyEvent(kb.Escape)) // closes the editor, which lies over the detail
+	p.waitJS("the roots editor closed, focus on its toggle",
+		`!document.querySelector("#roots").open && document.activeElement?.id === "roots-toggle"`)
 
 	p.click("#tab-info")
 	before := fx.RootsChanged()

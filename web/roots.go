@@ -35,7 +35,7 @@ const (
 
 // Render implements app.Composer.
 func (r *RootsEditor) Render() app.UI {
-	return app.Details().ID("roots").Class("sb-roots").Body(
+	return app.Details().ID("roots").Class("sb-roots").OnKeyDown(closeOnEscape).Body(
 		app.Summary().ID("roots-toggle").Class("sb-button", "is-quiet").Text("Roots ("+strconv.Itoa(len(r.Roots))+")"),
 		app.Section().Class("roots-panel").Aria("labelledby", "roots-title").Body(
 			app.H2().ID("roots-title").Class("sb-section-title").Text("Roots"),
@@ -137,4 +137,19 @@ func rootPath(uri string) string {
 		return u.Path
 	}
 	return uri
+}
+
+// closeOnEscape closes the open roots editor and puts the focus back on its
+// toggle, as Escape does to the topmost card.
+func closeOnEscape(ctx app.Context, e app.Event) {
+	if e.Get("key").String() != "Escape" {
+		return
+	}
+	d := app.Window().GetElementByID("roots")
+	if !d.Truthy() || !d.Get("open").Bool() {
+		return
+	}
+	e.StopImmediatePropagation()
+	d.Set("open", false)
+	focusLater(ctx, "roots-toggle")
 }
