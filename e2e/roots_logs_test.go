@@ -17,7 +17,9 @@ import (
 const rootsServer = "roots-fixture"
 
 // rootSel selects the root of uri in the header's roots editor.
-func rootSel(uri string) string { return fmt.Sprintf(`#roots-list .root-item[data-uri=%s]`, jsString(uri)) }
+func rootSel(uri string) string {
+	return fmt.Sprintf(`#roots-list .root-item[data-uri=%s]`, jsString(uri))
+}
 
 // addRoot opens the roots editor if needed and adds a root.
 func (p *tab) addRoot(typed, name string) {
