@@ -24,7 +24,8 @@ type rootSet struct {
 // SetRoots replaces the roots offered to the server. When they differ from
 // the current ones, the live session gets notifications/roots/list_changed
 // (one when roots were only added or only removed, two when both). The
-// caller has validated roots ([wire.CheckRoots]).
+// caller has validated roots ([wire.CheckRoots]). The go-sdk lists roots in
+// the order of their URIs, not in the order given.
 func (c *Conn) SetRoots(roots []wire.Root) {
 	c.rootsMu.Lock()
 	defer c.rootsMu.Unlock()

@@ -190,7 +190,9 @@ func (s *Session) SetLogLevel(ctx context.Context, id, level string) error {
 	if level != "" && wire.LevelRank(level) < 0 {
 		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("%q is not a log level; use one of debug, info, notice, warning, error, critical, alert, emergency", wire.Sanitize(level, 20)))
 	}
-	c, err := s.changePrefs(ctx, id, func(p *clientPrefs) { p.LogLevel = level })
+	s.prefsMu.Lock()
+	defer s.prefsMu.Unlock()
+	c, err := s.changePrefsLocked(ctx, id, func(p *clientPrefs) { p.LogLevel = level })
 	if err != nil || c == nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -168,16 +169,22 @@ func (s *Session) SetRoots(ctx context.Context, roots []wire.Root) error {
 		}
 	}
 	s.mu.Unlock()
+	// In parallel, since each server is told in turn and a slow one could
+	// hold up the others; the next edit waits for this one (prefsMu).
+	var wg sync.WaitGroup
 	for _, o := range offers {
-		o.c.SetRoots(o.roots)
+		wg.Go(func() { o.c.SetRoots(o.roots) })
 	}
+	wg.Wait()
 	return nil
 }
 
 // ExcludeRoots hides the person's roots from server id (it sees an empty
 // list), or offers them again.
 func (s *Session) ExcludeRoots(ctx context.Context, id string, excluded bool) error {
-	c, err := s.changePrefs(ctx, id, func(p *clientPrefs) { p.RootsHidden = excluded })
+	s.prefsMu.Lock()
+	defer s.prefsMu.Unlock()
+	c, err := s.changePrefsLocked(ctx, id, func(p *clientPrefs) { p.RootsHidden = excluded })
 	if err != nil || c == nil {
 		return err
 	}
@@ -192,12 +199,12 @@ func (s *Session) ExcludeRoots(ctx context.Context, id string, excluded bool) er
 	return nil
 }
 
-// changePrefs changes and stores server id's client preferences, shows
-// them on the dashboards, and returns the server's connection (nil while
-// it is dialed: the dial reads the new preferences).
-func (s *Session) changePrefs(ctx context.Context, id string, change func(*clientPrefs)) (Connection, error) {
-	s.prefsMu.Lock()
-	defer s.prefsMu.Unlock()
+// changePrefsLocked changes and stores server id's client preferences,
+// shows them on the dashboards, and returns the server's connection (nil
+// while it is dialed: the dial reads the new preferences). The caller holds
+// prefsMu until it has passed the change on to the connection, so that
+// changes reach it in order.
+func (s *Session) changePrefsLocked(ctx context.Context, id string, change func(*clientPrefs)) (Connection, error) {
 	s.mu.Lock()
 	e, ok := s.servers[id]
 	s.mu.Unlock()
