@@ -27,6 +27,7 @@ func renderHeader(v store.View) app.UI {
 				Role("status").Aria("live", "polite").
 				Title("Connection to the relay").
 				Text(statusWords[v.Status]),
+			&RootsEditor{Roots: v.Snapshot.Roots},
 			hiddenIf(app.Span().Class("sb-user"), v.Snapshot.User == "" || v.Status == store.StatusSignedOut).Body(
 				app.Span().Class("sb-user-label").Text("Signed in as "),
 				app.Span().ID("user").Text(v.Snapshot.User),

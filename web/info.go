@@ -28,6 +28,7 @@ func renderInfo(s wire.Server) app.UI {
 		),
 		renderAuthInfo(s),
 		&AskModes{ServerID: s.ID, Modes: askModesOf(s)},
+		&RootsExclusion{ServerID: s.ID, Excluded: s.RootsExcluded},
 		app.H3().Class("list-title").Text("Instructions"),
 		app.If(s.Instructions != "", func() app.UI {
 			return app.Pre().Class("info-instructions", "prose-block").Text(s.Instructions)

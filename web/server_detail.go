@@ -15,6 +15,8 @@ const (
 	tabPrompts   = "prompts"
 	tabResources = "resources"
 	tabInfo      = "info"
+	tabLogs      = "logs"
+	tabActivity  = "activity"
 )
 
 // renderDetail shows the selected server, or what to do when there is none.
@@ -38,6 +40,7 @@ func renderDetail(v store.View, selected string) app.UI {
 		Server: *srv, Auth: v.Auth[srv.ID],
 		ToolCalls: v.CallsTo(srv.ID, store.CallTool), PromptGets: v.CallsTo(srv.ID, store.CallPrompt),
 		ResourceReads: v.CallsTo(srv.ID, store.CallResource),
+		Journal:       journalOf(v, srv.ID),
 	}
 }
 
@@ -50,6 +53,7 @@ type ServerDetail struct {
 	ToolCalls     []store.Call   // this server's calls of each kind, newest first
 	PromptGets    []store.Call
 	ResourceReads []store.Call
+	Journal       wire.Journal // this server's logs and activity
 
 	tab string // the open tab; tools when empty
 }
@@ -85,6 +89,8 @@ func (d *ServerDetail) Render() app.UI {
 				d.renderTab(tab, tabTools, "Tools", len(s.Tools)),
 				d.renderTab(tab, tabPrompts, "Prompts", len(s.Prompts)),
 				d.renderTab(tab, tabResources, "Resources", len(s.Resources)),
+				d.renderTab(tab, tabLogs, "Logs", len(d.Journal.Logs)),
+				d.renderTab(tab, tabActivity, "Activity", len(d.Journal.Activity)),
 				d.renderTab(tab, tabInfo, "Info", -1),
 			),
 			d.renderPanel(tab, tabTools, &ToolsTab{
@@ -97,6 +103,8 @@ func (d *ServerDetail) Render() app.UI {
 				ServerID: s.ID, Resources: s.Resources, Templates: s.Templates, Ready: ready,
 				Calls: d.ResourceReads,
 			}),
+			d.renderPanel(tab, tabLogs, &LogsTab{ServerID: s.ID, Logging: s.Logging, Logs: d.Journal.Logs, Dropped: d.Journal.LogsDropped}),
+			d.renderPanel(tab, tabActivity, &ActivityTab{ServerID: s.ID, Activity: d.Journal.Activity, Dropped: d.Journal.ActivityDropped}),
 			d.renderPanel(tab, tabInfo, renderInfo(s)),
 		)
 }
@@ -118,7 +126,7 @@ func (d *ServerDetail) renderTab(open, tab, label string, count int) app.UI {
 }
 
 // tabOrder is the order arrow keys move through the tabs.
-var tabOrder = []string{tabTools, tabPrompts, tabResources, tabInfo}
+var tabOrder = []string{tabTools, tabPrompts, tabResources, tabLogs, tabActivity, tabInfo}
 
 // arrowKeys moves between tabs with the arrow keys, as a tablist does.
 func (d *ServerDetail) arrowKeys(ctx app.Context, e app.Event) {

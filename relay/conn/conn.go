@@ -43,6 +43,13 @@ type Config struct {
 	// a person to authorize moves to StateAuthenticating and waits, without
 	// backoff, until that is done (then it reconnects at once) or Retry.
 	Auth Authorizer
+	// Roots are offered to the server, with list changes; [Conn.SetRoots]
+	// replaces them. LogLevel is the level of log messages asked of a server
+	// that declares logging (empty: none); [Conn.SetLogLevel] changes it.
+	// Journal receives log messages and notifications; nil discards them.
+	Roots    []wire.Root
+	LogLevel string
+	Journal  Journal
 }
 
 // withDefaults fills in the zero fields.
@@ -65,6 +72,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Transport == "" {
 		c.Transport = wire.TransportStreamable
+	}
+	if c.Journal == nil {
+		c.Journal = noJournal{}
 	}
 	return c
 }
@@ -93,6 +103,11 @@ type Conn struct {
 
 	progress progressTokens
 	orders   schemaOrders // property orders of requested schemas
+	logLevel string       // guarded by mu; see SetLogLevel
+
+	rootsMu  sync.Mutex // one SetRoots at a time
+	roots    rootSet
+	rootList []wire.Root
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
@@ -129,7 +144,9 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 		c.http, c.ownTransport = newDefaultHTTPClient()
 	}
 	c.http = c.withAuth(c.http)
+	c.logLevel = cfg.LogLevel
 	c.client = newClient(c)
+	c.SetRoots(cfg.Roots)
 	go c.run()
 	return c
 }
@@ -157,8 +174,10 @@ func newClient(c *Conn) *mcp.Client {
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			c.progress.deliver(req.Params)
 		},
+		LoggingMessageHandler: c.logMessage,
 	})
-	client.AddSendingMiddleware(noCache, c.asking)
+	client.AddSendingMiddleware(noCache, c.asking, c.levelPerRequest)
+	client.AddReceivingMiddleware(c.noting)
 	return client
 }
 

@@ -60,4 +60,14 @@
 // of a form's fields. A RoundTripper reads along the response bodies the
 // go-sdk reads and records the property order of each requested schema, so
 // that the form shows its fields in the server's order (schemaorder.go).
+//
+// Every server is offered the person's roots, with list changes
+// ([Conn.SetRoots] sends notifications/roots/list_changed); one the person
+// excluded is given an empty list. A server that declares logging is asked
+// for Config.LogLevel and up ([Conn.SetLogLevel]): by logging/setLevel on
+// each new session before 2026-07-28, in every request's _meta from then on.
+// Log messages and the server's notifications (list changes, resource
+// updates, progress, cancellations, finished URL elicitations) go to the
+// [Journal], capped, and never to the relay's log above debug (roots.go,
+// logging.go, activity.go).
 package conn

@@ -103,7 +103,7 @@ func (c *Conn) elicits() bool {
 // capabilities are the client capabilities c advertises: elicitation in
 // the configured modes, sampling with tools when configured, nothing else.
 func (c *Conn) capabilities() *mcp.ClientCapabilities {
-	caps := &mcp.ClientCapabilities{}
+	caps := &mcp.ClientCapabilities{RootsV2: rootsCapability()}
 	if c.samples() {
 		caps.Sampling = &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}
 	}

@@ -39,12 +39,14 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	c.state.Info = convertImplementation(init.ServerInfo)
 	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
 	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
+	c.state.Logging = loggingState(init)
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)
 	if err := c.discover(s, allKinds); err != nil {
 		return false, failure(stepDiscover, err)
 	}
+	c.askLogLevel(s)
 	// Take the retry and authorization signals before showing ready, so that
 	// one raised as soon as the server shows ready is not lost.
 	drain(c.retry)

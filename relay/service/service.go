@@ -96,6 +96,7 @@ func (s *Service) init(ctx context.Context) error {
 	}
 	s.sessions = session.NewManager(s.store, func(reg store.Server, emit func(wire.Server)) session.Connection {
 		asker, modes := s.sessions.Asking(reg)
+		client := s.sessions.ClientFeatures(reg)
 		return conn.Start(conn.Config{
 			ID:             reg.ID,
 			Name:           reg.Name,
@@ -109,6 +110,9 @@ func (s *Service) init(ctx context.Context) error {
 			Modes:          modes,
 			Transport:      reg.Transport,
 			Auth:           auth.For(reg.User, reg.ID, reg.URL),
+			Roots:          client.Roots,
+			LogLevel:       client.LogLevel,
+			Journal:        client.Journal,
 		}, emit)
 	}, cfg.Logger)
 	s.sessions.UseAuth(dashboardAuth{auth})

@@ -20,6 +20,7 @@ type Store interface {
 	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	SetSetting(ctx context.Context, key, value string) error
 	DeleteSetting(ctx context.Context, key string) error
+	RootsStore
 }
 
 // Connection is one live MCP connection, as the session uses it.
@@ -29,6 +30,8 @@ type Connection interface {
 	ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error)
 	Retry()
 	Close() error
+	SetRoots(roots []wire.Root)
+	SetLogLevel(ctx context.Context, level string) error
 }
 
 // Dialer starts a connection to a registered server. It must return at once;

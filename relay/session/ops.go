@@ -176,6 +176,10 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return s.askOp(ctx, f)
 	case wire.OpAuthorize, wire.OpSetClient:
 		return s.authOp(ctx, f)
+	case wire.OpSetRoots, wire.OpExcludeRoots:
+		return s.rootsOp(ctx, f)
+	case wire.OpSetLogLevel, wire.OpClearLogs, wire.OpClearActivity:
+		return s.journalOp(ctx, f)
 	default:
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 	}
@@ -291,6 +295,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 	}
 	delete(s.servers, id)
 	s.dropAsksLocked(id)
+	s.dropJournalLocked(id)
 	for i, oid := range s.order {
 		if oid == id {
 			s.order = append(s.order[:i], s.order[i+1:]...)

@@ -33,6 +33,12 @@ type Session struct {
 
 	broker *broker.Broker // holds the asks while they wait
 	redial sync.Mutex     // one SetAskModes at a time
+
+	roots    []wire.Root         // the person's roots; see roots.go
+	prefsMu  sync.Mutex          // one change of roots or client preferences at a time
+	journals map[string]*journal // each server's logs and activity; see journal.go
+	gathered []wire.Change       // journal changes waiting to be published
+	flushing bool                // a flush of gathered is scheduled
 }
 
 // entry is one registered server: its registration, the state last emitted
@@ -43,6 +49,9 @@ type entry struct {
 	conn  Connection
 	modes wire.AskModes // the kinds of asks offered to the server
 	dials int           // connections started for it; only the latest may install itself or emit
+	prefs clientPrefs   // roots hidden, log level; read when first dialed
+	// prefsLoaded is set once prefs were read from the store.
+	prefsLoaded bool
 }
 
 type sentDelta struct {
@@ -59,6 +68,7 @@ func newSession(user string, m *Manager) *Session {
 		subs:    map[*Subscriber]struct{}{},
 	}
 	s.broker = m.newBroker(s)
+	s.loadRoots()
 	return s
 }
 
@@ -71,6 +81,7 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 
 func (s *Session) snapshotLocked() wire.Snapshot {
 	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks)}
+	snap.Roots, snap.Journals = slices.Clone(s.roots), s.journalsLocked()
 	for _, id := range s.order {
 		snap.Servers = append(snap.Servers, s.servers[id].state)
 	}
@@ -110,12 +121,16 @@ func (s *Session) connect(e *entry) {
 	s.mu.Unlock()
 	c := s.m.dial(e.reg, func(st wire.Server) { s.update(e, dial, st) })
 	s.mu.Lock()
-	if s.servers[e.reg.ID] == e && !s.closed && e.dials == dial {
+	installed := s.servers[e.reg.ID] == e && !s.closed && e.dials == dial
+	if installed {
 		e.conn, c = c, e.conn
 	}
 	s.mu.Unlock()
 	if c != nil { // removed, closed or superseded while dialing
 		c.Close()
+	}
+	if installed {
+		s.syncClient(e)
 	}
 }
 
@@ -140,10 +155,12 @@ func (s *Session) stampLocked(e *entry, st *wire.Server) {
 	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, e.reg.URL, e.reg.Transport
 	modes := e.modes
 	st.AskModes = &modes
+	stampClientLocked(e, st)
 }
 
 // publishLocked sends changes as the next delta to every subscriber.
 func (s *Session) publishLocked(changes []wire.Change) {
+	changes = s.takeGatheredLocked(changes)
 	if len(changes) == 0 {
 		return
 	}

@@ -23,6 +23,9 @@ type testConn struct {
 	closed  bool
 	retries int
 	call    func(ctx context.Context, name string) (*wire.CallToolResult, error)
+	roots   []wire.Root // as last set
+	level   string      // as last set
+	feats   ClientFeatures
 }
 
 func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
@@ -33,6 +36,13 @@ func (c *testConn) GetPrompt(context.Context, string, map[string]string) (*wire.
 }
 func (c *testConn) ReadResource(context.Context, string) (*wire.ReadResourceResult, error) {
 	return nil, wire.NewError(wire.CodeNotFound, "no resources")
+}
+func (c *testConn) SetRoots(roots []wire.Root) { c.mu.Lock(); c.roots = roots; c.mu.Unlock() }
+func (c *testConn) SetLogLevel(_ context.Context, level string) error {
+	c.mu.Lock()
+	c.level = level
+	c.mu.Unlock()
+	return nil
 }
 func (c *testConn) Retry() { c.mu.Lock(); c.retries++; c.mu.Unlock() }
 func (c *testConn) Close() error {
@@ -59,7 +69,8 @@ func newFixture(t *testing.T, dir string) *fixture {
 	f := &fixture{t: t, store: st, conns: map[string]*testConn{}}
 	f.m = NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
 		f.m.Asking(reg) // as the relay's dialer does, to learn the modes to offer
-		c := &testConn{emit: emit, call: func(context.Context, string) (*wire.CallToolResult, error) {
+		feats := f.m.ClientFeatures(reg)
+		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*wire.CallToolResult, error) {
 			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
 		}}
 		f.mu.Lock()

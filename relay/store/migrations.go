@@ -83,6 +83,23 @@ var migrations = []string{
 	);
 	CREATE INDEX oauth_states_server ON oauth_states (user_id, server_id);
 	CREATE INDEX oauth_states_expires_at ON oauth_states (expires_at)`,
+	// 5: a person's roots, in their order; per server, whether the roots are
+	// hidden from it and the log level asked of it.
+	`CREATE TABLE user_roots (
+		user_id  TEXT    NOT NULL,
+		position INTEGER NOT NULL,
+		uri      TEXT    NOT NULL,
+		name     TEXT    NOT NULL,
+		PRIMARY KEY (user_id, position)
+	);
+	CREATE TABLE server_client_prefs (
+		user_id       TEXT    NOT NULL,
+		server_id     TEXT    NOT NULL,
+		roots_hidden  INTEGER NOT NULL DEFAULT 0, -- 1: the server sees no roots
+		log_level     TEXT    NOT NULL DEFAULT '', -- empty: none asked for
+		PRIMARY KEY (user_id, server_id),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

@@ -17,12 +17,19 @@ func (s *Snapshot) Apply(c Change) error {
 		s.Asks, err = applyItem(s.Asks, c, func(a Ask) string { return a.ID })
 		return err
 	}
+	switch c.Kind {
+	case KindRoots:
+		return s.applyRoots(c)
+	case KindLog, KindActivity:
+		return s.applyJournal(c)
+	}
 	i := s.serverIndex(c.Server)
 	if c.Kind == KindServer {
 		switch {
 		case c.Remove && i >= 0:
 			s.Servers = append(s.Servers[:i], s.Servers[i+1:]...)
 			s.Asks = slices.DeleteFunc(s.Asks, func(a Ask) bool { return a.Server == c.Server })
+			s.dropJournal(c.Server)
 		case c.Remove:
 		default:
 			var meta Server

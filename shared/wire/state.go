@@ -27,6 +27,11 @@ type Snapshot struct {
 	User    string   `json:"user"`
 	Servers []Server `json:"servers"`
 	Asks    []Ask    `json:"asks,omitempty"` // pending asks in arrival order
+
+	// Roots are the person's roots, in their order.
+	Roots []Root `json:"roots,omitempty"`
+	// Journals hold each server's logs and activity.
+	Journals []Journal `json:"journals,omitempty"`
 }
 
 // Server is one registered MCP server as the dashboard sees it.
@@ -42,6 +47,9 @@ type Server struct {
 	// AskModes are the kinds of asks the relay lets this server raise; a
 	// person may change them.
 	AskModes *AskModes `json:"askModes,omitempty"`
+	// RootsExcluded is set when the person hides their roots from this server.
+	RootsExcluded bool     `json:"rootsExcluded,omitempty"`
+	Logging       *Logging `json:"logging,omitempty"` // set when the server declares logging
 
 	Info            *Implementation `json:"info,omitempty"`
 	ProtocolVersion string          `json:"protocolVersion,omitempty"`

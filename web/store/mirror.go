@@ -18,6 +18,8 @@ var (
 func applyDelta(s wire.Snapshot, d wire.Delta) (wire.Snapshot, error) {
 	s.Servers = slices.Clone(s.Servers)
 	s.Asks = slices.Clone(s.Asks) // Apply edits asks in place, and a server's removal drops its asks
+	// Apply replaces a journal's lists in place in this slice.
+	s.Journals = slices.Clone(s.Journals)
 	type list struct {
 		server string
 		kind   wire.ChangeKind

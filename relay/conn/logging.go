@@ -1,0 +1,178 @@
+package conn
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Logging: a server that declares the logging capability is asked for log
+// messages from Config.LogLevel up, and [Conn.SetLogLevel] changes the
+// level. Before 2026-07-28 that is logging/setLevel, sent on every new
+// session and when the level changes; from 2026-07-28 on, where setLevel is
+// gone, the level travels in the _meta of every request (SEP-2575) and the
+// server logs only while serving one. An empty level asks for nothing: no
+// level is sent, and a session that had one is set to emergency, the
+// highest. Messages go to the [Journal], never to the relay's own log above
+// debug: they are the server's untrusted data.
+
+// Journal receives what a server reports besides its state. Its methods
+// must not block.
+type Journal interface {
+	// Log receives one log message, sanitized and capped.
+	Log(wire.LogEntry)
+	// Activity receives one notification in words: kind is one of the
+	// wire.Activity kinds.
+	Activity(kind wire.ActivityKind, text string)
+}
+
+// noJournal is the journal of a connection configured without one.
+type noJournal struct{}
+
+func (noJournal) Log(wire.LogEntry)                  {}
+func (noJournal) Activity(wire.ActivityKind, string) {}
+
+// loggingState is the wire view of the server's logging: nil when the
+// server does not declare it.
+func loggingState(init *mcp.InitializeResult) *wire.Logging {
+	if init == nil || init.Capabilities == nil || init.Capabilities.Logging == nil {
+		return nil
+	}
+	return &wire.Logging{}
+}
+
+// SetLogLevel changes the level of log messages asked of the server, one of
+// [wire.LogLevels] or empty for none. It is kept for later sessions; on a
+// live session of a server that declares logging it applies at once. Errors
+// are [*wire.Error].
+func (c *Conn) SetLogLevel(ctx context.Context, level string) error {
+	if level != "" && wire.LevelRank(level) < 0 {
+		return wire.NewError(wire.CodeBadRequest, "unknown log level "+wire.Sanitize(level, 20))
+	}
+	c.mu.Lock()
+	c.logLevel = level
+	s := c.live
+	c.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	_, err := do(ctx, s, func(ctx context.Context) (struct{}, error) { return struct{}{}, c.applyLogLevel(ctx, s, true) })
+	return err
+}
+
+// applyLogLevel asks the server of s for the current level, when it
+// declares logging and speaks a protocol that has logging/setLevel. changed
+// says the level was set before on s, so that an empty level must undo it.
+func (c *Conn) applyLogLevel(ctx context.Context, s *session, changed bool) error {
+	init := s.cs.InitializeResult()
+	if loggingState(init) == nil || init.ProtocolVersion >= statelessProtocol {
+		return nil
+	}
+	level := c.currentLogLevel()
+	if level == "" {
+		if !changed {
+			return nil
+		}
+		level = wire.LevelEmergency
+	}
+	return s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
+}
+
+func (c *Conn) currentLogLevel() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logLevel
+}
+
+// levelPerRequest is a sending middleware: from 2026-07-28 on, it puts the
+// log level in the _meta of every request.
+func (c *Conn) levelPerRequest(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		cs, ok := req.GetSession().(*mcp.ClientSession)
+		params := req.GetParams()
+		level := c.currentLogLevel()
+		if ok && level != "" && params != nil && !isNotification(method) &&
+			cs.InitializeResult() != nil && cs.InitializeResult().ProtocolVersion >= statelessProtocol {
+			meta := params.GetMeta()
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			meta[mcp.MetaKeyLogLevel] = level
+			params.SetMeta(meta)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// logMessage is the go-sdk's LoggingMessageHandler of c.
+func (c *Conn) logMessage(_ context.Context, req *mcp.LoggingMessageRequest) {
+	p := req.Params
+	if p == nil || c.currentLogLevel() == "" {
+		return // nothing asked for: a server that logs anyway is not heard
+	}
+	level := string(p.Level)
+	if wire.LevelRank(level) < 0 {
+		level = wire.LevelInfo
+	}
+	c.log.Debug("mcp log message", "level", level)
+	c.cfg.Journal.Log(wire.LogEntry{
+		Time:   time.Now(),
+		Level:  level,
+		Logger: line(p.Logger, wire.MaxLogger),
+		Data:   logData(p.Data),
+	})
+}
+
+// Caps of log data: a string keeps at most logStringRunes runes, and data
+// whose JSON is over wire.MaxLogData bytes keeps its first logCutRunes runes
+// of JSON text, as a string. A rune takes at most 4 bytes of JSON (a quote
+// or backslash, escaped, 2), so both stay under wire.MaxLogData.
+const (
+	logStringRunes = 1000
+	logCutRunes    = 500
+)
+
+// logData is a message's data as JSON of at most wire.MaxLogData bytes: a
+// string loses control characters but not its line breaks; other data that
+// is too long is cut and kept as a string.
+func logData(v any) json.RawMessage {
+	if s, ok := v.(string); ok {
+		v = text(s, logStringRunes)
+	}
+	b, err := marshalText(v)
+	if err != nil {
+		return nil
+	}
+	if len(b) <= wire.MaxLogData {
+		return b
+	}
+	b, _ = marshalText(text(string(b), logCutRunes) + " (cut)")
+	return b
+}
+
+// marshalText is JSON without the HTML escapes, which would triple the size
+// of text that holds angle brackets.
+func marshalText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// askLogLevel asks a new session's server for the current level. A server
+// that refuses still serves: the failure is only logged.
+func (c *Conn) askLogLevel(s *session) {
+	ctx, cancel := context.WithTimeout(s.ctx, connectTimeout)
+	defer cancel()
+	if err := c.applyLogLevel(ctx, s, false); err != nil {
+		c.log.Warn("mcp logging/setLevel failed", "error", wire.Sanitize(describe(err), wire.MaxErrorMessage))
+	}
+}

@@ -1,0 +1,220 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// A server's journal is its log messages and its other notifications
+// (activity), each bounded to the last wire.MaxLogs / wire.MaxActivity
+// entries with a count of those let go. Every entry is one change; entries
+// that arrive together (a server logging in a burst) are gathered for
+// journalFlush into one delta, so that a chatty server costs dashboards a
+// few frames rather than one per line. Gathered changes leave before any
+// other delta, so the order of what dashboards see is kept.
+
+// Gathering of journal changes.
+const (
+	journalFlush   = 50 * time.Millisecond // the longest an entry waits
+	journalBatch   = 256                   // changes that leave at once without waiting
+	activityMaxLen = wire.MaxActivityText
+)
+
+// journal is one server's logs and activity.
+type journal struct {
+	logs                  []wire.LogEntry
+	activity              []wire.Activity
+	logN, activityN       uint64 // entries numbered so far
+	logsDropped, actsDrop uint64
+}
+
+// view is the journal as a snapshot carries it.
+func (j *journal) view(server string) wire.Journal {
+	return wire.Journal{
+		Server: server,
+		Logs:   slices.Clone(j.logs), LogsDropped: j.logsDropped,
+		Activity: slices.Clone(j.activity), ActivityDropped: j.actsDrop,
+	}
+}
+
+// journalsLocked lists the non-empty journals in server order.
+func (s *Session) journalsLocked() []wire.Journal {
+	var out []wire.Journal
+	for _, id := range s.order {
+		if j := s.journals[id]; j != nil && (len(j.logs) > 0 || len(j.activity) > 0) {
+			out = append(out, j.view(id))
+		}
+	}
+	return out
+}
+
+// journalLocked returns the journal of a registered server, creating it;
+// nil when the server is gone or the session closed.
+func (s *Session) journalLocked(server string) *journal {
+	if s.closed || s.servers[server] == nil {
+		return nil
+	}
+	if s.journals == nil {
+		s.journals = map[string]*journal{}
+	}
+	j := s.journals[server]
+	if j == nil {
+		j = &journal{}
+		s.journals[server] = j
+	}
+	return j
+}
+
+// addLog records a log message of server.
+func (s *Session) addLog(server string, e wire.LogEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := s.journalLocked(server)
+	if j == nil {
+		return
+	}
+	j.logN++
+	e.N = j.logN
+	if len(j.logs) >= wire.MaxLogs {
+		j.logs = j.logs[1:]
+		j.logsDropped++
+	}
+	j.logs = append(j.logs, e)
+	s.gatherLocked(wire.KindLog, server, e.N, e)
+}
+
+// noteActivity records one notification of server: kind is one of the
+// wire.Activity kinds, text says what happened in words (cut to
+// wire.MaxActivityText). Any part of the session may call it.
+func (s *Session) noteActivity(server string, kind wire.ActivityKind, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := s.journalLocked(server)
+	if j == nil {
+		return
+	}
+	j.activityN++
+	a := wire.Activity{N: j.activityN, Time: time.Now(), Kind: kind, Text: wire.Sanitize(text, activityMaxLen)}
+	if len(j.activity) >= wire.MaxActivity {
+		j.activity = j.activity[1:]
+		j.actsDrop++
+	}
+	j.activity = append(j.activity, a)
+	s.gatherLocked(wire.KindActivity, server, a.N, a)
+}
+
+// gatherLocked adds the change putting v to those waiting for the flush.
+func (s *Session) gatherLocked(kind wire.ChangeKind, server string, n uint64, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	s.gathered = append(s.gathered, wire.Change{Kind: kind, Server: server, Key: strconv.FormatUint(n, 10), Value: b})
+	switch {
+	case len(s.gathered) >= journalBatch:
+		s.publishLocked(nil) // takes the gathered changes
+	case !s.flushing:
+		s.flushing = true
+		time.AfterFunc(journalFlush, s.flushJournal)
+	}
+}
+
+// flushJournal publishes the gathered journal changes.
+func (s *Session) flushJournal() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushing = false
+	s.publishLocked(nil)
+}
+
+// takeGatheredLocked returns changes with the gathered journal changes
+// first; publishLocked calls it so that they leave before anything newer.
+func (s *Session) takeGatheredLocked(changes []wire.Change) []wire.Change {
+	if len(s.gathered) == 0 {
+		return changes
+	}
+	out := append(s.gathered, changes...)
+	s.gathered = nil
+	return out
+}
+
+// clearJournal empties the logs (kind wire.KindLog) or activity of server.
+func (s *Session) clearJournal(server string, kind wire.ChangeKind) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.servers[server] == nil {
+		return wire.NewError(wire.CodeNotFound, "no such server")
+	}
+	if j := s.journals[server]; j != nil {
+		if kind == wire.KindLog {
+			j.logs, j.logsDropped = nil, 0
+		} else {
+			j.activity, j.actsDrop = nil, 0
+		}
+	}
+	s.publishLocked([]wire.Change{{Kind: kind, Server: server, Remove: true}})
+	return nil
+}
+
+// dropJournalLocked forgets a removed server's journal and its gathered
+// changes: the server's removal removes them on the dashboards.
+func (s *Session) dropJournalLocked(server string) {
+	delete(s.journals, server)
+	s.gathered = slices.DeleteFunc(s.gathered, func(c wire.Change) bool { return c.Server == server })
+}
+
+// journalOp runs an op on a server's logs or activity.
+func (s *Session) journalOp(ctx context.Context, f wire.Frame) (any, error) {
+	switch f.Op {
+	case wire.OpSetLogLevel:
+		return withArgs(f.Data, func(a wire.SetLogLevelArgs) (any, error) { return struct{}{}, s.SetLogLevel(ctx, a.Server, a.Level) })
+	case wire.OpClearLogs:
+		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.clearJournal(a.Server, wire.KindLog) })
+	case wire.OpClearActivity:
+		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.clearJournal(a.Server, wire.KindActivity) })
+	}
+	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+}
+
+// SetLogLevel keeps the level of log messages asked of server id (empty for
+// none) and asks the server for it now if it is connected, and again on
+// every connection.
+func (s *Session) SetLogLevel(ctx context.Context, id, level string) error {
+	if level != "" && wire.LevelRank(level) < 0 {
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("%q is not a log level; use one of debug, info, notice, warning, error, critical, alert, emergency", wire.Sanitize(level, 20)))
+	}
+	s.prefsMu.Lock()
+	defer s.prefsMu.Unlock()
+	c, err := s.changePrefsLocked(ctx, id, func(p *clientPrefs) { p.LogLevel = level })
+	if err != nil || c == nil {
+		return err
+	}
+	if err := c.SetLogLevel(ctx, level); err != nil {
+		we := asWireError(err)
+		return wire.NewError(we.Code, "the level is saved, but the server did not take it: "+we.Message)
+	}
+	return nil
+}
+
+// serverJournal is the journal of one server's connection.
+type serverJournal struct {
+	s      *Session
+	server string
+}
+
+var _ conn.Journal = serverJournal{}
+
+// Log implements [conn.Journal].
+func (j serverJournal) Log(e wire.LogEntry) { j.s.addLog(j.server, e) }
+
+// Activity implements [conn.Journal].
+func (j serverJournal) Activity(kind wire.ActivityKind, text string) {
+	j.s.noteActivity(j.server, kind, text)
+}
