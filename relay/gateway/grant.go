@@ -3,6 +3,8 @@ package gateway
 import (
 	"context"
 	"time"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Grant is what an agent's credential lets it do: act for User, as Agent,
@@ -36,13 +38,13 @@ type CallRecord struct {
 	Asked    bool   // a person was asked something during the call
 }
 
-// Outcomes of a call.
+// Outcomes of a call, as the activity log names them.
 const (
-	OutcomeOK        = "ok"         // the tool returned a result
-	OutcomeToolError = "tool_error" // the tool returned a result marked as an error
-	OutcomeFailed    = "failed"     // the call did not return a result
-	OutcomeCancelled = "cancelled"  // the agent went away or cancelled
-	OutcomeDenied    = "denied"     // the grant does not allow the server or tool
+	OutcomeOK        = wire.OutcomeOK
+	OutcomeToolError = wire.OutcomeToolError
+	OutcomeFailed    = wire.OutcomeFailed
+	OutcomeCancelled = wire.OutcomeCancelled
+	OutcomeDenied    = wire.OutcomeDenied
 )
 
 // Recorder keeps call records.

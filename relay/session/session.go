@@ -34,6 +34,8 @@ type Session struct {
 
 	broker *broker.Broker // holds the asks while they wait
 	redial sync.Mutex     // one SetElicitModes at a time
+
+	agentCalls []wire.AgentCall // the latest agent calls, oldest first; under mu
 }
 
 // entry is one registered server: its registration, the state last emitted
@@ -44,6 +46,8 @@ type entry struct {
 	conn  Connection
 	modes conn.ElicitModes // elicitation modes offered to the server
 	dials int              // connections started for it; only the latest may install itself or emit
+
+	asked uint64 // asks the server raised so far
 }
 
 type sentDelta struct {
@@ -71,7 +75,7 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 }
 
 func (s *Session) snapshotLocked() wire.Snapshot {
-	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks)}
+	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks), AgentCalls: slices.Clone(s.agentCalls)}
 	for _, id := range s.order {
 		snap.Servers = append(snap.Servers, s.servers[id].state)
 	}

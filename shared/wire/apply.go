@@ -17,6 +17,11 @@ func (s *Snapshot) Apply(c Change) error {
 		s.Asks, err = applyItem(s.Asks, c, func(a Ask) string { return a.ID })
 		return err
 	}
+	if c.Kind == KindAgentCall {
+		var err error
+		s.AgentCalls, err = applyItem(s.AgentCalls, c, func(a AgentCall) string { return a.ID })
+		return err
+	}
 	i := s.serverIndex(c.Server)
 	if c.Kind == KindServer {
 		switch {

@@ -24,6 +24,8 @@ type Snapshot struct {
 	User    string   `json:"user"`
 	Servers []Server `json:"servers"`
 	Asks    []Ask    `json:"asks,omitempty"` // pending asks in arrival order
+	// AgentCalls are the latest agent calls, oldest first (see [KindAgentCall]).
+	AgentCalls []AgentCall `json:"agentCalls,omitempty"`
 }
 
 // Server is one registered MCP server as the dashboard sees it.

@@ -18,6 +18,7 @@ var (
 func applyDelta(s wire.Snapshot, d wire.Delta) (wire.Snapshot, error) {
 	s.Servers = slices.Clone(s.Servers)
 	s.Asks = slices.Clone(s.Asks) // Apply edits asks in place, and a server's removal drops its asks
+	s.AgentCalls = slices.Clone(s.AgentCalls)
 	cloned := map[[2]string]bool{}
 	for _, ch := range d.Changes {
 		if ch.Kind != wire.KindServer {
