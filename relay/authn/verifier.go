@@ -49,6 +49,8 @@ type Claims struct {
 	// tokens an embedding site minted, so that a site cannot name one of the
 	// relay's own users (the local user, say) and open that user's servers.
 	User string
+	// Agent is set when the token stands for an agent (see [AgentClaim]).
+	Agent *Agent
 }
 
 // HostUserPrefix starts the user id of every user an embedding site vouches for.
@@ -86,15 +88,19 @@ func (v *Verifier) Verify(token string) (Claims, error) {
 	if len(token) > maxTokenBytes {
 		return Claims{}, fmt.Errorf("verify token: %w: longer than %d bytes", ErrMalformedToken, maxTokenBytes)
 	}
-	var rc jwt.RegisteredClaims
-	tok, err := v.parser.ParseWithClaims(token, &rc, v.keyFor)
+	var tc tokenClaims
+	rc := &tc.RegisteredClaims
+	tok, err := v.parser.ParseWithClaims(token, &tc, v.keyFor)
 	if err != nil {
-		return Claims{}, fmt.Errorf("verify token: %w", reason(tok, &rc, err))
+		return Claims{}, fmt.Errorf("verify token: %w", reason(tok, rc, err))
 	}
 	if err := checkSubject(rc.Subject); err != nil {
 		return Claims{}, fmt.Errorf("verify token: %w", err)
 	}
-	c := Claims{Subject: rc.Subject, Issuer: rc.Issuer, Expires: rc.ExpiresAt.Time, User: rc.Subject}
+	if err := checkAgent(tc.Agent); err != nil {
+		return Claims{}, fmt.Errorf("verify token: %w: %w", ErrMalformedToken, err)
+	}
+	c := Claims{Subject: rc.Subject, Issuer: rc.Issuer, Expires: rc.ExpiresAt.Time, User: rc.Subject, Agent: tc.Agent}
 	if rc.Issuer != v.cfg.Issuer { // keyFor accepted it as the host issuer's
 		c.User = HostUserPrefix + rc.Subject
 	}
