@@ -28,6 +28,9 @@ type Config struct {
 	// AskTimeout is how long a server's elicitation waits for a person
 	// before the relay answers cancel; zero picks broker.DefaultTimeout.
 	AskTimeout time.Duration
+	// WatchInterval is how often the relay looks for changes the command
+	// line made to the data directory; zero picks DefaultWatchInterval.
+	WatchInterval time.Duration
 
 	// PublicURL is the relay's address as people reach it; the OAuth
 	// callback (oauth.CallbackPath) is under it. Without it servers that
@@ -67,6 +70,9 @@ func (c *Config) fillDefaults() {
 	}
 	if c.LocalUser == "" {
 		c.LocalUser = DefaultLocalUser
+	}
+	if c.WatchInterval == 0 {
+		c.WatchInterval = DefaultWatchInterval
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
