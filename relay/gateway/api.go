@@ -197,7 +197,10 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, wire.CodeBadRequest, "the body must be a JSON object {name, arguments} of at most 1 MiB")
 		return
 	}
-	if len(req.Arguments) > 0 && (req.Arguments[0] != '{' || !json.Valid(req.Arguments)) {
+	if string(req.Arguments) == "null" {
+		req.Arguments = nil
+	}
+	if len(req.Arguments) > 0 && req.Arguments[0] != '{' {
 		writeError(w, http.StatusBadRequest, wire.CodeBadRequest, "arguments must be a JSON object")
 		return
 	}
