@@ -71,10 +71,18 @@ func (p *ActivityPage) load() {
 	})
 }
 
+// anyFilter is the value of a filter's "all" option (an empty value would
+// not survive as an attribute).
+const anyFilter = "*"
+
 // setFilter changes one filter and lists again.
 func (p *ActivityPage) setFilter(set func(*wire.ListActivityArgs, string)) app.EventHandler {
 	return func(ctx app.Context, e app.Event) {
-		set(&p.filter, ctx.JSSrc().Get("value").String())
+		v := ctx.JSSrc().Get("value").String()
+		if v == anyFilter {
+			v = ""
+		}
+		set(&p.filter, v)
 		p.load()
 	}
 }
@@ -106,7 +114,7 @@ func (p *ActivityPage) renderFilters(servers []wire.Server, calls []wire.AgentCa
 		app.Div().Class("sb-field").Body(
 			app.Label().For("filter-agent").Text("Agent"),
 			app.Select().ID("filter-agent").OnChange(p.setFilter(func(f *wire.ListActivityArgs, v string) { f.Agent = v })).Body(
-				app.Option().Value("").Text("All agents"),
+				app.Option().Value(anyFilter).Text("All agents"),
 				app.Range(agents).Slice(func(i int) app.UI {
 					return selectedIf(app.Option().Value(agents[i]), agents[i] == p.filter.Agent).Text(agents[i])
 				}),
@@ -115,7 +123,7 @@ func (p *ActivityPage) renderFilters(servers []wire.Server, calls []wire.AgentCa
 		app.Div().Class("sb-field").Body(
 			app.Label().For("filter-server").Text("Server"),
 			app.Select().ID("filter-server").OnChange(p.setFilter(func(f *wire.ListActivityArgs, v string) { f.Server = v })).Body(
-				app.Option().Value("").Text("All servers"),
+				app.Option().Value(anyFilter).Text("All servers"),
 				app.Range(servers).Slice(func(i int) app.UI {
 					return selectedIf(app.Option().Value(servers[i].ID), servers[i].ID == p.filter.Server).Text(servers[i].Name)
 				}),
@@ -124,7 +132,7 @@ func (p *ActivityPage) renderFilters(servers []wire.Server, calls []wire.AgentCa
 		app.Div().Class("sb-field").Body(
 			app.Label().For("filter-outcome").Text("Outcome"),
 			app.Select().ID("filter-outcome").OnChange(p.setFilter(func(f *wire.ListActivityArgs, v string) { f.Outcome = v })).Body(
-				app.Option().Value("").Text("Any outcome"),
+				app.Option().Value(anyFilter).Text("Any outcome"),
 				app.Range(activityOutcomes).Slice(func(i int) app.UI {
 					return selectedIf(app.Option().Value(activityOutcomes[i]), activityOutcomes[i] == p.filter.Outcome).Text(outcomeWords[activityOutcomes[i]])
 				}),

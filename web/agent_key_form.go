@@ -29,9 +29,13 @@ type AgentKeyForm struct {
 	copied   string // the copy button's report
 }
 
+// keyNeverExpires is the lifetime select's value for no expiry (an empty
+// value would not survive as an attribute).
+const keyNeverExpires = "never"
+
 // keyLifetimes are the lifetimes offered, by the select's values.
 var keyLifetimes = []struct{ value, label string }{
-	{"", "Never expires"},
+	{keyNeverExpires, "Never expires"},
 	{"24h", "1 day"},
 	{"168h", "7 days"},
 	{"720h", "30 days"},
@@ -195,7 +199,7 @@ func checkAgentKey(name string, chosen bool, servers []string, tools, ttl string
 	if len(args.Tools) > wire.MaxAgentKeyTools {
 		return wire.CreateAgentKeyArgs{}, "List fewer tools."
 	}
-	if ttl != "" {
+	if ttl != keyNeverExpires {
 		d, err := time.ParseDuration(ttl)
 		if err != nil || d <= 0 {
 			return wire.CreateAgentKeyArgs{}, "Choose when the key expires."
