@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/golang-jwt/jwt/v5"
 )
@@ -42,6 +43,20 @@ func (a *Agent) UnmarshalJSON(b []byte) error {
 type tokenClaims struct {
 	jwt.RegisteredClaims
 	Agent *Agent `json:"switchboard_agent,omitempty"`
+}
+
+// ErrAgentToken is why [Verifier.Verify] refuses a token that stands for an
+// agent, and [Verifier.VerifyAgent] one that does not.
+var ErrAgentToken = errors.New("an agent's token is not a person's, nor the reverse")
+
+// VerifyAgent checks a token that stands for an agent: like
+// [Verifier.Verify], and it must carry the [AgentClaim].
+func (v *Verifier) VerifyAgent(token string) (Claims, error) {
+	c, err := v.verify(token)
+	if err == nil && c.Agent == nil {
+		return Claims{}, fmt.Errorf("verify agent token: %w", ErrAgentToken)
+	}
+	return c, err
 }
 
 // errBadAgent is a malformed agent claim.

@@ -83,8 +83,19 @@ func NewVerifier(cfg VerifierConfig) *Verifier {
 }
 
 // Verify checks token's signature and claims and returns its claims. The
-// error wraps one of the Err* reasons of this package.
+// error wraps one of the Err* reasons of this package. A token that stands
+// for an agent ([AgentClaim]) is refused: it opens no dashboard; see
+// [Verifier.VerifyAgent].
 func (v *Verifier) Verify(token string) (Claims, error) {
+	c, err := v.verify(token)
+	if err == nil && c.Agent != nil {
+		return Claims{}, fmt.Errorf("verify token: %w", ErrAgentToken)
+	}
+	return c, err
+}
+
+// verify checks token's signature and claims, agent claim included.
+func (v *Verifier) verify(token string) (Claims, error) {
 	if len(token) > maxTokenBytes {
 		return Claims{}, fmt.Errorf("verify token: %w: longer than %d bytes", ErrMalformedToken, maxTokenBytes)
 	}

@@ -69,8 +69,8 @@ func (k *Keys) Authenticate(ctx context.Context, bearer string) (Grant, error) {
 	if k.Verifier == nil || strings.Count(bearer, ".") != 2 {
 		return Grant{}, ErrUnauthorized
 	}
-	c, err := k.Verifier.Verify(bearer)
-	if err != nil || c.Agent == nil || !strings.HasPrefix(c.User, authn.HostUserPrefix) {
+	c, err := k.Verifier.VerifyAgent(bearer)
+	if err != nil || !strings.HasPrefix(c.User, authn.HostUserPrefix) {
 		return Grant{}, ErrUnauthorized
 	}
 	return Grant{
