@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -68,6 +70,21 @@ func TestAgentsViewCreatesAKeyShownOnceAndRevokesIt(t *testing.T) {
 	p.waitPresent(`#agent-calls .sb-call[data-outcome=ok]`)
 	if agent, tool := p.text(".sb-call .sb-call-agent"), p.text(".sb-call .sb-call-tool"); agent != "report bot" || tool != fixture.ToolGreet {
 		t.Errorf("activity row: agent %q tool %q", agent, tool)
+	}
+	// A call made while the page is open shows up at once, and the filter narrows the list.
+	status, body = r.apiDo(t, http.MethodPost, gateway.ToolCallPath, secret, map[string]any{"name": gateway.ToolName(id, fixture.ToolFail)})
+	if status != http.StatusOK {
+		t.Errorf("call fail: %d %s", status, body)
+	}
+	p.waitPresent(`#agent-calls .sb-call[data-outcome=tool_error]`)
+	p.do("filter by outcome", chromedp.Evaluate[chromedp.Void](`(() => {
+		const el = document.getElementById("filter-outcome");
+		el.value = "tool_error";
+		el.dispatchEvent(new Event("change", {bubbles: true}));
+	})()`))
+	p.waitGone(`#agent-calls .sb-call[data-outcome=ok]`)
+	if n := p.count(`#agent-calls .sb-call`); n != 1 {
+		t.Errorf("%d calls shown under the tool_error filter, want 1", n)
 	}
 
 	// Opened afresh, the page lists the key and never shows it again.
