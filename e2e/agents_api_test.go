@@ -137,6 +137,9 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	if status, _, body := call(all.Secret, gateway.ToolName(id1, "nope"), nil); status != http.StatusNotFound {
 		t.Errorf("unknown tool: %d %s, want 404", status, body)
 	}
+	if status, _, body := call(all.Secret, id1+"__"+strings.Repeat("x", 1000), nil); status != http.StatusNotFound {
+		t.Errorf("an overlong name: %d %s, want 404", status, body)
+	}
 	if status, _, body := call(all.Secret, g1, "not an object"); status != http.StatusBadRequest {
 		t.Errorf("arguments that are no object: %d %s, want 400", status, body)
 	}
@@ -163,6 +166,22 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	json.Unmarshal(f.Data, &act)
 	if len(act.Calls) != 1 || act.Calls[0].Agent != "narrow" {
 		t.Errorf("denied calls to %s = %+v", id1, act.Calls)
+	}
+
+	// A key is limited to bursts of 40 requests, refilled at 10 a second.
+	busy := s.createKey(wire.CreateAgentKeyArgs{Name: "busy"})
+	limited := false
+	for range 60 {
+		if status, _ := r.apiDo(t, http.MethodGet, gateway.ToolsPath, busy.Secret, nil); status == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("60 requests at once were not rate-limited")
+	}
+	if got := r.toolNames(t, all.Secret, "?server="+id1); len(got) != 2 {
+		t.Errorf("another key was limited too: %v", got)
 	}
 
 	if f := s.op(wire.OpRevokeAgentKey, wire.AgentKeyArgs{ID: all.Key.ID}); f.Type != wire.TypeResult {

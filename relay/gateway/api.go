@@ -31,6 +31,7 @@ const (
 	apiRate       = 10      // requests per second and key, sustained
 	apiBurst      = 40      // requests per key at once
 	maxDescrRunes = 4000    // characters of a tool description passed on
+	maxToolName   = 300     // bytes of a tool's name as an agent sends it
 )
 
 // API serves [ToolsPath] and [ToolCallPath]: the user's tools in the shape
@@ -205,7 +206,7 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	server, tool, ok := SplitToolName(req.Name)
-	if !ok {
+	if !ok || len(req.Name) > maxToolName || wire.Sanitize(req.Name, maxToolName) != req.Name {
 		writeError(w, http.StatusNotFound, wire.CodeNotFound, "no such tool (names are <server-id>__<tool>, as GET /api/tools lists them)")
 		return
 	}
