@@ -226,6 +226,10 @@ func TestRelayPicksUpServersAddedAndKeysRevokedByTheCLI(t *testing.T) {
 		st, b := r.apiDo(t, http.MethodPost, gateway.ToolCallPath, key, map[string]any{"name": gateway.ToolName(id, "form_boolean"), "arguments": map[string]any{}})
 		done <- answer{st, b}
 	}()
+	running := s.waitChange("the call running in the activity", func(c wire.Change) bool {
+		var a wire.AgentCall
+		return c.Kind == wire.KindAgentCall && json.Unmarshal(c.Value, &a) == nil && a.Agent == "cli-bot" && a.Outcome == wire.OutcomeRunning
+	})
 	s.waitChange("the server's question in the dashboard", func(c wire.Change) bool {
 		return c.Kind == wire.KindAsk && c.Server == id && !c.Remove
 	})
@@ -242,8 +246,27 @@ func TestRelayPicksUpServersAddedAndKeysRevokedByTheCLI(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call of a revoked key is still running")
 	}
-	s.waitChange("the cancelled call in the activity", func(c wire.Change) bool {
-		var a wire.AgentCall
-		return c.Kind == wire.KindAgentCall && json.Unmarshal(c.Value, &a) == nil && a.Agent == "cli-bot" && a.Outcome == wire.OutcomeCancelled && a.Asked
+	var replaced bool
+	s.next("the cancelled call in place of the running one", func(f wire.Frame) bool {
+		var d wire.Delta
+		if f.Type != wire.TypeDelta || json.Unmarshal(f.Data, &d) != nil {
+			return false
+		}
+		for _, c := range d.Changes {
+			var a wire.AgentCall
+			if c.Kind == wire.KindAgentCall && c.Remove && c.Key == running.Key {
+				replaced = true
+			}
+			if c.Kind == wire.KindAgentCall && json.Unmarshal(c.Value, &a) == nil && a.Agent == "cli-bot" && a.Outcome == wire.OutcomeCancelled {
+				if !a.Asked {
+					t.Error("the call is not marked as having asked a person")
+				}
+				return true
+			}
+		}
+		return false
 	})
+	if !replaced {
+		t.Error("the running call was not removed in the delta that logged its end")
+	}
 }

@@ -32,6 +32,7 @@ var outcomeWords = map[string]string{
 	wire.OutcomeFailed:    "failed",
 	wire.OutcomeCancelled: "cancelled",
 	wire.OutcomeDenied:    "denied",
+	wire.OutcomeRunning:   "running…",
 }
 
 // activityOutcomes are the outcomes in the order the filter offers them.
@@ -163,12 +164,20 @@ func renderAgentCalls(calls []wire.AgentCall, servers []wire.Server) app.UI {
 				app.Td().Class("sb-call-agent").Text(c.Agent),
 				app.Td().Text(serverName(servers, c.Server)),
 				app.Td().Class("sb-call-tool").Text(c.Tool),
-				app.Td().Text((time.Duration(c.Duration) * time.Millisecond).String()),
+				app.Td().Text(took(c)),
 				app.Td().Class("sb-call-outcome").Text(outcomeWords[c.Outcome]),
 				app.Td().Text(choose(c.Asked, "yes", "no")),
 			)
 		})),
 	)
+}
+
+// took says how long call c took, or that it still runs.
+func took(c wire.AgentCall) string {
+	if c.Outcome == wire.OutcomeRunning {
+		return "…"
+	}
+	return (time.Duration(c.Duration) * time.Millisecond).String()
 }
 
 // serverName is the name of server id, or its id once it is gone.
@@ -190,7 +199,12 @@ func mergeCalls(loaded, live []wire.AgentCall, f wire.ListActivityArgs) []wire.A
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b wire.AgentCall) int { return callNumber(b) - callNumber(a) })
+	slices.SortStableFunc(out, func(a, b wire.AgentCall) int {
+		if c := b.Start.Compare(a.Start); c != 0 {
+			return c
+		}
+		return callNumber(b) - callNumber(a)
+	})
 	return out
 }
 
@@ -198,7 +212,8 @@ func matches(c wire.AgentCall, f wire.ListActivityArgs) bool {
 	return (f.Agent == "" || c.Agent == f.Agent) && (f.Server == "" || c.Server == f.Server) && (f.Outcome == "" || c.Outcome == f.Outcome)
 }
 
-// callNumber orders calls: their ids count up.
+// callNumber orders calls that started at once: logged calls' ids count up
+// (a running call's is not a number, and counts as 0).
 func callNumber(c wire.AgentCall) int {
 	n, _ := strconv.Atoi(c.ID)
 	return n

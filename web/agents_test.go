@@ -35,13 +35,16 @@ func TestCheckAgentKey(t *testing.T) {
 }
 
 func TestMergeCallsAddsLiveCallsOnceNewestFirst(t *testing.T) {
-	loaded := []wire.AgentCall{{ID: "5", Agent: "a"}, {ID: "3", Agent: "a"}}
-	live := []wire.AgentCall{{ID: "3", Agent: "a"}, {ID: "7", Agent: "a"}, {ID: "8", Agent: "b"}, {ID: "10", Agent: "a"}}
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	loaded := []wire.AgentCall{{ID: "5", Agent: "a", Start: t0}, {ID: "3", Agent: "a", Start: t0}}
+	live := []wire.AgentCall{{ID: "3", Agent: "a", Start: t0}, {ID: "7", Agent: "a", Start: t0.Add(time.Second)},
+		{ID: "8", Agent: "b", Start: t0.Add(time.Second)}, {ID: "10", Agent: "a", Start: t0.Add(time.Second)},
+		{ID: "running-1", Agent: "a", Start: t0.Add(time.Minute), Outcome: wire.OutcomeRunning}}
 	var ids []string
 	for _, c := range mergeCalls(loaded, live, wire.ListActivityArgs{Agent: "a"}) {
 		ids = append(ids, c.ID)
 	}
-	if want := []string{"10", "7", "5", "3"}; !slices.Equal(ids, want) {
+	if want := []string{"running-1", "10", "7", "5", "3"}; !slices.Equal(ids, want) {
 		t.Errorf("merged = %v, want %v", ids, want)
 	}
 }

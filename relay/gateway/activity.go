@@ -27,7 +27,22 @@ type Log struct {
 
 // Record implements [Recorder]. It never fails the call it records: a
 // record that cannot be kept is logged.
-func (l *Log) Record(ctx context.Context, c CallRecord) {
+func (l *Log) Record(ctx context.Context, c CallRecord) { l.Finish(ctx, "", c) }
+
+// Started shows a call in progress in the user's dashboards and returns the
+// id to pass to [Log.Finish] when it ends.
+func (l *Log) Started(c CallRecord) string {
+	if l.Sessions == nil {
+		return ""
+	}
+	return l.Sessions.Session(c.User).StartAgentCall(wire.AgentCall{
+		Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool, Start: c.Start, Asked: c.Asked,
+	})
+}
+
+// Finish logs the ended call c and shows it in place of the running call id
+// (from [Log.Started]; empty when none was shown).
+func (l *Log) Finish(ctx context.Context, running string, c CallRecord) {
 	rec, err := l.Store.AddAgentCall(context.WithoutCancel(ctx), store.AgentCall{
 		User: c.User, Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool,
 		Start: c.Start, Duration: c.Duration, Outcome: c.Outcome, Asked: c.Asked,
@@ -36,10 +51,16 @@ func (l *Log) Record(ctx context.Context, c CallRecord) {
 		if l.Logger != nil {
 			l.Logger.Error("log agent call", "user", c.User, "err", err)
 		}
+		if l.Sessions != nil && running != "" { // take the running call off the dashboards
+			l.Sessions.Session(c.User).FinishAgentCall(running, wire.AgentCall{
+				ID: running, Agent: c.Agent, Server: c.Server, Tool: c.Tool, Start: c.Start,
+				Duration: c.Duration.Milliseconds(), Outcome: c.Outcome, Asked: c.Asked,
+			})
+		}
 		return
 	}
 	if l.Sessions != nil {
-		l.Sessions.Session(c.User).NoteAgentCall(wireCall(rec))
+		l.Sessions.Session(c.User).FinishAgentCall(running, wireCall(rec))
 	}
 }
 

@@ -213,7 +213,7 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	rec := CallRecord{User: g.User, Agent: g.Agent, KeyID: g.KeyID, Server: server, Tool: tool, Start: time.Now()}
 	s := a.Sessions.Session(g.User)
 	if !g.AllowsTool(server, tool) {
-		a.record(r.Context(), rec, OutcomeDenied)
+		a.record(r.Context(), "", rec, OutcomeDenied)
 		writeError(w, http.StatusForbidden, "denied", "this key may not call this tool")
 		return
 	}
@@ -225,21 +225,22 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	run := a.track(g.KeyID, cancel)
 	defer a.untrack(g.KeyID, run)
+	running := a.started(rec)
 	res, asked, err := s.CallTool(ctx, server, tool, req.Arguments)
 	rec.Asked = asked
 	switch {
 	case err != nil && ctx.Err() != nil:
-		a.record(r.Context(), rec, OutcomeCancelled)
+		a.record(r.Context(), running, rec, OutcomeCancelled)
 		writeError(w, http.StatusServiceUnavailable, wire.CodeCancelled, "the call was cancelled")
 	case err != nil:
-		a.record(r.Context(), rec, OutcomeFailed)
+		a.record(r.Context(), running, rec, OutcomeFailed)
 		we := wireError(err)
 		writeError(w, statusOf(we.Code), we.Code, we.Message)
 	case res.IsError:
-		a.record(r.Context(), rec, OutcomeToolError)
+		a.record(r.Context(), running, rec, OutcomeToolError)
 		writeJSON(w, http.StatusOK, res)
 	default:
-		a.record(r.Context(), rec, OutcomeOK)
+		a.record(r.Context(), running, rec, OutcomeOK)
 		writeJSON(w, http.StatusOK, res)
 	}
 }
@@ -252,12 +253,32 @@ func hasTool(s *session.Session, id, tool string) bool {
 		slices.ContainsFunc(srv.Tools, func(t wire.Tool) bool { return t.Name == tool })
 }
 
-func (a *API) record(ctx context.Context, c CallRecord, outcome string) {
-	if a.Recorder == nil {
-		return
+// LiveRecorder is a [Recorder] that also shows calls while they run; *Log
+// is one.
+type LiveRecorder interface {
+	Recorder
+	// Started shows c as running and returns the id to finish it with.
+	Started(c CallRecord) string
+	// Finish records c, which replaces the running call id.
+	Finish(ctx context.Context, running string, c CallRecord)
+}
+
+// started shows c as running, when the recorder can.
+func (a *API) started(c CallRecord) string {
+	if lr, ok := a.Recorder.(LiveRecorder); ok {
+		return lr.Started(c)
 	}
+	return ""
+}
+
+// record records c, ended with outcome, in place of the running call.
+func (a *API) record(ctx context.Context, running string, c CallRecord, outcome string) {
 	c.Outcome, c.Duration = outcome, time.Since(c.Start)
-	a.Recorder.Record(ctx, c)
+	if lr, ok := a.Recorder.(LiveRecorder); ok {
+		lr.Finish(ctx, running, c)
+	} else if a.Recorder != nil {
+		a.Recorder.Record(ctx, c)
+	}
 }
 
 func (a *API) track(key string, cancel context.CancelFunc) *callRun {

@@ -115,3 +115,25 @@ func TestSyncFollowsRegistrationsMadeElsewhere(t *testing.T) {
 		t.Errorf("a sync without changes sent %+v", d.Changes)
 	}
 }
+
+func TestFinishedAgentCallReplacesTheRunningOneInOneDelta(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	sub := s.Subscribe(wire.Hello{})
+	snapshotOf(t, sub)
+	id := s.StartAgentCall(wire.AgentCall{Agent: "bot", Server: "s1", Tool: "t"})
+	d := deltaOf(t, next(t, sub))
+	var a wire.AgentCall
+	if len(d.Changes) != 1 || json.Unmarshal(d.Changes[0].Value, &a) != nil || a.ID != id || a.Outcome != wire.OutcomeRunning {
+		t.Fatalf("start: %+v", d.Changes)
+	}
+	s.FinishAgentCall(id, wire.AgentCall{ID: "42", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
+	d = deltaOf(t, next(t, sub))
+	if len(d.Changes) != 2 || !d.Changes[0].Remove || d.Changes[0].Key != id || d.Changes[1].Key != "42" {
+		t.Fatalf("finish: %+v, want the running call removed and call 42 put", d.Changes)
+	}
+	snap, _ := s.Snapshot()
+	if len(snap.AgentCalls) != 1 || snap.AgentCalls[0].ID != "42" {
+		t.Errorf("state holds %+v, want call 42 only", snap.AgentCalls)
+	}
+}

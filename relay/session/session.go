@@ -35,7 +35,8 @@ type Session struct {
 	broker *broker.Broker // holds the asks while they wait
 	redial sync.Mutex     // one SetElicitModes at a time
 
-	agentCalls []wire.AgentCall // the latest agent calls, oldest first; under mu
+	agentCalls   []wire.AgentCall // the latest agent calls, oldest first; under mu
+	runningCalls uint64           // agent calls started, to name the running ones; under mu
 }
 
 // entry is one registered server: its registration, the state last emitted

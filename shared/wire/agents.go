@@ -76,6 +76,9 @@ const (
 	OutcomeFailed    = "failed"     // the call did not return a result
 	OutcomeCancelled = "cancelled"  // the agent went away or cancelled
 	OutcomeDenied    = "denied"     // the key does not allow the server or tool
+	// OutcomeRunning marks a call still in progress, in the state only: its
+	// end replaces it with the logged call.
+	OutcomeRunning = "running"
 )
 
 // AgentCall is one call an agent made, as the activity log shows it: never
