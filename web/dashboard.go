@@ -23,6 +23,7 @@ const serversRenderedMark = "switchboard:servers-rendered"
 // handler (which prerenders them) both call it.
 func Routes() {
 	app.Route("/", func() app.Composer { return &Dashboard{} })
+	pageRoutes()
 }
 
 // Dashboard is the page: header, the asks waiting, server list and the
@@ -94,6 +95,7 @@ func (d *Dashboard) Render() app.UI {
 	v := currentView()
 	return app.Div().ID("switchboard").Class("sb-app").Body(
 		renderHeader(v),
+		renderNav(ServersPath),
 		renderBanners(v.Status, d.updateReady),
 		&AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: v.Status == store.StatusLive},
 		app.Div().Class("sb-main").Body(

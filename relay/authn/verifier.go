@@ -49,6 +49,8 @@ type Claims struct {
 	// tokens an embedding site minted, so that a site cannot name one of the
 	// relay's own users (the local user, say) and open that user's servers.
 	User string
+	// Agent is set when the token stands for an agent (see [AgentClaim]).
+	Agent *Agent
 }
 
 // HostUserPrefix starts the user id of every user an embedding site vouches for.
@@ -81,20 +83,35 @@ func NewVerifier(cfg VerifierConfig) *Verifier {
 }
 
 // Verify checks token's signature and claims and returns its claims. The
-// error wraps one of the Err* reasons of this package.
+// error wraps one of the Err* reasons of this package. A token that stands
+// for an agent ([AgentClaim]) is refused: it opens no dashboard; see
+// [Verifier.VerifyAgent].
 func (v *Verifier) Verify(token string) (Claims, error) {
+	c, err := v.verify(token)
+	if err == nil && c.Agent != nil {
+		return Claims{}, fmt.Errorf("verify token: %w", ErrAgentToken)
+	}
+	return c, err
+}
+
+// verify checks token's signature and claims, agent claim included.
+func (v *Verifier) verify(token string) (Claims, error) {
 	if len(token) > maxTokenBytes {
 		return Claims{}, fmt.Errorf("verify token: %w: longer than %d bytes", ErrMalformedToken, maxTokenBytes)
 	}
-	var rc jwt.RegisteredClaims
-	tok, err := v.parser.ParseWithClaims(token, &rc, v.keyFor)
+	var tc tokenClaims
+	rc := &tc.RegisteredClaims
+	tok, err := v.parser.ParseWithClaims(token, &tc, v.keyFor)
 	if err != nil {
-		return Claims{}, fmt.Errorf("verify token: %w", reason(tok, &rc, err))
+		return Claims{}, fmt.Errorf("verify token: %w", reason(tok, rc, err))
 	}
 	if err := checkSubject(rc.Subject); err != nil {
 		return Claims{}, fmt.Errorf("verify token: %w", err)
 	}
-	c := Claims{Subject: rc.Subject, Issuer: rc.Issuer, Expires: rc.ExpiresAt.Time, User: rc.Subject}
+	if err := checkAgent(tc.Agent); err != nil {
+		return Claims{}, fmt.Errorf("verify token: %w: %w", ErrMalformedToken, err)
+	}
+	c := Claims{Subject: rc.Subject, Issuer: rc.Issuer, Expires: rc.ExpiresAt.Time, User: rc.Subject, Agent: tc.Agent}
 	if rc.Issuer != v.cfg.Issuer { // keyFor accepted it as the host issuer's
 		c.User = HostUserPrefix + rc.Subject
 	}

@@ -29,6 +29,9 @@ type Config struct {
 	// before the relay answers cancel (a sampling request: an error); zero
 	// picks broker.DefaultTimeout.
 	AskTimeout time.Duration
+	// WatchInterval is how often the relay looks for changes the command
+	// line made to the data directory; zero picks DefaultWatchInterval.
+	WatchInterval time.Duration
 
 	// ModelURL and ModelName configure the OpenAI-compatible endpoint that
 	// drafts sampling answers (relay/model); without them the relay only
@@ -74,6 +77,9 @@ func (c *Config) fillDefaults() {
 	}
 	if c.LocalUser == "" {
 		c.LocalUser = DefaultLocalUser
+	}
+	if c.WatchInterval == 0 {
+		c.WatchInterval = DefaultWatchInterval
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -36,6 +36,7 @@ type Service struct {
 	hub      *hub.Hub
 	handler  http.Handler
 	demoStop func()
+	agents   agentsPart
 
 	closeOnce sync.Once
 	closeErr  error
@@ -130,6 +131,7 @@ func (s *Service) init(ctx context.Context) error {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/ws", s.hub)
 	mux.Handle("GET "+authn.LoginPath, s.login)
+	s.initAgents(mux, verifier, origins)
 	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}
@@ -139,6 +141,7 @@ func (s *Service) init(ctx context.Context) error {
 	if err := s.sessions.Restore(ctx); err != nil {
 		return err
 	}
+	s.watchStore()
 	if cfg.Demo {
 		return s.startDemo(ctx)
 	}
@@ -171,6 +174,7 @@ func (s *Service) Mint(sub string, ttl time.Duration) (string, error) { return s
 // Calls after the first return the first one's result.
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
+		s.stopWatch()
 		if s.hub != nil {
 			s.hub.Close()
 		}

@@ -17,6 +17,7 @@ type Store interface {
 	PutServer(ctx context.Context, s store.Server) error
 	DeleteServer(ctx context.Context, user, id string) error
 	AllServers(ctx context.Context) ([]store.Server, error)
+	Servers(ctx context.Context, user string) ([]store.Server, error)
 	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	SetSetting(ctx context.Context, key, value string) error
 	DeleteSetting(ctx context.Context, key string) error
@@ -45,6 +46,8 @@ type Manager struct {
 	logger *slog.Logger
 
 	auth Auth // OAuth of the servers; nil without
+
+	agents Agents // agent keys and activity; nil without
 
 	mu       sync.Mutex
 	asks     broker.Config // tunes each session's broker

@@ -180,6 +180,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return s.rootsOp(ctx, f)
 	case wire.OpSetLogLevel, wire.OpClearLogs, wire.OpClearActivity:
 		return s.journalOp(ctx, f)
+	case wire.OpListAgentKeys, wire.OpCreateAgentKey, wire.OpRevokeAgentKey, wire.OpListActivity:
+		return s.agentsOp(ctx, f)
 	default:
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 	}

@@ -39,6 +39,9 @@ type Session struct {
 	journals map[string]*journal // each server's logs and activity; see journal.go
 	gathered []wire.Change       // journal changes waiting to be published
 	flushing bool                // a flush of gathered is scheduled
+
+	agentCalls   []wire.AgentCall // the latest agent calls, oldest first; under mu
+	runningCalls uint64           // agent calls started, to name the running ones; under mu
 }
 
 // entry is one registered server: its registration, the state last emitted
@@ -52,6 +55,8 @@ type entry struct {
 	prefs clientPrefs   // roots hidden, log level; read when first dialed
 	// prefsLoaded is set once prefs were read from the store.
 	prefsLoaded bool
+
+	asked uint64 // asks the server raised so far
 }
 
 type sentDelta struct {
@@ -80,7 +85,7 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 }
 
 func (s *Session) snapshotLocked() wire.Snapshot {
-	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks)}
+	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks), AgentCalls: slices.Clone(s.agentCalls)}
 	snap.Roots, snap.Journals = slices.Clone(s.roots), s.journalsLocked()
 	for _, id := range s.order {
 		snap.Servers = append(snap.Servers, s.servers[id].state)

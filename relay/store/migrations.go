@@ -100,6 +100,42 @@ var migrations = []string{
 		PRIMARY KEY (user_id, server_id),
 		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
 	)`,
+	// 6: agent keys (stored as SHA-256 hashes), the servers each may reach,
+	// and the log of agent calls (bounded per user, see agentcalls.go).
+	`CREATE TABLE agent_keys (
+		key_id       TEXT    NOT NULL PRIMARY KEY,
+		user_id      TEXT    NOT NULL,
+		name         TEXT    NOT NULL,
+		secret_hash  BLOB    NOT NULL, -- SHA-256 of the whole key
+		all_servers  INTEGER NOT NULL, -- 1: every server of the user, now and later
+		tools        TEXT,             -- JSON array of allowed tool names; NULL for all
+		expires_at   INTEGER NOT NULL, -- Unix milliseconds; 0 for never
+		created_at   INTEGER NOT NULL, -- Unix milliseconds
+		last_used_at INTEGER NOT NULL, -- Unix milliseconds; 0 for never
+		revoked_at   INTEGER NOT NULL  -- Unix milliseconds; 0 while valid
+	);
+	CREATE INDEX agent_keys_user ON agent_keys (user_id, created_at);
+	CREATE TABLE agent_key_servers (
+		key_id    TEXT NOT NULL REFERENCES agent_keys (key_id) ON DELETE CASCADE,
+		user_id   TEXT NOT NULL,
+		server_id TEXT NOT NULL,
+		PRIMARY KEY (key_id, server_id),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	);
+	CREATE INDEX agent_key_servers_server ON agent_key_servers (user_id, server_id);
+	CREATE TABLE agent_calls (
+		call_id     INTEGER PRIMARY KEY AUTOINCREMENT,
+		user_id     TEXT    NOT NULL,
+		agent       TEXT    NOT NULL,
+		key_id      TEXT    NOT NULL,
+		server_id   TEXT    NOT NULL,  -- kept after the server is removed: this is a log
+		tool        TEXT    NOT NULL,
+		started_at  INTEGER NOT NULL,  -- Unix milliseconds
+		duration_ms INTEGER NOT NULL,
+		outcome     TEXT    NOT NULL,
+		asked       INTEGER NOT NULL   -- 1 when a person was asked during the call
+	);
+	CREATE INDEX agent_calls_user ON agent_calls (user_id, call_id)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

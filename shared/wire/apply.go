@@ -22,6 +22,10 @@ func (s *Snapshot) Apply(c Change) error {
 		return s.applyRoots(c)
 	case KindLog, KindActivity:
 		return s.applyJournal(c)
+	case KindAgentCall:
+		var err error
+		s.AgentCalls, err = applyItem(s.AgentCalls, c, func(a AgentCall) string { return a.ID })
+		return err
 	}
 	i := s.serverIndex(c.Server)
 	if c.Kind == KindServer {

@@ -32,6 +32,8 @@ type Snapshot struct {
 	Roots []Root `json:"roots,omitempty"`
 	// Journals hold each server's logs and activity.
 	Journals []Journal `json:"journals,omitempty"`
+	// AgentCalls are the latest agent calls, oldest first (see [KindAgentCall]).
+	AgentCalls []AgentCall `json:"agentCalls,omitempty"`
 }
 
 // Server is one registered MCP server as the dashboard sees it.

@@ -20,6 +20,7 @@ func applyDelta(s wire.Snapshot, d wire.Delta) (wire.Snapshot, error) {
 	s.Asks = slices.Clone(s.Asks) // Apply edits asks in place, and a server's removal drops its asks
 	// Apply replaces a journal's lists in place in this slice.
 	s.Journals = slices.Clone(s.Journals)
+	s.AgentCalls = slices.Clone(s.AgentCalls)
 	type list struct {
 		server string
 		kind   wire.ChangeKind

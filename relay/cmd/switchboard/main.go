@@ -3,6 +3,8 @@
 //	switchboard serve [flags]     run the relay (prints a one-time login URL)
 //	switchboard login [flags]     print a fresh one-time login URL for a running relay
 //	switchboard token --sub NAME  print a token signed with the relay's key
+//	switchboard servers add|list|import   register servers without a browser
+//	switchboard agent-key create|list|revoke   manage the keys agents use
 //	switchboard conformance-client URL  run one MCP conformance scenario
 //
 // Every flag of serve, login and token has an environment variable
@@ -14,6 +16,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/switchboard-mcp/switchboard/relay/cli"
 )
 
 const usage = `usage: switchboard <command> [flags]
@@ -22,6 +26,10 @@ commands:
   serve   run the relay and dashboard
   login   print a fresh one-time login URL
   token   print a token signed with the relay's key
+  servers add|list|import
+          register MCP servers without a browser (a running relay picks them up)
+  agent-key create|list|revoke
+          manage the keys agents use at /mcp and /api/tools
   conformance-client URL
           run one scenario of the MCP conformance suite (for make conformance)
 
@@ -41,6 +49,10 @@ func main() {
 		err = login(args)
 	case "token":
 		err = token(args)
+	case "servers":
+		err = cli.Servers(args, os.Stdout)
+	case "agent-key":
+		err = cli.AgentKey(args, os.Stdout)
 	case "conformance-client":
 		err = conformanceClient(args)
 	case "-h", "-help", "--help", "help":

@@ -1,0 +1,14 @@
+// Package cli holds the commands that change a relay's data directory
+// without a browser: registering servers and managing agent keys.
+//
+//	switchboard servers add --data DIR --user USER --name NAME --url URL [--transport T]
+//	switchboard servers list --data DIR [--user USER]
+//	switchboard servers import --data DIR --user USER FILE
+//	switchboard agent-key create --data DIR --user USER --name NAME [--servers ID,...] [--tools T,...] [--ttl D]
+//	switchboard agent-key list --data DIR --user USER
+//	switchboard agent-key revoke --data DIR --user USER --id ID
+//
+// They write the SQLite file directly. A relay running on the same data
+// directory notices within a second and applies the change: new servers
+// connect, removed ones close, a revoked key's agents are disconnected.
+package cli

@@ -1,0 +1,99 @@
+package gateway
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// ActivityStore is the persistence of the agent call log; *store.Store
+// satisfies it.
+type ActivityStore interface {
+	AddAgentCall(ctx context.Context, c store.AgentCall) (store.AgentCall, error)
+	AgentCalls(ctx context.Context, user string, f store.CallFilter) ([]store.AgentCall, error)
+}
+
+// Log is the [Recorder] that keeps agent calls in the store (the latest
+// store.MaxAgentCalls per user) and shows each one live in the user's
+// dashboards.
+type Log struct {
+	Store    ActivityStore
+	Sessions *session.Manager // nil: logged, not shown live
+	Logger   *slog.Logger
+}
+
+// Record implements [Recorder]. It never fails the call it records: a
+// record that cannot be kept is logged.
+func (l *Log) Record(ctx context.Context, c CallRecord) { l.Finish(ctx, "", c) }
+
+// Started shows a call in progress in the user's dashboards and returns the
+// id to pass to [Log.Finish] when it ends.
+func (l *Log) Started(c CallRecord) string {
+	if l.Sessions == nil {
+		return ""
+	}
+	return l.Sessions.Session(c.User).StartAgentCall(wire.AgentCall{
+		Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool, Start: c.Start, Asked: c.Asked,
+	})
+}
+
+// Finish logs the ended call c and shows it in place of the running call id
+// (from [Log.Started]; empty when none was shown).
+func (l *Log) Finish(ctx context.Context, running string, c CallRecord) {
+	rec, err := l.Store.AddAgentCall(context.WithoutCancel(ctx), store.AgentCall{
+		User: c.User, Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool,
+		Start: c.Start, Duration: c.Duration, Outcome: string(c.Outcome), Asked: c.Asked,
+	})
+	if err != nil {
+		if l.Logger != nil {
+			l.Logger.Error("log agent call", "user", c.User, "err", err)
+		}
+		if l.Sessions != nil && running != "" { // take the running call off the dashboards
+			l.Sessions.Session(c.User).FinishAgentCall(running, wire.AgentCall{
+				ID: running, Agent: c.Agent, Server: c.Server, Tool: c.Tool, Start: c.Start,
+				Duration: c.Duration.Milliseconds(), Outcome: c.Outcome, Asked: c.Asked,
+			})
+		}
+		return
+	}
+	if l.Sessions != nil {
+		l.Sessions.Session(c.User).FinishAgentCall(running, wireCall(rec))
+	}
+}
+
+// Activity implements session.Agents: the user's logged calls that match
+// args, newest first.
+func (l *Log) Activity(ctx context.Context, user string, args wire.ListActivityArgs) ([]wire.AgentCall, error) {
+	recs, err := l.Store.AgentCalls(ctx, user, store.CallFilter{Agent: args.Agent, Server: args.Server, Outcome: string(args.Outcome)})
+	if err != nil {
+		if l.Logger != nil {
+			l.Logger.Error("list agent calls", "user", user, "err", err)
+		}
+		return nil, wire.NewError(wire.CodeInternal, "could not read the activity log; see the relay log")
+	}
+	out := make([]wire.AgentCall, len(recs))
+	for i, r := range recs {
+		out[i] = wireCall(r)
+	}
+	return out, nil
+}
+
+// wireCall is a logged call as the dashboard sees it.
+func wireCall(r store.AgentCall) wire.AgentCall {
+	return wire.AgentCall{
+		ID: session.AgentCallID(r.ID), Agent: r.Agent, KeyID: r.KeyID, Server: r.Server, Tool: r.Tool,
+		Start: r.Start, Duration: r.Duration.Milliseconds(), Outcome: wire.Outcome(r.Outcome), Asked: r.Asked,
+	}
+}
+
+// DashboardOps answers the dashboard's agent ops (session.Agents) from the
+// keys and the log.
+type DashboardOps struct {
+	*Keys
+	*Log
+}
+
+var _ session.Agents = DashboardOps{}

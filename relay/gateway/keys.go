@@ -1,0 +1,226 @@
+package gateway
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// ErrUnauthorized is every refusal of a bearer credential. Its message does
+// not say which check failed, so that a guesser learns nothing.
+var ErrUnauthorized = errors.New("invalid, expired or revoked agent key")
+
+// KeyStore is the persistence of agent keys; *store.Store satisfies it.
+type KeyStore interface {
+	CreateAgentKey(ctx context.Context, n store.NewAgentKey) (store.AgentKey, string, error)
+	AgentKeyByID(ctx context.Context, id string) (store.AgentKey, error)
+	AgentKeys(ctx context.Context, user string) ([]store.AgentKey, error)
+	RevokeAgentKey(ctx context.Context, user, id string) error
+	TouchAgentKey(ctx context.Context, id string, now time.Time) error
+}
+
+// KeyCloser ends the live sessions of an agent key; *Gateway satisfies it.
+type KeyCloser interface {
+	CloseKey(keyID string)
+}
+
+// Keys authenticates agents by their keys (stored as hashes) and by tokens
+// an embedding site mints with an [authn.AgentClaim], and manages the keys
+// for the dashboard and the command line.
+type Keys struct {
+	Store KeyStore
+	// Verifier checks tokens; nil accepts agent keys only.
+	Verifier *authn.Verifier
+	// Closers are told when a key is revoked, to end its agent's sessions.
+	Closers []KeyCloser
+	Logger  *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// HostAgentKeyPrefix starts the KeyID of a grant from an embedding site's
+// token: such grants cannot be revoked here, they expire with the token.
+const HostAgentKeyPrefix = "host-token:"
+
+func (k *Keys) now() time.Time {
+	if k.Now != nil {
+		return k.Now()
+	}
+	return time.Now()
+}
+
+// Authenticate implements [Authenticator]. An agent key (store.AgentKeyPrefix)
+// is looked up by its id and its hash compared in constant time; anything
+// else must be an embedding site's token carrying an agent claim.
+func (k *Keys) Authenticate(ctx context.Context, bearer string) (Grant, error) {
+	if _, ok := store.AgentKeyID(bearer); ok {
+		return k.fromKey(ctx, bearer)
+	}
+	if k.Verifier == nil || strings.Count(bearer, ".") != 2 {
+		return Grant{}, ErrUnauthorized
+	}
+	c, err := k.Verifier.VerifyAgent(bearer)
+	if err != nil || !strings.HasPrefix(c.User, authn.HostUserPrefix) {
+		return Grant{}, ErrUnauthorized
+	}
+	return Grant{
+		User: c.User, Agent: c.Agent.Name, KeyID: HostAgentKeyPrefix + c.Agent.Name,
+		Servers: c.Agent.Servers, Tools: c.Agent.Tools, Expires: c.Expires,
+	}, nil
+}
+
+// fromKey checks an agent key against its stored hash.
+func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
+	id, _ := store.AgentKeyID(bearer)
+	rec, err := k.Store.AgentKeyByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		// Compare anyway, so an unknown id costs what a known one does.
+		subtle.ConstantTimeCompare(store.HashAgentKey(bearer), make([]byte, 32))
+		return Grant{}, ErrUnauthorized
+	}
+	if err != nil {
+		return Grant{}, fmt.Errorf("authenticate agent: %w", err)
+	}
+	now := k.now()
+	match := subtle.ConstantTimeCompare(store.HashAgentKey(bearer), rec.Hash) == 1
+	switch {
+	case !match, !rec.Revoked.IsZero(), !rec.Expires.IsZero() && !now.Before(rec.Expires):
+		return Grant{}, ErrUnauthorized
+	}
+	if err := k.Store.TouchAgentKey(ctx, rec.ID, now); err != nil && k.Logger != nil {
+		k.Logger.Warn("record agent key use", "key", rec.ID, "err", err)
+	}
+	g := Grant{User: rec.User, Agent: rec.Name, KeyID: rec.ID, Tools: rec.Tools, Expires: rec.Expires}
+	if !rec.AllServers {
+		g.Servers = rec.Servers
+		if g.Servers == nil {
+			g.Servers = []string{} // chosen servers, all gone: none
+		}
+	}
+	return g, nil
+}
+
+// AllowsServer reports whether g reaches server id.
+func (g Grant) AllowsServer(id string) bool {
+	return g.Servers == nil || slices.Contains(g.Servers, id)
+}
+
+// AllowsTool reports whether g may call tool of server id: the allow-list
+// names a tool as the agent sees it ([ToolName]) or by its bare name.
+func (g Grant) AllowsTool(server, tool string) bool {
+	if !g.AllowsServer(server) {
+		return false
+	}
+	return g.Tools == nil || slices.Contains(g.Tools, ToolName(server, tool)) || slices.Contains(g.Tools, tool)
+}
+
+// ListKeys implements session.Agents.
+func (k *Keys) ListKeys(ctx context.Context, user string) ([]wire.AgentKey, error) {
+	recs, err := k.Store.AgentKeys(ctx, user)
+	if err != nil {
+		return nil, k.internal("list agent keys", err)
+	}
+	out := make([]wire.AgentKey, len(recs))
+	for i, r := range recs {
+		out[i] = wireKey(r)
+	}
+	return out, nil
+}
+
+// CreateKey implements session.Agents.
+func (k *Keys) CreateKey(ctx context.Context, user string, args wire.CreateAgentKeyArgs) (wire.CreateAgentKeyResult, error) {
+	n, err := NewKeyRequest(user, args.Name, args.Servers, args.Tools, args.TTL, k.now())
+	if err != nil {
+		return wire.CreateAgentKeyResult{}, err
+	}
+	rec, secret, err := k.Store.CreateAgentKey(ctx, n)
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.CreateAgentKeyResult{}, wire.NewError(wire.CodeNotFound, "a chosen server does not exist (was it removed?)")
+	}
+	if err != nil {
+		return wire.CreateAgentKeyResult{}, k.internal("create agent key", err)
+	}
+	if k.Logger != nil {
+		k.Logger.Info("agent key created", "user", user, "key", rec.ID)
+	}
+	return wire.CreateAgentKeyResult{Key: wireKey(rec), Secret: secret}, nil
+}
+
+// RevokeKey implements session.Agents: the key stops working at once and its
+// agent's live sessions are closed.
+func (k *Keys) RevokeKey(ctx context.Context, user, id string) error {
+	err := k.Store.RevokeAgentKey(ctx, user, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return wire.NewError(wire.CodeNotFound, "no such agent key")
+	case errors.Is(err, store.ErrKeyRevoked):
+		return wire.NewError(wire.CodeBadRequest, "this key is already revoked")
+	case err != nil:
+		return k.internal("revoke agent key", err)
+	}
+	if k.Logger != nil {
+		k.Logger.Info("agent key revoked", "user", user, "key", id)
+	}
+	k.Closed(id)
+	return nil
+}
+
+// Closed tells every closer that key id no longer works.
+func (k *Keys) Closed(id string) {
+	for _, c := range k.Closers {
+		c.CloseKey(id)
+	}
+}
+
+// NewKeyRequest checks what a person asked for and returns it as a store
+// request: a name, servers (none means all), tools (none means all) and a
+// lifetime (zero means no expiry).
+func NewKeyRequest(user, name string, servers, tools []string, ttl time.Duration, now time.Time) (store.NewAgentKey, error) {
+	name = wire.Sanitize(name, wire.MaxAgentKeyName+1) // one line, no control characters
+	switch {
+	case name == "":
+		return store.NewAgentKey{}, wire.NewError(wire.CodeBadRequest, "an agent key needs a name")
+	case utf8.RuneCountInString(name) > wire.MaxAgentKeyName:
+		return store.NewAgentKey{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("the name is longer than %d characters", wire.MaxAgentKeyName))
+	case ttl < 0:
+		return store.NewAgentKey{}, wire.NewError(wire.CodeBadRequest, "the lifetime must be positive")
+	case len(tools) > wire.MaxAgentKeyTools:
+		return store.NewAgentKey{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("at most %d tools may be listed", wire.MaxAgentKeyTools))
+	}
+	n := store.NewAgentKey{User: user, Name: name, AllServers: len(servers) == 0, Servers: servers}
+	for _, t := range tools {
+		if t = strings.TrimSpace(t); t != "" {
+			n.Tools = append(n.Tools, t)
+		}
+	}
+	if ttl > 0 {
+		n.Expires = now.Add(ttl)
+	}
+	return n, nil
+}
+
+// wireKey is a stored key as the dashboard sees it.
+func wireKey(r store.AgentKey) wire.AgentKey {
+	return wire.AgentKey{
+		ID: r.ID, Name: r.Name, AllServers: r.AllServers, Servers: r.Servers, Tools: r.Tools,
+		Expires: r.Expires, Created: r.Created, LastUsed: r.LastUsed, Revoked: r.Revoked,
+	}
+}
+
+// internal logs err and returns a wire error that does not repeat it.
+func (k *Keys) internal(what string, err error) error {
+	if k.Logger != nil {
+		k.Logger.Error(what, "err", err)
+	}
+	return wire.NewError(wire.CodeInternal, "could not "+what+"; see the relay log")
+}

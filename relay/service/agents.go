@@ -1,0 +1,81 @@
+package service
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
+)
+
+// DefaultWatchInterval is how often the relay looks for changes other
+// processes (the command line) made to its data directory.
+const DefaultWatchInterval = time.Second
+
+// agentsPart is the agent side of the service: keys, the call log, the tool
+// API, and the watch that applies changes made by the command line.
+type agentsPart struct {
+	keys *gateway.Keys
+	log  *gateway.Log
+	api  *gateway.API
+
+	stop context.CancelFunc
+	done sync.WaitGroup
+}
+
+// initAgents builds the agent keys, the call log and the tool API, makes the
+// sessions answer the dashboard's agent ops and mounts the API on mux.
+func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origins *authn.OriginPolicy) {
+	logger := s.cfg.Logger
+	a := &s.agents
+	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Logger: logger}
+	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
+	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger}
+	a.keys.Closers = append(a.keys.Closers, a.api)
+	s.sessions.UseAgents(gateway.DashboardOps{Keys: a.keys, Log: a.log})
+	a.api.Register(mux)
+}
+
+// watchStore applies what other processes change in the data directory
+// while the relay runs: servers added or removed (switchboard servers) and
+// keys revoked (switchboard agent-key revoke).
+func (s *Service) watchStore() {
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &s.agents
+	a.stop = cancel
+	since := time.Now()
+	a.done.Go(func() {
+		err := s.store.Watch(ctx, s.cfg.WatchInterval, func() {
+			if err := s.sessions.Sync(ctx); err != nil {
+				s.cfg.Logger.Error("sync registrations", "err", err)
+			}
+			checked := time.Now()
+			ids, err := s.store.RevokedAgentKeys(ctx, since.Add(-time.Second))
+			if err != nil {
+				s.cfg.Logger.Error("read revoked agent keys", "err", err)
+				return
+			}
+			since = checked
+			for _, id := range ids {
+				a.keys.Closed(id)
+			}
+		})
+		if err != nil {
+			s.cfg.Logger.Error("watch the data directory", "err", err)
+		}
+	})
+}
+
+// stopWatch ends the watch and waits for it, before the store closes.
+func (s *Service) stopWatch() {
+	if s.agents.stop != nil {
+		s.agents.stop()
+		s.agents.done.Wait()
+	}
+}
+
+// AgentKeys is the relay's agent authenticator and key manager; the MCP
+// endpoint authenticates with it and adds itself to its Closers.
+func (s *Service) AgentKeys() *gateway.Keys { return s.agents.keys }

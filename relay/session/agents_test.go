@@ -1,0 +1,139 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// deltaOf decodes the delta in frame f.
+func deltaOf(t *testing.T, f wire.Frame) wire.Delta {
+	t.Helper()
+	var d wire.Delta
+	if f.Type != wire.TypeDelta || json.Unmarshal(f.Data, &d) != nil {
+		t.Fatalf("frame %+v is not a delta", f)
+	}
+	return d
+}
+
+func TestAgentCallsInStateAreBoundedAndProportional(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	for i := range wire.MaxLiveAgentCalls {
+		s.NoteAgentCall(wire.AgentCall{ID: AgentCallID(int64(i + 1)), Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
+	}
+	sub := s.Subscribe(wire.Hello{})
+	var mirror wire.Snapshot
+	if err := json.Unmarshal(snapshotOf(t, sub).Data, &mirror); err != nil {
+		t.Fatal(err)
+	}
+	if len(mirror.AgentCalls) != wire.MaxLiveAgentCalls {
+		t.Fatalf("snapshot has %d calls, want %d", len(mirror.AgentCalls), wire.MaxLiveAgentCalls)
+	}
+	s.NoteAgentCall(wire.AgentCall{ID: "101", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeFailed})
+	d := deltaOf(t, next(t, sub))
+	if len(d.Changes) != 2 || d.Changes[0].Key != "101" || !d.Changes[1].Remove || d.Changes[1].Key != "1" {
+		t.Fatalf("changes %+v, want the new call and the oldest removed", d.Changes)
+	}
+	for _, c := range d.Changes {
+		if err := mirror.Apply(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now, _ := s.Snapshot()
+	if len(mirror.AgentCalls) != len(now.AgentCalls) || mirror.AgentCalls[0].ID != "2" || mirror.AgentCalls[len(mirror.AgentCalls)-1].ID != "101" {
+		t.Errorf("mirror after the delta: %d calls from %s, want the session's %d from 2 to 101",
+			len(mirror.AgentCalls), mirror.AgentCalls[0].ID, len(now.AgentCalls))
+	}
+}
+
+func TestSyncFollowsRegistrationsMadeElsewhere(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, dir)
+	s := f.m.Session("alice")
+	kept := addServer(t, s, "kept", "http://127.0.0.1:9/a")
+	gone := addServer(t, s, "gone", "http://127.0.0.1:9/b")
+	sub := s.Subscribe(wire.Hello{})
+	snapshotOf(t, sub)
+
+	// Another process (the CLI) writes the same data directory.
+	other, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	added := store.Server{User: "alice", ID: "cafe00000001", Name: "added", URL: "http://127.0.0.1:9/c", Transport: wire.TransportStreamable, CreatedAt: time.Now()}
+	if err := other.PutServer(context.Background(), added); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.DeleteServer(context.Background(), "alice", gone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var puts, removes []string
+	for len(puts) == 0 || len(removes) == 0 {
+		for _, c := range deltaOf(t, next(t, sub)).Changes {
+			if c.Kind != wire.KindServer {
+				continue
+			}
+			if c.Remove {
+				removes = append(removes, c.Key)
+			} else {
+				puts = append(puts, c.Key)
+			}
+		}
+	}
+	if puts[0] != added.ID || removes[0] != gone {
+		t.Errorf("put %v removed %v; want %s added and %s removed", puts, removes, added.ID, gone)
+	}
+	snap, _ := s.Snapshot()
+	var ids []string
+	for _, srv := range snap.Servers {
+		ids = append(ids, srv.ID)
+	}
+	if len(ids) != 2 || ids[0] != kept || ids[1] != added.ID {
+		t.Errorf("servers %v, want [%s %s]", ids, kept, added.ID)
+	}
+	if f.conn(added.ID) == nil {
+		t.Error("the added server was not connected")
+	}
+	if c := f.conn(gone); c == nil || !c.closed {
+		t.Error("the removed server's connection was not closed")
+	}
+	// A second sync with nothing new changes nothing.
+	if err := f.m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.NoteAgentCall(wire.AgentCall{ID: "1"})
+	if d := deltaOf(t, next(t, sub)); d.Changes[0].Kind != wire.KindAgentCall {
+		t.Errorf("a sync without changes sent %+v", d.Changes)
+	}
+}
+
+func TestFinishedAgentCallReplacesTheRunningOneInOneDelta(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	sub := s.Subscribe(wire.Hello{})
+	snapshotOf(t, sub)
+	id := s.StartAgentCall(wire.AgentCall{Agent: "bot", Server: "s1", Tool: "t"})
+	d := deltaOf(t, next(t, sub))
+	var a wire.AgentCall
+	if len(d.Changes) != 1 || json.Unmarshal(d.Changes[0].Value, &a) != nil || a.ID != id || a.Outcome != wire.OutcomeRunning {
+		t.Fatalf("start: %+v", d.Changes)
+	}
+	s.FinishAgentCall(id, wire.AgentCall{ID: "42", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
+	d = deltaOf(t, next(t, sub))
+	if len(d.Changes) != 2 || !d.Changes[0].Remove || d.Changes[0].Key != id || d.Changes[1].Key != "42" {
+		t.Fatalf("finish: %+v, want the running call removed and call 42 put", d.Changes)
+	}
+	snap, _ := s.Snapshot()
+	if len(snap.AgentCalls) != 1 || snap.AgentCalls[0].ID != "42" {
+		t.Errorf("state holds %+v, want call 42 only", snap.AgentCalls)
+	}
+}

@@ -1,0 +1,100 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Sync makes every session's servers match the registrations in the store:
+// servers registered elsewhere (the command line, writing the same data
+// directory) are connected, servers removed elsewhere are closed and leave
+// the dashboards. Each session decides under its lock, against the store
+// read then, so a server a dashboard adds or removes meanwhile is not undone.
+func (m *Manager) Sync(ctx context.Context) error {
+	regs, err := m.store.AllServers(ctx)
+	if err != nil {
+		return fmt.Errorf("sync registrations: %w", err)
+	}
+	users := map[string]bool{}
+	for _, r := range regs {
+		users[r.User] = true
+	}
+	m.mu.Lock()
+	for u := range m.sessions {
+		users[u] = true
+	}
+	m.mu.Unlock()
+	for u := range users {
+		if err := m.Session(u).sync(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sync adds and removes this user's servers to match the store.
+func (s *Session) sync(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	// Read under the lock: Add and RemoveServer write the store under it,
+	// so what is read here agrees with the entries.
+	regs, err := s.m.store.Servers(ctx, s.user)
+	if err != nil {
+		s.mu.Unlock()
+		return fmt.Errorf("sync %s: %w", s.user, err)
+	}
+	stored := make(map[string]store.Server, len(regs))
+	for _, r := range regs {
+		stored[r.ID] = r
+	}
+	var added []*entry
+	for _, r := range regs {
+		if _, ok := s.servers[r.ID]; !ok {
+			added = append(added, s.addEntryLocked(r))
+		}
+	}
+	var gone []Connection
+	var goneIDs []string
+	for _, id := range append([]string(nil), s.order...) {
+		if _, ok := stored[id]; ok {
+			continue
+		}
+		e := s.servers[id]
+		s.dropEntryLocked(id)
+		goneIDs = append(goneIDs, id)
+		if e.conn != nil {
+			gone = append(gone, e.conn)
+		}
+	}
+	s.mu.Unlock()
+	for _, e := range added {
+		s.m.logger.Info("server registered elsewhere", "user", s.user, "server", e.reg.ID)
+		s.connect(e)
+	}
+	for _, id := range goneIDs {
+		s.m.logger.Info("server removed elsewhere", "user", s.user, "server", id)
+	}
+	for _, c := range gone {
+		c.Close()
+	}
+	return nil
+}
+
+// dropEntryLocked forgets server id in memory and tells the dashboards.
+func (s *Session) dropEntryLocked(id string) {
+	delete(s.servers, id)
+	s.dropAsksLocked(id)
+	for i, oid := range s.order {
+		if oid == id {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.publishLocked([]wire.Change{{Kind: wire.KindServer, Server: id, Key: id, Remove: true}})
+}
