@@ -42,6 +42,9 @@ type Config struct {
 	// a person to authorize moves to StateAuthenticating and waits, without
 	// backoff, until that is done (then it reconnects at once) or Retry.
 	Auth Authorizer
+	// Subscriptions are the URIs of the resources subscribed to: each new
+	// session subscribes to them again.
+	Subscriptions []string
 }
 
 // withDefaults fills in the zero fields.
@@ -85,10 +88,13 @@ type Conn struct {
 	done    chan struct{} // closed when run returns
 	retry   chan struct{} // Retry's request, buffered 1
 	changed chan struct{} // a list changed, buffered 1; the kinds are in pending
+	// subsChanged says subs changed, buffered 1.
+	subsChanged chan struct{}
 
 	mu      sync.Mutex
 	live    *session // nil when there is no session
 	pending kinds
+	subs    map[string]wire.Subscription // kept subscriptions, by URI
 
 	progress progressTokens
 	orders   schemaOrders // property orders of requested schemas
@@ -123,7 +129,10 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 			URL:       cfg.URL,
 			Transport: cfg.Transport,
 		},
+		subsChanged: make(chan struct{}, 1),
+		subs:        initialSubs(cfg.Subscriptions),
 	}
+	c.state.Subscriptions = c.subscriptionList()
 	if c.http == nil {
 		c.http, c.ownTransport = newDefaultHTTPClient()
 	}
@@ -155,6 +164,7 @@ func newClient(c *Conn) *mcp.Client {
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			c.progress.deliver(req.Params)
 		},
+		ResourceUpdatedHandler: c.resourceUpdated,
 	})
 	client.AddSendingMiddleware(noCache, c.asking)
 	return client

@@ -39,12 +39,15 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	c.state.Info = convertImplementation(init.ServerInfo)
 	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
 	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
+	c.state.Capabilities = convertCapabilities(init.Capabilities)
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)
 	if err := c.discover(s, allKinds); err != nil {
 		return false, failure(stepDiscover, err)
 	}
+	c.resubscribe(s)
+	c.state.Subscriptions = c.subscriptionList()
 	// Take the retry and authorization signals before showing ready, so that
 	// one raised as soon as the server shows ready is not lost.
 	drain(c.retry)
@@ -121,6 +124,9 @@ func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 			if err := c.rediscover(s); err != nil {
 				return err
 			}
+		case <-c.subsChanged:
+			c.state.Subscriptions = c.subscriptionList()
+			c.publish()
 		case <-authCh:
 			authCh = c.authChanges()
 			if err := c.authChanged(); err != nil {

@@ -109,6 +109,7 @@ func (s *Service) init(ctx context.Context) error {
 			Elicit:         modes,
 			Transport:      reg.Transport,
 			Auth:           auth.For(reg.User, reg.ID, reg.URL),
+			Subscriptions:  s.sessions.Subscriptions(reg),
 		}, emit)
 	}, cfg.Logger)
 	s.sessions.UseAuth(dashboardAuth{auth})

@@ -20,6 +20,7 @@ type Store interface {
 	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	SetSetting(ctx context.Context, key, value string) error
 	DeleteSetting(ctx context.Context, key string) error
+	SubscriptionStore
 }
 
 // Connection is one live MCP connection, as the session uses it.
@@ -27,6 +28,7 @@ type Connection interface {
 	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error)
 	ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error)
+	ResourceConnection
 	Retry()
 	Close() error
 }

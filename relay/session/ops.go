@@ -179,6 +179,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return s.askOp(f)
 	case wire.OpAuthorize, wire.OpSetClient:
 		return s.authOp(ctx, f)
+	case wire.OpComplete, wire.OpSubscribe, wire.OpUnsubscribe:
+		return s.resourceOp(ctx, f)
 	default:
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 	}

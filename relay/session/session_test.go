@@ -23,6 +23,7 @@ type testConn struct {
 	closed  bool
 	retries int
 	call    func(ctx context.Context, name string) (*wire.CallToolResult, error)
+	subs    []string // resources subscribed to, starting with those the dialer was given
 }
 
 func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
@@ -61,7 +62,7 @@ func newFixture(t *testing.T, dir string) *fixture {
 		f.m.Elicitation(reg) // as the relay's dialer does, to learn the modes to offer
 		c := &testConn{emit: emit, call: func(context.Context, string) (*wire.CallToolResult, error) {
 			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
-		}}
+		}, subs: f.m.Subscriptions(reg)}
 		f.mu.Lock()
 		f.conns[reg.ID] = c
 		f.mu.Unlock()

@@ -83,6 +83,15 @@ var migrations = []string{
 	);
 	CREATE INDEX oauth_states_server ON oauth_states (user_id, server_id);
 	CREATE INDEX oauth_states_expires_at ON oauth_states (expires_at)`,
+	// resource subscriptions, per server; they go with the server.
+	`CREATE TABLE resource_subscriptions (
+		user_id    TEXT    NOT NULL,
+		server_id  TEXT    NOT NULL,
+		uri        TEXT    NOT NULL,
+		created_at INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, server_id, uri),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration
