@@ -42,6 +42,9 @@ type Call struct {
 	CancelErr *wire.Error    // why the relay refused the last cancel; the call runs on
 
 	Text  string // the readable part of the result
+	// Contents are the resource contents of the result (a read's, or those
+	// embedded in a prompt's messages or a tool's result), to render by type.
+	Contents []wire.ResourceContents
 	JSON  string // the whole result, indented
 	Error string // why the call failed, in words
 	Code  string // the error's wire code
@@ -169,6 +172,7 @@ func finishCall(call *Call, r Reply, out outcome) {
 	}
 	text, isError := out(r.Data)
 	call.Text, call.JSON = clip(text), clip(IndentJSON(r.Data))
+	call.Contents = contentsOf(call.Kind, r.Data)
 	call.Status = CallOK
 	if isError {
 		call.Status, call.Code, call.Error = CallError, wire.CodeToolError, toolErrorText(text)

@@ -44,5 +44,7 @@ func cloneList(srv *wire.Server, kind string) {
 		srv.Resources = slices.Clone(srv.Resources)
 	case wire.KindTemplate:
 		srv.Templates = slices.Clone(srv.Templates)
+	case wire.KindSubscription:
+		srv.Subscriptions = slices.Clone(srv.Subscriptions)
 	}
 }
