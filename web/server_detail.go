@@ -92,10 +92,11 @@ func (d *ServerDetail) Render() app.UI {
 			}),
 			d.renderPanel(tab, tabPrompts, &PromptsTab{
 				ServerID: s.ID, Prompts: s.Prompts, Ready: ready, Calls: d.PromptGets,
+				CanComplete: s.Capabilities.CanComplete(),
 			}),
 			d.renderPanel(tab, tabResources, &ResourcesTab{
 				ServerID: s.ID, Resources: s.Resources, Templates: s.Templates, Ready: ready,
-				Calls: d.ResourceReads,
+				Calls: d.ResourceReads, Subscriptions: s.Subscriptions, Capabilities: s.Capabilities,
 			}),
 			d.renderPanel(tab, tabInfo, renderInfo(s)),
 		)

@@ -41,13 +41,13 @@ type Call struct {
 	Cancel    bool           // a cancel was sent and not refused
 	CancelErr *wire.Error    // why the relay refused the last cancel; the call runs on
 
-	Text  string // the readable part of the result
+	Text string // the readable part of the result
 	// Contents are the resource contents of the result (a read's, or those
 	// embedded in a prompt's messages or a tool's result), to render by type.
 	Contents []wire.ResourceContents
-	JSON  string // the whole result, indented
-	Error string // why the call failed, in words
-	Code  string // the error's wire code
+	JSON     string // the whole result, indented
+	Error    string // why the call failed, in words
+	Code     string // the error's wire code
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
