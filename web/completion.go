@@ -42,6 +42,7 @@ type CompletionInput struct {
 	open    bool
 	active  int // the highlighted suggestion, -1 for none
 	problem string
+	picked  bool // the last keydown was an Enter that picked a suggestion
 }
 
 // Render implements app.Composer.
@@ -57,7 +58,7 @@ func (f *CompletionInput) Render() app.UI {
 	shown := f.open && len(f.values) > 0
 	input = input.Role("combobox").Aria("autocomplete", "list").Aria("controls", listID).
 		Aria("expanded", strconv.FormatBool(shown)).
-		OnInput(f.typed).OnKeyDown(f.key).OnBlur(f.blurred)
+		OnInput(f.typed).OnKeyDown(f.key).OnKeyPress(f.keyPress).OnBlur(f.blurred)
 	if shown && f.active >= 0 {
 		input = input.Aria("activedescendant", f.optionID(f.active))
 	}
@@ -153,6 +154,7 @@ func (f *CompletionInput) ask(ctx app.Context) {
 // key moves through the suggestions, picks one or closes them.
 func (f *CompletionInput) key(ctx app.Context, e app.Event) {
 	n := len(f.values)
+	f.picked = false
 	switch e.Get("key").String() {
 	case "ArrowDown":
 		e.PreventDefault()
@@ -171,6 +173,7 @@ func (f *CompletionInput) key(ctx app.Context, e app.Event) {
 		if f.open && f.active >= 0 && f.active < n {
 			e.PreventDefault() // a pick, not the form's submit
 			f.pick(ctx, f.values[f.active])
+			f.picked = true
 		}
 	case "Escape":
 		if f.open && n > 0 {
@@ -180,6 +183,15 @@ func (f *CompletionInput) key(ctx app.Context, e app.Event) {
 	case "Tab":
 		f.close()
 	}
+}
+
+// keyPress stops the Enter that picked a suggestion from submitting the
+// form where a browser sends its keypress even so.
+func (f *CompletionInput) keyPress(ctx app.Context, e app.Event) {
+	if f.picked && e.Get("key").String() == "Enter" {
+		e.PreventDefault()
+	}
+	f.picked = false
 }
 
 // pick puts v in the input and closes the suggestions.
