@@ -33,7 +33,9 @@ func (s *Session) resourceOp(ctx context.Context, f wire.Frame) (any, error) {
 	case wire.OpSubscribe:
 		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) { return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI) })
 	case wire.OpUnsubscribe:
-		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) { return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI) })
+		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) {
+			return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI)
+		})
 	}
 	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 }
