@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -70,5 +72,45 @@ func TestJSONTreeKeepsOrderAndRefusesHugeDocuments(t *testing.T) {
 	}
 	if _, ok := parseJSONTree("[" + strings.Repeat("1,", maxTreeNodes) + "1]"); ok {
 		t.Error("a document over the node limit made a tree")
+	}
+}
+
+func TestValidBase64(t *testing.T) {
+	for s, want := range map[string]bool{
+		"": true, "AAAA": true, "AA==": true, "AAA=": true, "iVBORw0KGgo=": true,
+		"AAA": false, "A===": false, "AA=A": false, "AA AA": false, "AAA\"": false, "AA\n=": false, "not base64!": false,
+	} {
+		if got := validBase64(s); got != want {
+			t.Errorf("validBase64(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestResourcesTabShowsSubscriptions(t *testing.T) {
+	tab := &ResourcesTab{
+		ServerID:      "s1",
+		Resources:     []wire.Resource{{URI: "file:///a", Name: "a"}, {URI: "file:///b", Name: "b"}, {URI: "file:///c", Name: "c"}},
+		Templates:     []wire.ResourceTemplate{{URITemplate: "file:///{name}", Name: "files"}},
+		Capabilities:  &wire.Capabilities{Resources: &wire.ResourcesCapability{Subscribe: true}},
+		Subscriptions: []wire.Subscription{{URI: "file:///a", Updated: "2026-01-02T03:04:05.000Z"}, {URI: "file:///b", Error: hostile}, {URI: "file:///gone"}},
+		Ready:         true,
+	}
+	html := app.HTMLString(tab)
+	a := element(html, `class="resource-subscribe`, `aria-label="Unsubscribe to a"`)
+	if a == "" || strings.Contains(a, `data-subscribed="false"`) {
+		t.Errorf("subscribed resource's button: %s", a)
+	}
+	if c := element(html, `class="resource-subscribe`, `aria-label="Subscribe to c"`); !strings.Contains(c, `data-subscribed="false"`) {
+		t.Errorf("unsubscribed resource's button: %s", c)
+	}
+	for _, want := range []string{`class="resource-updated"`, "Updated ", `class="subscription-error sb-error">&lt;img`,
+		`class="subscription-item item" data-resource-uri="file:///gone"`, `class="template-form"`, `id="template-0-var-0"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("resources tab lacks %s", want)
+		}
+	}
+	tab.Capabilities, tab.Subscriptions = nil, nil
+	if html := app.HTMLString(tab); strings.Contains(html, "resource-subscribe") {
+		t.Error("Subscribe is offered by a server that does not declare subscriptions")
 	}
 }
