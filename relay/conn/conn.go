@@ -234,13 +234,18 @@ func (c *Conn) run() {
 func (c *Conn) pause(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-c.ctx.Done():
-		return false
-	case <-c.retry:
-	case <-t.C:
+	for {
+		select {
+		case <-c.ctx.Done():
+			return false
+		case <-c.retry:
+			return true
+		case <-t.C:
+			return true
+		case <-c.subsChanged: // an unsubscribe while the server is away
+			c.showSubs()
+		}
 	}
-	return true
 }
 
 // fail records a failed attempt or session.

@@ -135,3 +135,17 @@ func TestSubscriptionsGivenAtStartAreMade(t *testing.T) {
 		t.Errorf("subscribed to %q", uri)
 	}
 }
+
+func TestUnsubscribeWhileTheServerIsAwayShows(t *testing.T) {
+	f, _ := subscribeFixture(t, legacyEra)
+	cfg := testConfig(f.url)
+	cfg.Subscriptions = []string{"test://clock"}
+	c, r := start(t, cfg)
+	r.awaitState(wire.StateReady)
+	f.stop()
+	r.awaitState(wire.StateFailed)
+	c.Unsubscribe(context.Background(), "test://clock")
+	r.await("no subscription while failed", func(s wire.Server) bool {
+		return s.State == wire.StateFailed && len(s.Subscriptions) == 0
+	})
+}

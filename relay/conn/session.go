@@ -125,8 +125,7 @@ func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 				return err
 			}
 		case <-c.subsChanged:
-			c.state.Subscriptions = c.subscriptionList()
-			c.publish()
+			c.showSubs()
 		case <-authCh:
 			authCh = c.authChanges()
 			if err := c.authChanged(); err != nil {

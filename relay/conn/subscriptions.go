@@ -144,6 +144,13 @@ func (c *Conn) editSubs(edit func(map[string]wire.Subscription)) {
 	}
 }
 
+// showSubs puts the kept subscriptions in the state and emits it; only the
+// run goroutine calls it.
+func (c *Conn) showSubs() {
+	c.state.Subscriptions = c.subscriptionList()
+	c.publish()
+}
+
 // subscriptionList returns the kept subscriptions, ordered by URI.
 func (c *Conn) subscriptionList() []wire.Subscription {
 	c.mu.Lock()
