@@ -144,6 +144,13 @@ func TestTemplateReadAndContentsByType(t *testing.T) {
 	p.waitSuggestionsClosed("template-0-var-1")
 	p.click(form + " .template-read")
 	p.waitReadText(resourcefixture.NoteText("grace", "grace-todo"))
+	// A resource read through a template can be subscribed to, and shows
+	// among the other subscriptions, from where it can be ended.
+	p.click(form + " .template-subscribe")
+	other := fmt.Sprintf(`.subscription-item[data-resource-uri=%s]`, jsString("fixture://users/grace/notes/grace-todo"))
+	p.waitPresent(other + ` .resource-subscribe`)
+	p.click(other + " .resource-subscribe")
+	p.waitGone(other)
 
 	p.readResource(resourcefixture.ImageURI)
 	p.waitJS("the image decoded", `[...document.querySelectorAll("#panel-resources img.content-image")].some(i => i.complete && i.naturalWidth === 4 && i.src.startsWith("data:image/png;base64,"))`)

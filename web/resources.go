@@ -104,7 +104,10 @@ func (t *ResourcesTab) renderTemplate(i int, tpl wire.ResourceTemplate) app.UI {
 		app.Span().Class("template-uri", "item-key").Text(tpl.URITemplate),
 		app.Span().Class("template-description", "item-description").Text(tpl.Description),
 		app.Span().Class("item-meta").Text(resourceMeta(tpl.MIMEType, 0)),
-		&TemplateForm{ServerID: t.ServerID, Template: tpl, Index: i, CanComplete: t.Capabilities.CanComplete()},
+		&TemplateForm{
+			ServerID: t.ServerID, Template: tpl, Index: i,
+			CanComplete: t.Capabilities.CanComplete(), CanSubscribe: t.Capabilities.CanSubscribe(),
+		},
 	)
 }
 

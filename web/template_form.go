@@ -14,11 +14,13 @@ import (
 // resource the filled template names.
 type TemplateForm struct {
 	app.Compo
+	mounted
 
-	ServerID    string
-	Template    wire.ResourceTemplate
-	Index       int  // the template's place in the list, for element ids
-	CanComplete bool // the server suggests variable values
+	ServerID     string
+	Template     wire.ResourceTemplate
+	Index        int  // the template's place in the list, for element ids
+	CanComplete  bool // the server suggests variable values
+	CanSubscribe bool // the server offers resource subscriptions
 
 	problem string
 }
@@ -51,8 +53,15 @@ func (f *TemplateForm) Render() app.UI {
 				)
 			}),
 			app.P().Class("template-error", "sb-error").Role("alert").Text(f.problem),
-			app.Button().Class("template-read", "sb-button").Type("submit").
-				Aria("label", "Read "+title).Text("Read"),
+			app.Div().Class("item-actions").Body(
+				app.Button().Class("template-read", "sb-button").Type("submit").
+					Aria("label", "Read "+title).Text("Read"),
+				app.If(f.CanSubscribe, func() app.UI {
+					return app.Button().Class("template-subscribe", "sb-button").Type("button").
+						Aria("label", "Subscribe to the resource of "+title).Text("Subscribe").
+						OnClick(func(ctx app.Context, e app.Event) { f.subscribe(tpl, names) })
+				}),
+			),
 		)
 }
 
@@ -68,6 +77,29 @@ func (f *TemplateForm) varIDs(names []string) map[string]string {
 // read expands the template with the values typed and reads the resource.
 func (f *TemplateForm) read(ctx app.Context, e app.Event, tpl *uritemplate.Template, names []string) {
 	e.PreventDefault()
+	uri, ok := f.expand(tpl, names)
+	if c := relay(); c != nil && ok {
+		c.ReadResource(f.ServerID, uri)
+	}
+}
+
+// subscribe subscribes to the resource the filled template names; the
+// subscription shows in the resource list's other subscriptions.
+func (f *TemplateForm) subscribe(tpl *uritemplate.Template, names []string) {
+	uri, ok := f.expand(tpl, names)
+	c := relay()
+	if c == nil || !ok {
+		return
+	}
+	c.Subscribe(f.ServerID, uri, func(e *wire.Error) {
+		if e != nil {
+			f.later(func(app.Context) { f.problem = opFailure("Could not subscribe: ", e) })
+		}
+	})
+}
+
+// expand fills the template with the values typed, or says why it cannot.
+func (f *TemplateForm) expand(tpl *uritemplate.Template, names []string) (string, bool) {
 	ids := f.varIDs(names)
 	values := uritemplate.Values{}
 	for _, name := range names {
@@ -78,10 +110,8 @@ func (f *TemplateForm) read(ctx app.Context, e app.Event, tpl *uritemplate.Templ
 	uri, err := tpl.Expand(values)
 	if err != nil || uri == "" {
 		f.problem = "These values do not fill the template; check them and try again."
-		return
+		return "", false
 	}
 	f.problem = ""
-	if c := relay(); c != nil {
-		c.ReadResource(f.ServerID, uri)
-	}
+	return uri, true
 }
