@@ -91,6 +91,22 @@ func TestCompletionsSuggestWhileTypingAndPickByKeyboard(t *testing.T) {
 	if n := sent.count(); n >= len("javas") {
 		t.Errorf("typing five letters sent %d completion requests; they should wait for a pause", n)
 	}
+	// A request still running when the text changes is cancelled, up to the
+	// server, and only the answer to the latest text shows.
+	cancels := p.watchSent(`"op":"` + wire.OpCancel + `"`)
+	p.fill("#prompt-arg-0", resourcefixture.SlowValue)
+	if err := fx.WaitSlowCompletions(1, 0, waitTimeout); err != nil {
+		t.Fatal(err)
+	}
+	p.do("type a", chromedp.SendKeys(chromedp.CSS("#prompt-arg-0"), "a"))
+	p.waitSuggestions("prompt-arg-0", "haskell")
+	if err := fx.WaitSlowCompletions(1, 1, waitTimeout); err != nil {
+		t.Fatal(err)
+	}
+	if cancels.count() == 0 {
+		t.Error("the stale completion was not cancelled with op.cancel")
+	}
+
 	p.fill("#prompt-arg-0", "py")
 	p.waitSuggestions("prompt-arg-0", "python")
 	p.press(kb.ArrowDown)
@@ -114,6 +130,7 @@ func TestCompletionsSuggestWhileTypingAndPickByKeyboard(t *testing.T) {
 	p.press(kb.ArrowUp)
 	p.waitAttr("#prompt-arg-1", "aria-activedescendant", "prompt-arg-1-option-0")
 	p.press(kb.Enter)
+	p.waitSuggestionsClosed("prompt-arg-1") // a list still open would lie over the Get button
 	if v := p.value("#prompt-arg-1"); v != "fastapi" {
 		t.Fatalf("picked %q, want fastapi", v)
 	}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -53,7 +54,7 @@ func contextBackground() context.Context { return context.Background() }
 // newMCPServer builds the fixture's MCP server.
 func (s *Server) newMCPServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "resource-fixture", Version: "1.0.0"}, &mcp.ServerOptions{
-		CompletionHandler: complete,
+		CompletionHandler: s.complete,
 		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
 			s.subscribed(req.Params.URI)
 			return nil
@@ -111,9 +112,25 @@ func NoteText(user, note string) string { return "Note " + note + " of " + user 
 // Notes are what the note variable completes from, by user (the context).
 func Notes(user string) []string { return []string{user + "-todo", user + "-ideas"} }
 
+// SlowValue is a language value whose completion answers only after
+// slowFor, or when the client cancels it.
+const SlowValue = "h"
+
+// slowFor is how long the completion of SlowValue takes.
+const slowFor = 10 * time.Second
+
 // complete suggests values that start with what is typed.
-func complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
+	if p.Argument.Name == "language" && p.Argument.Value == SlowValue {
+		s.slowStarted()
+		select {
+		case <-ctx.Done():
+			s.slowCancelled()
+			return nil, ctx.Err()
+		case <-time.After(slowFor):
+		}
+	}
 	ctxArgs := map[string]string{}
 	if p.Context != nil {
 		ctxArgs = p.Context.Arguments

@@ -30,15 +30,19 @@ type Server struct {
 	clock string // the text of ClockURI
 	subs  int    // resources/subscribe requests for ClockURI, over every start
 	subCh chan struct{}
-	mcp   *mcp.Server // nil while stopped
-	http  *http.Server
-	done  chan struct{}
+	// slow counts the slow completions started and cancelled; slowCh
+	// signals each change.
+	slow   [2]int
+	slowCh chan struct{}
+	mcp    *mcp.Server // nil while stopped
+	http   *http.Server
+	done   chan struct{}
 }
 
 // Start starts a fixture on a free loopback port and stops it when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{clock: "tick 0", subCh: make(chan struct{}, 64)}
+	s := &Server{clock: "tick 0", subCh: make(chan struct{}, 64), slowCh: make(chan struct{}, 64)}
 	if err := s.Start(); err != nil {
 		t.Fatalf("start resource fixture: %v", err)
 	}
@@ -153,5 +157,37 @@ func (s *Server) subscribed(uri string) {
 	select {
 	case s.subCh <- struct{}{}:
 	default:
+	}
+}
+
+func (s *Server) slowStarted()   { s.countSlow(0) }
+func (s *Server) slowCancelled() { s.countSlow(1) }
+
+func (s *Server) countSlow(i int) {
+	s.mu.Lock()
+	s.slow[i]++
+	s.mu.Unlock()
+	select {
+	case s.slowCh <- struct{}{}:
+	default:
+	}
+}
+
+// WaitSlowCompletions waits until started completions of SlowValue began and
+// cancelled of them were cancelled by the client.
+func (s *Server) WaitSlowCompletions(started, cancelled int, timeout time.Duration) error {
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		got := s.slow
+		s.mu.Unlock()
+		if got[0] >= started && got[1] >= cancelled {
+			return nil
+		}
+		select {
+		case <-s.slowCh:
+		case <-deadline:
+			return fmt.Errorf("slow completions started %d, cancelled %d within %v; want %d and %d", got[0], got[1], timeout, started, cancelled)
+		}
 	}
 }
