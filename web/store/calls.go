@@ -123,6 +123,7 @@ func (c *Client) startCall(kind CallKind, server, name, op string, args any, out
 
 	c.send(id, op, args, func(r Reply) {
 		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); return true })
+		c.dropOldBlobs()
 		c.cfg.OnChange()
 	}, func(p wire.Progress) {
 		c.updateCall(id, func(call *Call) bool { call.Progress = &p; return true })

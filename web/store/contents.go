@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -79,4 +80,42 @@ func BlobSize(b64 string) int {
 		n--
 	}
 	return n * 3 / 4
+}
+
+// keptBlobCalls is how many calls, the newest, keep the binary contents of
+// their results; older ones drop them, so that a dashboard reading many
+// large images does not hold them all.
+const keptBlobCalls = 8
+
+// DroppedBlob is the text a binary content shows once its data was dropped.
+const DroppedBlob = "[binary content no longer kept here; read it again to see it]"
+
+// dropOldBlobs drops the binary contents of the calls older than the
+// keptBlobCalls newest that hold some.
+func (c *Client) dropOldBlobs() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := 0
+	var out []Call
+	for i, call := range c.calls {
+		if !slices.ContainsFunc(call.Contents, func(rc wire.ResourceContents) bool { return rc.Blob != "" }) {
+			continue
+		}
+		if seen++; seen <= keptBlobCalls {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(c.calls)
+		}
+		contents := slices.Clone(call.Contents)
+		for j := range contents {
+			if contents[j].Blob != "" {
+				contents[j].Blob, contents[j].Text = "", DroppedBlob
+			}
+		}
+		out[i].Contents = contents
+	}
+	if out != nil {
+		c.calls = out
+	}
 }

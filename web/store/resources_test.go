@@ -90,3 +90,22 @@ func TestCompleteDecodesAndCancelSendsOpCancel(t *testing.T) {
 		t.Errorf("result %+v", got)
 	}
 }
+
+func TestOnlyTheNewestCallsKeepTheirBlobs(t *testing.T) {
+	r, c := newRelay(t)
+	s := connect(t, r, c, 1, twoServers())
+	for range keptBlobCalls + 2 {
+		id := c.ReadResource("s1", "file:///p.png")
+		s.result(id, wire.ReadResourceResult{Contents: []wire.ResourceContents{{URI: "file:///p.png", MIMEType: "image/png", Blob: "AAAA"}}})
+	}
+	calls := c.View().Calls
+	for i, call := range calls {
+		kept := call.Contents[0].Blob != ""
+		if kept != (i < keptBlobCalls) {
+			t.Errorf("call %d (newest first) keeps its blob: %v", i, kept)
+		}
+		if !kept && call.Contents[0].Text != DroppedBlob {
+			t.Errorf("a dropped blob says %q", call.Contents[0].Text)
+		}
+	}
+}
