@@ -72,6 +72,9 @@ func renderCallBody(c store.Call) app.UI {
 	case store.CallPending:
 		return renderPending(c)
 	case store.CallOK:
+		if len(c.Contents) > 0 {
+			return renderCallContents(c)
+		}
 		return app.Div().Class("call-body").Body(
 			app.If(c.Text != "", func() app.UI {
 				return app.Pre().Class("result-text", "code-block").Text(c.Text)

@@ -19,7 +19,7 @@ func TestLogsShowServerDataAsTextAndTrees(t *testing.T) {
 	}}
 	html := rendered(t, tab)
 	for _, want := range []string{`id="log-level"`, `id="log-filter"`, `id="logs-clear"`, "2 messages; 3 older ones dropped",
-		"plain &lt;img", "db &lt;img", `class="log-data json-tree"`, "{2 keys}", "&#34;&lt;img", `data-level="error"`} {
+		"plain &lt;img", "db &lt;img", `class="json-tree code-block"`, "{2 keys}", "&#34;&lt;img", `data-level="error"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("logs lack %s", want)
 		}

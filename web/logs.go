@@ -1,9 +1,7 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
-	"slices"
 	"strconv"
 	"time"
 
@@ -180,59 +178,20 @@ func (t *LogsTab) clear() {
 }
 
 // renderLogData shows a message's data: a string as text, anything else
-// as a tree whose nodes unfold.
+// as a tree whose nodes unfold (or as text when too big for one).
 func renderLogData(data json.RawMessage) app.UI {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if len(data) == 0 || dec.Decode(&v) != nil {
+	if len(data) == 0 {
 		return app.Span().Class("log-data", "sb-empty").Text("(no data)")
 	}
-	if s, ok := v.(string); ok {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
 		return app.Pre().Class("log-data", "log-text").Text(s)
 	}
-	return app.Div().Class("log-data", "json-tree").Body(renderJSONNode(v, 0))
-}
-
-// maxTreeDepth bounds how deep a JSON tree is drawn.
-const maxTreeDepth = 24
-
-// renderJSONNode draws one value of a JSON tree; objects and arrays are
-// disclosures, the outermost one open.
-func renderJSONNode(v any, depth int) app.UI {
-	if depth > maxTreeDepth {
-		return app.Span().Class("json-more").Text("…")
+	root, ok := parseJSONTree(string(data))
+	if !ok {
+		return app.Pre().Class("log-data", "log-text").Text(string(data))
 	}
-	switch t := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return app.Details().Class("json-node").Open(depth == 0).Body(
-			app.Summary().Text("{"+countWords(len(keys), "key")+"}"),
-			app.Ul().Class("json-members").Body(
-				app.Range(keys).Slice(func(i int) app.UI {
-					return app.Li().Body(app.Span().Class("json-key").Text(keys[i]+": "), renderJSONNode(t[keys[i]], depth+1))
-				}),
-			),
-		)
-	case []any:
-		return app.Details().Class("json-node").Open(depth == 0).Body(
-			app.Summary().Text("["+countWords(len(t), "item")+"]"),
-			app.Ol().Class("json-members").Body(
-				app.Range(t).Slice(func(i int) app.UI { return app.Li().Body(renderJSONNode(t[i], depth+1)) }),
-			),
-		)
-	case string:
-		return app.Span().Class("json-string").Text(strconv.Quote(t))
-	case json.Number:
-		return app.Span().Class("json-number").Text(t.String())
-	case bool:
-		return app.Span().Class("json-literal").Text(strconv.FormatBool(t))
-	}
-	return app.Span().Class("json-literal").Text("null")
+	return app.Div().Class("log-data").Body(renderJSONTree(root))
 }
 
 // levelClass groups levels for colour: the three above error look alike.

@@ -13,8 +13,9 @@ import (
 type PromptGetForm struct {
 	app.Compo
 
-	ServerID string
-	Prompt   wire.Prompt
+	ServerID    string
+	Prompt      wire.Prompt
+	CanComplete bool // the server suggests argument values
 
 	problem string // what the form lacks
 }
@@ -31,7 +32,7 @@ func (f *PromptGetForm) Render() app.UI {
 		Body(
 			app.H3().ID("prompt-panel-title").Class("panel-title").Text(titleOr(p.Title, p.Name)),
 			app.P().Class("panel-description").Text(p.Description),
-			app.Range(p.Arguments).Slice(func(i int) app.UI { return renderPromptArg(i, p.Arguments[i]) }),
+			app.Range(p.Arguments).Slice(func(i int) app.UI { return f.renderArg(i, p.Arguments[i]) }),
 			app.P().ID("prompt-error").Class("sb-error").Role("alert").Text(f.problem),
 			app.Div().Class("panel-actions").Body(
 				app.Button().ID("prompt-get").Class("prompt-get", "sb-button", "is-primary").Type("submit").
@@ -40,8 +41,8 @@ func (f *PromptGetForm) Render() app.UI {
 		)
 }
 
-// renderPromptArg is one labelled input of the form.
-func renderPromptArg(i int, a wire.PromptArgument) app.UI {
+// renderArg is one labelled input of the form.
+func (f *PromptGetForm) renderArg(i int, a wire.PromptArgument) app.UI {
 	id := promptArgID(i)
 	label := titleOr(a.Title, a.Name)
 	if a.Required {
@@ -49,8 +50,11 @@ func renderPromptArg(i int, a wire.PromptArgument) app.UI {
 	}
 	return app.Div().Class("sb-field").Body(
 		app.Label().For(id).Text(label),
-		app.Input().ID(id).Class("prompt-arg").Type("text").DataSet("arg-name", a.Name).
-			AutoComplete(false).Aria("describedby", id+"-help"),
+		&CompletionInput{
+			ID: id, Class: "prompt-arg", ArgName: a.Name, Help: id + "-help",
+			Server: f.ServerID, Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: f.Prompt.Name},
+			Argument: a.Name, Others: f.argIDs(), Enabled: f.CanComplete,
+		},
 		app.Small().ID(id+"-help").Class("field-help").Text(a.Description),
 	)
 }
@@ -73,6 +77,15 @@ func (f *PromptGetForm) get(ctx app.Context, e app.Event) {
 	if c := relay(); c != nil {
 		c.GetPrompt(f.ServerID, p.Name, values)
 	}
+}
+
+// argIDs maps each argument's name to its input's id.
+func (f *PromptGetForm) argIDs() map[string]string {
+	ids := make(map[string]string, len(f.Prompt.Arguments))
+	for i, a := range f.Prompt.Arguments {
+		ids[a.Name] = promptArgID(i)
+	}
+	return ids
 }
 
 func promptArgID(i int) string { return "prompt-arg-" + strconv.Itoa(i) }

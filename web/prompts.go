@@ -18,6 +18,8 @@ type PromptsTab struct {
 	Prompts  []wire.Prompt
 	Calls    []store.Call // prompt gets from this server, newest first
 	Ready    bool
+	// CanComplete says the server suggests argument values.
+	CanComplete bool
 
 	selected string // name of the prompt whose form is open
 	marks    newMarks
@@ -79,7 +81,7 @@ func (t *PromptsTab) renderPrompt(p wire.Prompt) app.UI {
 func (t *PromptsTab) renderForm() app.UI {
 	for _, p := range t.Prompts {
 		if p.Name == t.selected {
-			return &PromptGetForm{ServerID: t.ServerID, Prompt: p}
+			return &PromptGetForm{ServerID: t.ServerID, Prompt: p, CanComplete: t.CanComplete}
 		}
 	}
 	text := "Select a prompt to fill in its arguments and see its messages."

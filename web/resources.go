@@ -19,8 +19,13 @@ type ResourcesTab struct {
 	Templates []wire.ResourceTemplate
 	Calls     []store.Call // resource reads from this server, newest first
 	Ready     bool
+	// Subscriptions are the resources subscribed to; Capabilities say
+	// whether the server offers subscriptions and completions.
+	Subscriptions []wire.Subscription
+	Capabilities  *wire.Capabilities
 
 	marks newMarks
+	subscriptionView
 }
 
 // CompoID makes another server's resources a new list.
@@ -57,8 +62,9 @@ func (t *ResourcesTab) Render() app.UI {
 			app.P().Class("sb-empty").Text(emptyListText(len(t.Resources), t.Ready, "resources")),
 			hiddenIf(app.H3().Class("list-title"), len(t.Templates) == 0).Text("Resource templates"),
 			app.Ul().Class("template-list", "item-list").Body(
-				app.Range(t.Templates).Slice(func(i int) app.UI { return t.renderTemplate(t.Templates[i]) }),
+				app.Range(t.Templates).Slice(func(i int) app.UI { return t.renderTemplate(i, t.Templates[i]) }),
 			),
+			t.renderSubscriptions(),
 		),
 		app.Div().Class("split-side").Body(
 			renderCalls("Resource reads", t.Calls),
@@ -76,24 +82,32 @@ func (t *ResourcesTab) renderResource(r wire.Resource) app.UI {
 				app.Span().Class("resource-description", "item-description").Text(r.Description),
 				app.Span().Class("item-meta").Text(resourceMeta(r.MIMEType, r.Size)),
 			),
-			app.Button().Class("resource-read", "sb-button").Type("button").
-				Aria("label", "Read "+titleOr(r.Title, r.Name)).Text("Read").
-				OnClick(func(ctx app.Context, e app.Event) {
-					if c := relay(); c != nil {
-						c.ReadResource(t.ServerID, uri)
-					}
-				}, app.EventScope(uri)),
+			app.Div().Class("item-actions").Body(
+				app.Button().Class("resource-read", "sb-button").Type("button").
+					Aria("label", "Read "+titleOr(r.Title, r.Name)).Text("Read").
+					OnClick(func(ctx app.Context, e app.Event) {
+						if c := relay(); c != nil {
+							c.ReadResource(t.ServerID, uri)
+						}
+					}, app.EventScope(uri)),
+				t.subscribeButton(uri, titleOr(r.Title, r.Name)),
+			),
 		),
+		t.renderUpdated(uri),
 	)
 }
 
-func (t *ResourcesTab) renderTemplate(tpl wire.ResourceTemplate) app.UI {
+func (t *ResourcesTab) renderTemplate(i int, tpl wire.ResourceTemplate) app.UI {
 	return app.Li().Class("template-item", "item", t.marks.class(templateKey(tpl.URITemplate))).
 		DataSet("uri-template", tpl.URITemplate).Body(
 		app.Span().Class("template-title", "item-title").Text(titleOr(tpl.Title, tpl.Name)),
 		app.Span().Class("template-uri", "item-key").Text(tpl.URITemplate),
 		app.Span().Class("template-description", "item-description").Text(tpl.Description),
 		app.Span().Class("item-meta").Text(resourceMeta(tpl.MIMEType, 0)),
+		&TemplateForm{
+			ServerID: t.ServerID, Template: tpl, Index: i,
+			CanComplete: t.Capabilities.CanComplete(), CanSubscribe: t.Capabilities.CanSubscribe(),
+		},
 	)
 }
 

@@ -98,10 +98,11 @@ func (d *ServerDetail) Render() app.UI {
 			}),
 			d.renderPanel(tab, tabPrompts, &PromptsTab{
 				ServerID: s.ID, Prompts: s.Prompts, Ready: ready, Calls: d.PromptGets,
+				CanComplete: s.Capabilities.CanComplete(),
 			}),
 			d.renderPanel(tab, tabResources, &ResourcesTab{
 				ServerID: s.ID, Resources: s.Resources, Templates: s.Templates, Ready: ready,
-				Calls: d.ResourceReads,
+				Calls: d.ResourceReads, Subscriptions: s.Subscriptions, Capabilities: s.Capabilities,
 			}),
 			d.renderPanel(tab, tabLogs, &LogsTab{ServerID: s.ID, Logging: s.Logging, Logs: d.Journal.Logs, Dropped: d.Journal.LogsDropped}),
 			d.renderPanel(tab, tabActivity, &ActivityTab{ServerID: s.ID, Activity: d.Journal.Activity, Dropped: d.Journal.ActivityDropped}),

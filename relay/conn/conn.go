@@ -50,6 +50,9 @@ type Config struct {
 	Roots    []wire.Root
 	LogLevel string
 	Journal  Journal
+	// Subscriptions are the URIs of the resources subscribed to: each new
+	// session subscribes to them again.
+	Subscriptions []string
 }
 
 // withDefaults fills in the zero fields.
@@ -96,10 +99,13 @@ type Conn struct {
 	done    chan struct{} // closed when run returns
 	retry   chan struct{} // Retry's request, buffered 1
 	changed chan struct{} // a list changed, buffered 1; the kinds are in pending
+	// subsChanged says subs changed, buffered 1.
+	subsChanged chan struct{}
 
 	mu      sync.Mutex
 	live    *session // nil when there is no session
 	pending kinds
+	subs    map[string]wire.Subscription // kept subscriptions, by URI
 
 	progress progressTokens
 	orders   schemaOrders // property orders of requested schemas
@@ -139,7 +145,10 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 			URL:       cfg.URL,
 			Transport: cfg.Transport,
 		},
+		subsChanged: make(chan struct{}, 1),
+		subs:        initialSubs(cfg.Subscriptions),
 	}
+	c.state.Subscriptions = c.subscriptionList()
 	if c.http == nil {
 		c.http, c.ownTransport = newDefaultHTTPClient()
 	}
@@ -174,7 +183,8 @@ func newClient(c *Conn) *mcp.Client {
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			c.progress.deliver(req.Params)
 		},
-		LoggingMessageHandler: c.logMessage,
+		LoggingMessageHandler:  c.logMessage,
+		ResourceUpdatedHandler: c.resourceUpdated,
 	})
 	client.AddSendingMiddleware(noCache, c.asking, c.levelPerRequest)
 	client.AddReceivingMiddleware(c.noting)
@@ -245,13 +255,18 @@ func (c *Conn) run() {
 func (c *Conn) pause(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	select {
-	case <-c.ctx.Done():
-		return false
-	case <-c.retry:
-	case <-t.C:
+	for {
+		select {
+		case <-c.ctx.Done():
+			return false
+		case <-c.retry:
+			return true
+		case <-t.C:
+			return true
+		case <-c.subsChanged: // an unsubscribe while the server is away
+			c.showSubs()
+		}
 	}
-	return true
 }
 
 // fail records a failed attempt or session.

@@ -6,8 +6,14 @@
 // ([wire.Server]) through an emit callback every time it changes:
 // connecting → connected → discovering → ready, or failed with a short,
 // sanitized error, after which it reconnects with exponential backoff.
-// [Conn.CallTool], [Conn.GetPrompt] and [Conn.ReadResource] run operations
-// on the live session and fail with a [*wire.Error].
+// [Conn.CallTool], [Conn.GetPrompt], [Conn.ReadResource] and [Conn.Complete]
+// run operations on the live session and fail with a [*wire.Error].
+//
+// The state carries the capabilities the server declared, and the resource
+// subscriptions the connection keeps ([Conn.Subscribe], [Config.Subscriptions]):
+// each new session subscribes to them again after discovery (a failure is
+// recorded in the subscription, not the session's), and a
+// notifications/resources/updated marks the subscription with the time.
 //
 // With an [Authorizer] (relay/oauth) every request to the server's origin,
 // on either transport, carries its bearer token, through an

@@ -40,6 +40,7 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
 	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
 	c.state.Logging = loggingState(init)
+	c.state.Capabilities = convertCapabilities(init.Capabilities)
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)
@@ -47,6 +48,8 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 		return false, failure(stepDiscover, err)
 	}
 	c.askLogLevel(s)
+	c.resubscribe(s)
+	c.state.Subscriptions = c.subscriptionList()
 	// Take the retry and authorization signals before showing ready, so that
 	// one raised as soon as the server shows ready is not lost.
 	drain(c.retry)
@@ -123,6 +126,8 @@ func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 			if err := c.rediscover(s); err != nil {
 				return err
 			}
+		case <-c.subsChanged:
+			c.showSubs()
 		case <-authCh:
 			authCh = c.authChanges()
 			if err := c.authChanged(); err != nil {

@@ -13,12 +13,15 @@ const defaultFrameAncestors = "'self'"
 // app.js, the service worker) come from the origin and none is inline;
 // 'wasm-unsafe-eval' lets them compile app.wasm, and no eval is needed
 // beyond that. The WebSocket to the relay is same-origin ('self' covers ws:
-// and wss: on the page's host). Server data is rendered as text, so nothing
-// else (inline styles, data: images, plugins) is allowed.
+// and wss: on the page's host). Server data is rendered as text; the one
+// exception is a resource's image or sound, which the dashboard shows from a
+// data: URL it builds for an allow-list of types (never SVG), hence data: for
+// images and media. Nothing else (inline styles, plugins) is allowed.
 const contentSecurityPolicy = "default-src 'self'; " +
 	"script-src 'self' 'wasm-unsafe-eval'; " +
 	"style-src 'self'; " +
-	"img-src 'self'; " +
+	"img-src 'self' data:; " +
+	"media-src data:; " +
 	"connect-src 'self'; " +
 	"worker-src 'self'; " +
 	"manifest-src 'self'; " +

@@ -114,6 +114,7 @@ func (s *Service) init(ctx context.Context) error {
 			Roots:          client.Roots,
 			LogLevel:       client.LogLevel,
 			Journal:        client.Journal,
+			Subscriptions:  s.sessions.Subscriptions(reg),
 		}, emit)
 	}, cfg.Logger)
 	s.sessions.UseAuth(dashboardAuth{auth})

@@ -21,6 +21,7 @@ func diffServer(old, cur wire.Server) []wire.Change {
 	changes = diffItems(changes, wire.KindPrompt, id, old.Prompts, cur.Prompts, func(p wire.Prompt) string { return p.Name })
 	changes = diffItems(changes, wire.KindResource, id, old.Resources, cur.Resources, func(r wire.Resource) string { return r.URI })
 	changes = diffItems(changes, wire.KindTemplate, id, old.Templates, cur.Templates, func(t wire.ResourceTemplate) string { return t.URITemplate })
+	changes = diffItems(changes, wire.KindSubscription, id, old.Subscriptions, cur.Subscriptions, func(s wire.Subscription) string { return s.URI })
 	return changes
 }
 
@@ -56,6 +57,7 @@ func dedupeLists(st *wire.Server) {
 	st.Prompts = dedupe(st.Prompts, func(p wire.Prompt) string { return p.Name })
 	st.Resources = dedupe(st.Resources, func(r wire.Resource) string { return r.URI })
 	st.Templates = dedupe(st.Templates, func(t wire.ResourceTemplate) string { return t.URITemplate })
+	st.Subscriptions = dedupe(st.Subscriptions, func(s wire.Subscription) string { return s.URI })
 }
 
 func dedupe[T any](items []T, key func(T) string) []T {

@@ -22,6 +22,7 @@ type Store interface {
 	SetSetting(ctx context.Context, key, value string) error
 	DeleteSetting(ctx context.Context, key string) error
 	RootsStore
+	SubscriptionStore
 }
 
 // Connection is one live MCP connection, as the session uses it.
@@ -29,6 +30,7 @@ type Connection interface {
 	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error)
 	ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error)
+	ResourceConnection
 	Retry()
 	Close() error
 	SetRoots(roots []wire.Root)

@@ -182,6 +182,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return s.journalOp(ctx, f)
 	case wire.OpListAgentKeys, wire.OpCreateAgentKey, wire.OpRevokeAgentKey, wire.OpListActivity:
 		return s.agentsOp(ctx, f)
+	case wire.OpComplete, wire.OpSubscribe, wire.OpUnsubscribe:
+		return s.resourceOp(ctx, f)
 	default:
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
 	}

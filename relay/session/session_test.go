@@ -26,6 +26,7 @@ type testConn struct {
 	roots   []wire.Root // as last set
 	level   string      // as last set
 	feats   ClientFeatures
+	subs    []string // resources subscribed to, starting with those the dialer was given
 }
 
 func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
@@ -72,7 +73,7 @@ func newFixture(t *testing.T, dir string) *fixture {
 		feats := f.m.ClientFeatures(reg)
 		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*wire.CallToolResult, error) {
 			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
-		}}
+		}, subs: f.m.Subscriptions(reg)}
 		f.mu.Lock()
 		f.conns[reg.ID] = c
 		f.mu.Unlock()

@@ -136,6 +136,15 @@ var migrations = []string{
 		asked       INTEGER NOT NULL   -- 1 when a person was asked during the call
 	);
 	CREATE INDEX agent_calls_user ON agent_calls (user_id, call_id)`,
+	// 7: resource subscriptions, per server; they go with the server.
+	`CREATE TABLE resource_subscriptions (
+		user_id    TEXT    NOT NULL,
+		server_id  TEXT    NOT NULL,
+		uri        TEXT    NOT NULL,
+		created_at INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, server_id, uri),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

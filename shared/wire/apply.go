@@ -46,6 +46,7 @@ func (s *Snapshot) Apply(c Change) error {
 			}
 			old := s.Servers[i]
 			meta.Tools, meta.Prompts, meta.Resources, meta.Templates = old.Tools, old.Prompts, old.Resources, old.Templates
+			meta.Subscriptions = old.Subscriptions
 			s.Servers[i] = meta
 		}
 		return nil
@@ -64,6 +65,8 @@ func (s *Snapshot) Apply(c Change) error {
 		srv.Resources, err = applyItem(srv.Resources, c, func(r Resource) string { return r.URI })
 	case KindTemplate:
 		srv.Templates, err = applyItem(srv.Templates, c, func(t ResourceTemplate) string { return t.URITemplate })
+	case KindSubscription:
+		srv.Subscriptions, err = applyItem(srv.Subscriptions, c, func(s Subscription) string { return s.URI })
 	default:
 		err = fmt.Errorf("unknown change kind %q", c.Kind)
 	}

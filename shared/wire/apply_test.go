@@ -27,6 +27,8 @@ func TestApplyPutsReplacesAndRemoves(t *testing.T) {
 		change(t, KindResource, "s1", "r://x", Resource{URI: "r://x", Name: "x"}),
 		change(t, KindTemplate, "s1", "r://{y}", ResourceTemplate{URITemplate: "r://{y}", Name: "y"}),
 		change(t, KindAsk, "s1", "k1", Ask{ID: "k1", Server: "s1", Kind: AskForm}),
+		change(t, KindSubscription, "s1", "r://x", Subscription{URI: "r://x"}),
+		change(t, KindSubscription, "s1", "r://x", Subscription{URI: "r://x", Updated: "2026-01-02T03:04:05.000Z"}),
 	}
 	for _, c := range steps {
 		if err := s.Apply(c); err != nil {
@@ -39,6 +41,9 @@ func TestApplyPutsReplacesAndRemoves(t *testing.T) {
 	}
 	if len(srv.Tools) != 1 || srv.Tools[0].Description != "new" {
 		t.Errorf("a server put must keep the lists and a tool put must replace: %+v", srv.Tools)
+	}
+	if len(srv.Subscriptions) != 1 || srv.Subscriptions[0].Updated == "" {
+		t.Errorf("a subscription put must survive the server put and be replaced: %+v", srv.Subscriptions)
 	}
 	if len(srv.Prompts) != 1 || len(srv.Resources) != 1 || len(srv.Templates) != 1 || len(s.Asks) != 1 {
 		t.Errorf("lists %+v, asks %+v", srv, s.Asks)

@@ -56,16 +56,20 @@ type Server struct {
 	Info            *Implementation `json:"info,omitempty"`
 	ProtocolVersion string          `json:"protocolVersion,omitempty"`
 	Instructions    string          `json:"instructions,omitempty"`
+	Capabilities    *Capabilities   `json:"capabilities,omitempty"` // as declared at initialization
 
 	Tools     []Tool             `json:"tools,omitempty"`
 	Prompts   []Prompt           `json:"prompts,omitempty"`
 	Resources []Resource         `json:"resources,omitempty"`
 	Templates []ResourceTemplate `json:"templates,omitempty"`
+
+	Subscriptions []Subscription `json:"subscriptions,omitempty"` // resources subscribed to
 }
 
 // Meta returns a copy of s without its lists: the part a [KindServer] change carries.
 func (s Server) Meta() Server {
 	s.Tools, s.Prompts, s.Resources, s.Templates = nil, nil, nil, nil
+	s.Subscriptions = nil
 	return s
 }
 

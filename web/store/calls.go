@@ -41,10 +41,13 @@ type Call struct {
 	Cancel    bool           // a cancel was sent and not refused
 	CancelErr *wire.Error    // why the relay refused the last cancel; the call runs on
 
-	Text  string    // the readable part of the result
-	JSON  string    // the whole result, indented
-	Error string    // why the call failed, in words
-	Code  wire.Code // the error's wire code
+	Text string // the readable part of the result
+	// Contents are the resource contents of the result (a read's, or those
+	// embedded in a prompt's messages or a tool's result), to render by type.
+	Contents []wire.ResourceContents
+	JSON     string    // the whole result, indented
+	Error    string    // why the call failed, in words
+	Code     wire.Code // the error's wire code
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
@@ -120,6 +123,7 @@ func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, a
 
 	c.send(id, op, args, func(r Reply) {
 		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); return true })
+		c.dropOldBlobs()
 		c.cfg.OnChange()
 	}, func(p wire.Progress) {
 		c.updateCall(id, func(call *Call) bool { call.Progress = &p; return true })
@@ -169,6 +173,7 @@ func finishCall(call *Call, r Reply, out outcome) {
 	}
 	text, isError := out(r.Data)
 	call.Text, call.JSON = clip(text), clip(IndentJSON(r.Data))
+	call.Contents = contentsOf(call.Kind, r.Data)
 	call.Status = CallOK
 	if isError {
 		call.Status, call.Code, call.Error = CallError, wire.CodeToolError, toolErrorText(text)

@@ -238,8 +238,11 @@ func (c *Client) received(gen int, text string) {
 			done, redial = c.restartLocked()
 		}
 	case wire.TypeDelta:
+		before := c.snap
 		if c.applyDeltaLocked(f) != nil {
 			done, redial = c.restartLocked()
+		} else {
+			done = c.rereadLocked(before)
 		}
 	case wire.TypeSynced:
 		if c.loaded && f.Seq == c.seq {

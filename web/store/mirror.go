@@ -51,5 +51,7 @@ func cloneList(srv *wire.Server, kind wire.ChangeKind) {
 		srv.Resources = slices.Clone(srv.Resources)
 	case wire.KindTemplate:
 		srv.Templates = slices.Clone(srv.Templates)
+	case wire.KindSubscription:
+		srv.Subscriptions = slices.Clone(srv.Subscriptions)
 	}
 }

@@ -227,7 +227,7 @@ func TestResourceReadAndPromptGetShowText(t *testing.T) {
 		{Role: "user", Content: wire.Content{Type: "text", Text: "Hello Ada"}},
 	}})
 	res := c.View().Calls[1:]
-	if len(res) != 1 || res[0].Kind != CallResource || res[0].Text != "alpha\n[binary content, application/octet-stream, 4 base64 characters]" {
+	if len(res) != 1 || res[0].Kind != CallResource || res[0].Text != "alpha\n[binary content, application/octet-stream, 3 bytes]" {
 		t.Errorf("resource call = %+v", res)
 	}
 	pr := c.View().Calls[:1]

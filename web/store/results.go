@@ -39,7 +39,7 @@ func resourceOutcome(data json.RawMessage) (string, bool) {
 	for _, c := range r.Contents {
 		switch {
 		case c.Blob != "":
-			parts = append(parts, fmt.Sprintf("[binary content, %s, %d base64 characters]", orUnknown(c.MIMEType), len(c.Blob)))
+			parts = append(parts, fmt.Sprintf("[binary content, %s, %d bytes]", orUnknown(c.MIMEType), BlobSize(c.Blob)))
 		default:
 			parts = append(parts, c.Text)
 		}
@@ -71,6 +71,8 @@ func contentText(c wire.Content) string {
 		return c.Text
 	case "resource_link":
 		return fmt.Sprintf("[link to %s]", c.URI)
+	case "resource":
+		return embeddedText(c)
 	default:
 		return fmt.Sprintf("[%s content, %s]", c.Type, orUnknown(c.MIMEType))
 	}

@@ -1,0 +1,193 @@
+// Package resourcefixture is an MCP server for the end-to-end tests of
+// completions, resource templates, subscriptions and read results: prompts
+// whose arguments complete, a template whose variables complete, a
+// subscribable resource that changes on demand, JSON text, images, sound and
+// other binary blobs, and a prompt with embedded resources.
+package resourcefixture
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Path is where the fixture serves MCP.
+const Path = "/mcp"
+
+// readHeaderTimeout bounds how long the fixture waits for a request's headers.
+const readHeaderTimeout = 5 * time.Second
+
+// Server is a resource fixture. Its methods are safe for concurrent use.
+type Server struct {
+	mu    sync.Mutex
+	addr  string // host:port, fixed by the first Start
+	clock string // the text of ClockURI
+	subs  int    // resources/subscribe requests for ClockURI, over every start
+	subCh chan struct{}
+	// slow counts the slow completions started and cancelled; slowCh
+	// signals each change.
+	slow   [2]int
+	slowCh chan struct{}
+	mcp    *mcp.Server // nil while stopped
+	http   *http.Server
+	done   chan struct{}
+}
+
+// Start starts a fixture on a free loopback port and stops it when the test ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{clock: "tick 0", subCh: make(chan struct{}, 64), slowCh: make(chan struct{}, 64)}
+	if err := s.Start(); err != nil {
+		t.Fatalf("start resource fixture: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Errorf("stop resource fixture: %v", err)
+		}
+	})
+	return s
+}
+
+// Start listens on 127.0.0.1: a free port the first time, the same port
+// afterwards; each start is a fresh MCP server with no sessions.
+func (s *Server) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mcp != nil {
+		return errors.New("fixture already running")
+	}
+	addr := s.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	s.addr = ln.Addr().String()
+	s.mcp = s.newMCPServer()
+	srv := s.mcp
+	mux := http.NewServeMux()
+	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
+	s.done = make(chan struct{})
+	go func(h *http.Server, done chan struct{}) {
+		defer close(done)
+		h.Serve(ln)
+	}(s.http, s.done)
+	return nil
+}
+
+// Stop closes the listener and every connection at once, like a crash.
+func (s *Server) Stop() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mcp == nil {
+		return nil
+	}
+	err := s.http.Close()
+	<-s.done
+	for ss := range s.mcp.Sessions() {
+		ss.Close()
+	}
+	s.mcp, s.http, s.done = nil, nil, nil
+	if err != nil {
+		return fmt.Errorf("close fixture http server: %w", err)
+	}
+	return nil
+}
+
+// URL is the fixture's MCP endpoint; it stays the same across Stop and Start.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return "http://" + s.addr + Path
+}
+
+// SetClock changes the text of ClockURI and tells the subscribed clients.
+func (s *Server) SetClock(text string) {
+	s.mu.Lock()
+	s.clock = text
+	srv := s.mcp
+	s.mu.Unlock()
+	if srv != nil {
+		srv.ResourceUpdated(contextBackground(), &mcp.ResourceUpdatedNotificationParams{URI: ClockURI})
+	}
+}
+
+// Subscriptions is how many times a client subscribed to ClockURI.
+func (s *Server) Subscriptions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subs
+}
+
+// WaitSubscriptions waits until a client has subscribed to ClockURI n times.
+func (s *Server) WaitSubscriptions(n int, timeout time.Duration) error {
+	deadline := time.After(timeout)
+	for s.Subscriptions() < n {
+		select {
+		case <-s.subCh:
+		case <-deadline:
+			return fmt.Errorf("%d subscriptions to %s within %v, want %d", s.Subscriptions(), ClockURI, timeout, n)
+		}
+	}
+	return nil
+}
+
+func (s *Server) clockText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clock
+}
+
+func (s *Server) subscribed(uri string) {
+	if uri != ClockURI {
+		return
+	}
+	s.mu.Lock()
+	s.subs++
+	s.mu.Unlock()
+	select {
+	case s.subCh <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Server) slowStarted()   { s.countSlow(0) }
+func (s *Server) slowCancelled() { s.countSlow(1) }
+
+func (s *Server) countSlow(i int) {
+	s.mu.Lock()
+	s.slow[i]++
+	s.mu.Unlock()
+	select {
+	case s.slowCh <- struct{}{}:
+	default:
+	}
+}
+
+// WaitSlowCompletions waits until started completions of SlowValue began and
+// cancelled of them were cancelled by the client.
+func (s *Server) WaitSlowCompletions(started, cancelled int, timeout time.Duration) error {
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		got := s.slow
+		s.mu.Unlock()
+		if got[0] >= started && got[1] >= cancelled {
+			return nil
+		}
+		select {
+		case <-s.slowCh:
+		case <-deadline:
+			return fmt.Errorf("slow completions started %d, cancelled %d within %v; want %d and %d", got[0], got[1], timeout, started, cancelled)
+		}
+	}
+}

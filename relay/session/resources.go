@@ -1,0 +1,95 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// ResourceConnection is what a [Connection] offers for completions and
+// resource subscriptions.
+type ResourceConnection interface {
+	Complete(ctx context.Context, a wire.CompleteArgs) (*wire.CompleteResult, error)
+	// Subscribe subscribes to a resource and keeps the subscription for
+	// later sessions; Unsubscribe forgets it and never fails.
+	Subscribe(ctx context.Context, uri string) error
+	Unsubscribe(ctx context.Context, uri string)
+}
+
+// SubscriptionStore persists resource subscriptions; *store.Store satisfies it.
+type SubscriptionStore interface {
+	AddSubscription(ctx context.Context, user, server, uri string) error
+	RemoveSubscription(ctx context.Context, user, server, uri string) error
+	Subscriptions(ctx context.Context, user, server string) ([]string, error)
+}
+
+// resourceOp runs the ops on completions and subscriptions.
+func (s *Session) resourceOp(ctx context.Context, f wire.Frame) (any, error) {
+	switch f.Op {
+	case wire.OpComplete:
+		return onServer(s, f.Data, func(c Connection, a wire.CompleteArgs) (any, error) { return c.Complete(ctx, a) })
+	case wire.OpSubscribe:
+		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) { return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI) })
+	case wire.OpUnsubscribe:
+		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) {
+			return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI)
+		})
+	}
+	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+}
+
+// SubscribeResource subscribes server id to the resource at uri and remembers it,
+// once the server has accepted, so that it is made again after a reconnect
+// and a relay restart.
+func (s *Session) SubscribeResource(ctx context.Context, id, uri string) error {
+	c, err := s.connection(id)
+	if err != nil {
+		return err
+	}
+	if err := c.Subscribe(ctx, uri); err != nil {
+		return err
+	}
+	if err := s.m.store.AddSubscription(ctx, s.user, id, uri); err != nil {
+		s.m.logger.Error("store subscription", "user", s.user, "server", id, "err", err)
+		c.Unsubscribe(context.WithoutCancel(ctx), uri)
+		return wire.NewError(wire.CodeInternal, "could not save the subscription")
+	}
+	return nil
+}
+
+// UnsubscribeResource forgets the subscription of server id to uri and tells the
+// server if it is connected.
+func (s *Session) UnsubscribeResource(ctx context.Context, id, uri string) error {
+	s.mu.Lock()
+	e, ok := s.servers[id]
+	var c Connection
+	if ok {
+		c = e.conn
+	}
+	s.mu.Unlock()
+	if !ok {
+		return wire.NewError(wire.CodeNotFound, "no such server")
+	}
+	if err := s.m.store.RemoveSubscription(ctx, s.user, id, uri); err != nil {
+		s.m.logger.Error("forget subscription", "user", s.user, "server", id, "err", err)
+		return wire.NewError(wire.CodeInternal, "could not forget the subscription")
+	}
+	if c != nil {
+		c.Unsubscribe(ctx, uri)
+	}
+	return nil
+}
+
+// Subscriptions returns the resource URIs reg's server is subscribed to,
+// for its connection to subscribe to again. A [Dialer] calls it.
+func (m *Manager) Subscriptions(reg store.Server) []string {
+	ctx, cancel := context.WithTimeout(context.Background(), settingTimeout)
+	defer cancel()
+	uris, err := m.store.Subscriptions(ctx, reg.User, reg.ID)
+	if err != nil {
+		m.logger.Error("read subscriptions", "user", reg.User, "server", reg.ID, "err", err)
+	}
+	return uris
+}

@@ -1,0 +1,39 @@
+package wire
+
+// Ops on resource subscriptions. A subscription is remembered by the relay
+// and made again on every new session with the server, until unsubscribed.
+const (
+	// OpSubscribe subscribes to a resource's updates: [SubscribeArgs] → {}.
+	// It fails with [CodeBadRequest] when the server did not declare
+	// resources.subscribe.
+	OpSubscribe OpName = "resource.subscribe"
+	// OpUnsubscribe ends a subscription: [SubscribeArgs] → {}.
+	OpUnsubscribe OpName = "resource.unsubscribe"
+)
+
+// KindSubscription is the change kind of a subscription; Key is the
+// resource URI and Value a [Subscription].
+const KindSubscription ChangeKind = "subscription"
+
+// MaxSubscriptions is how many resources one server may have subscriptions to.
+const MaxSubscriptions = 100
+
+// SubscribeArgs are the arguments of [OpSubscribe] and [OpUnsubscribe].
+type SubscribeArgs struct {
+	Server string `json:"server"`
+	URI    string `json:"uri"`
+}
+
+// ServerID returns the server the arguments name.
+func (a SubscribeArgs) ServerID() string { return a.Server }
+
+// Subscription is one subscribed resource of a server.
+type Subscription struct {
+	URI string `json:"uri"`
+	// Updated is when the server last said the resource changed (RFC 3339,
+	// UTC, milliseconds), empty until it does.
+	Updated string `json:"updated,omitempty"`
+	// Error says why the last attempt to subscribe on the current session
+	// failed; empty when the server accepted it.
+	Error string `json:"error,omitempty"`
+}
