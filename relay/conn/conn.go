@@ -92,6 +92,7 @@ type Conn struct {
 
 	progress progressTokens
 	orders   schemaOrders // property orders of requested schemas
+	tasks    taskWatch    // what the go-sdk does not decode of tasks
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
@@ -157,6 +158,7 @@ func newClient(c *Conn) *mcp.Client {
 		},
 	})
 	client.AddSendingMiddleware(noCache, c.asking)
+	registerTaskMethods(client)
 	return client
 }
 

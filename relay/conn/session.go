@@ -39,6 +39,8 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	c.state.Info = convertImplementation(init.ServerInfo)
 	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
 	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
+	c.state.Capabilities = c.serverCapabilities(init.Capabilities)
+	c.state.ClientCapabilities = clientCapabilityNames(c.capabilities())
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)

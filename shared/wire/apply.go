@@ -17,12 +17,18 @@ func (s *Snapshot) Apply(c Change) error {
 		s.Asks, err = applyItem(s.Asks, c, func(a Ask) string { return a.ID })
 		return err
 	}
+	if c.Kind == KindCall {
+		var err error
+		s.Calls, err = applyItem(s.Calls, c, func(call Call) string { return call.ID })
+		return err
+	}
 	i := s.serverIndex(c.Server)
 	if c.Kind == KindServer {
 		switch {
 		case c.Remove && i >= 0:
 			s.Servers = append(s.Servers[:i], s.Servers[i+1:]...)
 			s.Asks = slices.DeleteFunc(s.Asks, func(a Ask) bool { return a.Server == c.Server })
+			s.Calls = slices.DeleteFunc(s.Calls, func(call Call) bool { return call.Server == c.Server })
 		case c.Remove:
 		default:
 			var meta Server

@@ -1,0 +1,40 @@
+package wire
+
+// ServerCapabilities are the capabilities a server declared when it
+// initialized, as the Info tab shows them. Experimental lists the names of
+// its experimental capabilities, sorted.
+type ServerCapabilities struct {
+	Tools        *ListCapability     `json:"tools,omitempty"`
+	Prompts      *ListCapability     `json:"prompts,omitempty"`
+	Resources    *ResourceCapability `json:"resources,omitempty"`
+	Logging      bool                `json:"logging,omitempty"`
+	Completions  bool                `json:"completions,omitempty"`
+	Tasks        *TaskCapability     `json:"tasks,omitempty"`
+	Experimental []string            `json:"experimental,omitempty"`
+}
+
+// ListCapability is a declared list (tools, prompts).
+type ListCapability struct {
+	ListChanged bool `json:"listChanged,omitempty"`
+}
+
+// ResourceCapability is the declared resources capability.
+type ResourceCapability struct {
+	Subscribe   bool `json:"subscribe,omitempty"`
+	ListChanged bool `json:"listChanged,omitempty"`
+}
+
+// TaskCapability is the declared tasks capability (MCP 2025-11-25,
+// experimental): ToolCall means tools/call may be task-augmented.
+type TaskCapability struct {
+	List     bool `json:"list,omitempty"`
+	Cancel   bool `json:"cancel,omitempty"`
+	ToolCall bool `json:"toolCall,omitempty"`
+}
+
+// Names of the client capabilities the relay may advertise to a server
+// ([Server.ClientCapabilities]).
+const (
+	ClientCapElicitationForm = "elicitation.form"
+	ClientCapElicitationURL  = "elicitation.url"
+)
