@@ -165,6 +165,9 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 		case <-ctx.Done():
 			timer.Stop()
 			return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+		case <-c.ctx.Done():
+			timer.Stop()
+			return nil, wire.NewError(wire.CodeNotReady, "the connection closed")
 		case n := <-notes:
 			timer.Stop()
 			t = n

@@ -20,6 +20,9 @@ type Store interface {
 	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	SetSetting(ctx context.Context, key, value string) error
 	DeleteSetting(ctx context.Context, key string) error
+	PutCallTask(ctx context.Context, t store.CallTask) error
+	DeleteCallTask(ctx context.Context, user, call string) error
+	CallTasks(ctx context.Context, user, server string) ([]store.CallTask, error)
 }
 
 // Connection is one live MCP connection, as the session uses it.
