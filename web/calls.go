@@ -73,6 +73,7 @@ func renderCallBody(c store.Call) app.UI {
 		return renderPending(c)
 	case store.CallOK:
 		return app.Div().Class("call-body").Body(
+			renderCallTask(c.Task),
 			app.If(c.Text != "", func() app.UI {
 				return app.Pre().Class("result-text", "code-block").Text(c.Text)
 			}).Else(func() app.UI {
@@ -104,6 +105,7 @@ func renderPending(c store.Call) app.UI {
 		app.If(p != nil, func() app.UI {
 			return app.Span().Class("call-progress-text").Text(progressText(p.Progress, p.Total, p.Message))
 		}),
+		renderCallTask(c.Task),
 		disabledIf(app.Button().Class("cancel-call", "sb-button").Type("button"), c.Cancel).
 			Text(choose(c.Cancel, "Cancelling…", "Cancel")).
 			OnClick(func(ctx app.Context, e app.Event) {

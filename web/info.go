@@ -26,6 +26,8 @@ func renderInfo(s wire.Server) app.UI {
 			infoRow("URL", s.URL),
 			infoRow("State", s.State),
 		),
+		&Ping{ServerID: s.ID},
+		renderCapabilities(s),
 		renderAuthInfo(s),
 		&ElicitModes{ServerID: s.ID, Modes: s.Elicitation},
 		app.H3().Class("list-title").Text("Instructions"),
