@@ -51,7 +51,7 @@ func (c *Client) viewCallsLocked() []Call {
 		sc := c.snap.Calls[i]
 		opID, mine := strings.CutPrefix(sc.ID, prefix)
 		if j, ok := local[opID]; mine && ok {
-			out = append(out, mergeLocal(c.calls[j], sc))
+			out = append(out, c.mergeLocalLocked(c.calls[j], sc))
 			continue
 		}
 		out = append(out, c.fromStateLocked(sc))
@@ -62,17 +62,24 @@ func (c *Client) viewCallsLocked() []Call {
 	return out
 }
 
-// mergeLocal is this tab's call, with what only the state knows while it runs.
-func mergeLocal(local Call, sc wire.Call) Call {
-	local.Task = sc.Task
-	if local.Status != CallPending {
+// mergeLocalLocked is this tab's call, with what only the state knows. A
+// call whose answer this tab lost (the socket dropped) is as the state has it.
+func (c *Client) mergeLocalLocked(local Call, sc wire.Call) Call {
+	if local.Status != CallPending && local.Code != CodeConnectionLost {
+		local.Task = sc.Task
 		return local
 	}
-	if sc.Progress != nil {
-		local.Progress = sc.Progress
+	if local.Status == CallPending {
+		local.Task = sc.Task
+		if sc.Progress != nil {
+			local.Progress = sc.Progress
+		}
+		local.Cancel = local.Cancel || sc.Cancelling
+		return local
 	}
-	local.Cancel = local.Cancel || sc.Cancelling
-	return local
+	call := c.fromStateLocked(sc)
+	call.ID, call.Elsewhere = local.ID, false
+	return call
 }
 
 // fromStateLocked converts a call known from the state only. Finished ones
@@ -124,20 +131,25 @@ func outcomeOf(kind CallKind) outcome {
 	return toolOutcome
 }
 
-// cancelElsewhere cancels a running call known from the state only, with
-// call.cancel; it reports false when id is not such a call.
+// cancelElsewhere cancels, with call.cancel, a running call this tab did
+// not make or whose op's answer it lost; it reports false when id is a call
+// of this tab still waiting for its op's answer (op.cancel cancels it).
 func (c *Client) cancelElsewhere(id string) bool {
 	c.mu.Lock()
-	if slices.ContainsFunc(c.calls, func(call Call) bool { return call.ID == id }) {
+	li := slices.IndexFunc(c.calls, func(call Call) bool { return call.ID == id })
+	if li >= 0 && c.calls[li].Status == CallPending {
 		c.mu.Unlock()
 		return false
 	}
-	i := slices.IndexFunc(c.snap.Calls, func(sc wire.Call) bool { return sc.ID == id })
+	stateID := id
+	if li >= 0 {
+		stateID = c.stateCallID(id)
+	}
+	i := slices.IndexFunc(c.snap.Calls, func(sc wire.Call) bool { return sc.ID == stateID })
 	running := i >= 0 && c.snap.Calls[i].State == wire.CallRunning && !c.snap.Calls[i].Cancelling
 	c.mu.Unlock()
-	if !running {
-		return i >= 0
+	if running {
+		c.Do(wire.OpCancelCall, wire.CallArgs{Call: stateID}, func(Reply) {})
 	}
-	c.Do(wire.OpCancelCall, wire.CallArgs{Call: id}, func(Reply) {})
 	return true
 }
