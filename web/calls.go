@@ -62,6 +62,9 @@ func (i *CallItem) Render() app.UI {
 		app.Div().Class("call-head").Role("status").Body(
 			app.Span().Class("call-name").Text(c.Name),
 			app.Span().Class("call-status").Text(callStatusWord(c)),
+			app.If(c.Elsewhere, func() app.UI {
+				return app.Span().Class("call-origin", "sb-note").Text("started in another tab or before a reload")
+			}),
 		),
 		renderCallBody(c),
 	)

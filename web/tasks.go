@@ -32,6 +32,18 @@ func renderCallTask(t *wire.CallTask) app.UI {
 	return app.P().Class("call-task").DataSet("task-status", t.Status).Text(text)
 }
 
+// renderToolBadge marks, in the list, a tool that runs as a task or that
+// cannot be called.
+func renderToolBadge(t wire.Tool) app.UI {
+	switch {
+	case t.Uncallable != "":
+		return app.Span().Class("tool-badge", "is-uncallable").Text("cannot be called")
+	case t.TaskSupport == wire.TaskSupportRequired || t.TaskSupport == wire.TaskSupportOptional:
+		return app.Span().Class("tool-badge", "is-task").Text("task")
+	}
+	return app.Span().Class("tool-badge").Hidden(true)
+}
+
 // renderTaskSupport says whether a tool runs as a task, and why it cannot
 // be called when the relay cannot call it.
 func renderTaskSupport(t wire.Tool) app.UI {
