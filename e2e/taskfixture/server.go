@@ -204,7 +204,7 @@ func (s *Server) view(tk *task) taskJSON {
 	}
 }
 
-func (s *Server) create(_ context.Context, _ *mcp.ServerSession, p *createParams) (*createResult, error) {
+func (s *Server) create(_ context.Context, ss *mcp.ServerSession, p *createParams) (*createResult, error) {
 	if p.Name != ToolResearch && p.Name != ToolQuick {
 		return nil, fmt.Errorf("tool %q does not run as a task", p.Name)
 	}
@@ -221,15 +221,24 @@ func (s *Server) create(_ context.Context, _ *mcp.ServerSession, p *createParams
 	if p.Name == ToolQuick {
 		steps = 1
 	}
-	go s.run(ctx, tk, topic, steps)
+	report := func(int, int, string) {}
+	if token := p.Meta["progressToken"]; token != nil {
+		report = func(step, total int, msg string) {
+			ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(step), Total: float64(total), Message: msg})
+		}
+	}
+	go s.run(ctx, tk, topic, steps, report)
 	s.created <- tk.id
 	return &createResult{Task: v}, nil
 }
 
-// run works through the steps of tk, then completes it.
-func (s *Server) run(ctx context.Context, tk *task, topic string, steps int) {
+// run works through the steps of tk, reporting each as progress when the
+// call asked for it, then completes it.
+func (s *Server) run(ctx context.Context, tk *task, topic string, steps int, report func(step, total int, msg string)) {
 	for i := 1; i <= steps; i++ {
-		s.update(tk, "working", fmt.Sprintf("step %d of %d", i, steps), nil)
+		msg := fmt.Sprintf("step %d of %d", i, steps)
+		s.update(tk, "working", msg, nil)
+		report(i, steps, msg)
 		select {
 		case <-ctx.Done():
 			return

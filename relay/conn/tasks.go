@@ -34,6 +34,9 @@ type taskParams struct {
 	TTL int64 `json:"ttl"`
 }
 
+// progressTokenKey is where a request's _meta carries its progress token.
+const progressTokenKey = "progressToken"
+
 // taskIDParams are the params of tasks/get, tasks/result and tasks/cancel.
 type taskIDParams struct {
 	mcp.ParamsBase
@@ -79,9 +82,9 @@ const uncallableNoTasks = "this tool runs only as a task, and the server did not
 
 // CallToolTask calls tool name as a task. created is called once with the
 // task as soon as the server created it, then status with each status seen;
-// the result is the task's, fetched with tasks/result. Errors are
-// [*wire.Error].
-func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessage, created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+// the result is the task's, fetched with tasks/result. When progress is not
+// nil it gets the task's progress notifications. Errors are [*wire.Error].
+func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
 	arguments, err := objectArgs(args)
 	if err != nil {
 		return nil, err
@@ -93,7 +96,13 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 	if !c.knows(func() map[string]bool { return s.tools }, name) {
 		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
 	}
-	t, err := c.createTask(ctx, s, name, arguments)
+	params := &taskCallParams{Name: name, Arguments: arguments, Task: taskParams{TTL: taskTTL.Milliseconds()}}
+	if progress != nil {
+		token, stop := c.progress.add(progress)
+		defer stop()
+		params.Meta = mcp.Meta{progressTokenKey: token}
+	}
+	t, err := c.createTask(ctx, s, params)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +112,7 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 
 // createTask sends the task-augmented tools/call and returns the task the
 // server created.
-func (c *Conn) createTask(ctx context.Context, s *session, name string, arguments json.RawMessage) (taskInfo, error) {
+func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParams) (taskInfo, error) {
 	c.tasks.create.Lock()
 	defer c.tasks.create.Unlock()
 	ch := make(chan taskInfo, 1)
@@ -117,7 +126,6 @@ func (c *Conn) createTask(ctx context.Context, s *session, name string, argument
 	}()
 	ctx, cancel := context.WithTimeout(ctx, taskCreateTimeout)
 	defer cancel()
-	params := &taskCallParams{Name: name, Arguments: arguments, Task: taskParams{TTL: taskTTL.Milliseconds()}}
 	_, err := do(ctx, s, func(ctx context.Context) (*createdResult, error) {
 		return mcp.CallCustomMethod[*taskCallParams, *createdResult](ctx, s.cs, methodToolsCall, params)
 	})
@@ -154,6 +162,9 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 	}
 	report(t)
 	for {
+		if t.Status == wire.TaskCancelled {
+			return nil, wire.NewError(wire.CodeCancelled, "the server cancelled the task")
+		}
 		if t.Status != wire.TaskWorking {
 			res, err := c.taskResult(ctx, t.TaskID)
 			if err == nil || !isNotReady(err) {

@@ -91,9 +91,12 @@ func TestTaskRunsToItsResult(t *testing.T) {
 		t.Fatalf("TaskMode = %v, %v; want a task", task, err)
 	}
 	var log statusLog
+	var mu sync.Mutex
+	var progress []wire.Progress
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := c.CallToolTask(ctx, taskfixture.ToolResearch, json.RawMessage(`{"topic":"owls"}`), log.onCreated, log.onStatus)
+	res, err := c.CallToolTask(ctx, taskfixture.ToolResearch, json.RawMessage(`{"topic":"owls"}`),
+		func(p wire.Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }, log.onCreated, log.onStatus)
 	if err != nil {
 		t.Fatalf("CallToolTask: %v", err)
 	}
@@ -103,6 +106,11 @@ func TestTaskRunsToItsResult(t *testing.T) {
 	if len(log.created) != 1 || log.created[0].ID == "" {
 		t.Errorf("created = %+v, want one task with an id", log.created)
 	}
+	mu.Lock()
+	if len(progress) == 0 || progress[len(progress)-1].Total != 3 {
+		t.Errorf("progress = %+v, want the steps out of 3", progress)
+	}
+	mu.Unlock()
 	msgs := log.messages()
 	if !slices.Contains(msgs, "working:step 2 of 3") {
 		t.Errorf("statuses seen = %q, want the middle step among them", msgs)
@@ -116,7 +124,7 @@ func TestTaskCancelEndsIt(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.CallToolTask(ctx, taskfixture.ToolResearch, json.RawMessage(`{"topic":"bees"}`), log.onCreated, log.onStatus)
+		_, err := c.CallToolTask(ctx, taskfixture.ToolResearch, json.RawMessage(`{"topic":"bees"}`), nil, log.onCreated, log.onStatus)
 		done <- err
 	}()
 	id := <-f.Created()
@@ -139,7 +147,7 @@ func TestWatchTaskResumesByID(t *testing.T) {
 	var log statusLog
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.CallToolTask(first, taskfixture.ToolResearch, json.RawMessage(`{"topic":"moss"}`), log.onCreated, log.onStatus)
+		_, err := c.CallToolTask(first, taskfixture.ToolResearch, json.RawMessage(`{"topic":"moss"}`), nil, log.onCreated, log.onStatus)
 		done <- err
 	}()
 	id := <-f.Created()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -26,6 +27,9 @@ const (
 	callCancelTimeout = 10 * time.Second
 	// progressEvery spaces the progress deltas of one call.
 	progressEvery = 100 * time.Millisecond
+	// maxRunningCalls bounds the calls running at once for one user: calls
+	// outlive their dashboards, so the per-dashboard op limit does not.
+	maxRunningCalls = 128
 )
 
 // errOpCancelled is the cause of an op's context cancelled by op.cancel.
@@ -34,7 +38,7 @@ var errOpCancelled = errors.New("op cancelled")
 // Tasker is what a connection offers for MCP tasks; *conn.Conn has it.
 type Tasker interface {
 	TaskMode(tool string) (task bool, err error)
-	CallToolTask(ctx context.Context, name string, args json.RawMessage, created, status func(wire.CallTask)) (*wire.CallToolResult, error)
+	CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error)
 	WatchTask(ctx context.Context, taskID string, status func(wire.CallTask)) (*wire.CallToolResult, error)
 	CancelTask(ctx context.Context, taskID string) error
 }
@@ -153,7 +157,7 @@ func (s *Session) callTool(ctx context.Context, c Connection, rc *runningCall, a
 	if !asTask {
 		return c.CallTool(ctx, a.Name, a.Arguments, progress)
 	}
-	return t.CallToolTask(ctx, a.Name, a.Arguments,
+	return t.CallToolTask(ctx, a.Name, a.Arguments, progress,
 		func(task wire.CallTask) { s.taskCreated(rc, t, a.Name, task) },
 		func(task wire.CallTask) { s.taskStatus(rc, task) })
 }
@@ -182,6 +186,9 @@ func (s *Session) startCall(spec callSpec) (*runningCall, error) {
 	case s.callIndexLocked(id) >= 0:
 		cancel()
 		return nil, wire.NewError(wire.CodeBadRequest, "a call with this id exists")
+	case len(s.running) >= maxRunningCalls:
+		cancel()
+		return nil, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("too many calls running (at most %d)", maxRunningCalls))
 	}
 	if s.running == nil {
 		s.running = map[string]*runningCall{}
