@@ -38,6 +38,9 @@ type Config struct {
 	PollInterval time.Duration
 	// Hold keeps every task working after its last step until Release.
 	Hold bool
+	// IgnoreTasks runs task-augmented calls plainly, as a server without
+	// task support must, while still declaring the capability.
+	IgnoreTasks bool
 }
 
 // Server is a running fixture.
@@ -349,7 +352,7 @@ func (s *Server) wrap(h http.Handler) http.Handler {
 		if json.Unmarshal(body, &msg) == nil {
 			json.Unmarshal(msg["method"], &method)
 		}
-		if method == "tools/call" {
+		if method == "tools/call" && !s.cfg.IgnoreTasks {
 			var p struct {
 				Task json.RawMessage `json:"task"`
 			}

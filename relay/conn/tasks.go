@@ -102,17 +102,25 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 		defer stop()
 		params.Meta = mcp.Meta{progressTokenKey: token}
 	}
-	t, err := c.createTask(ctx, s, params)
-	if err != nil {
+	t, plain, err := c.createTask(ctx, s, params)
+	switch {
+	case err != nil:
 		return nil, err
+	case plain != nil: // the server ran the call without a task
+		out, err := convertCallToolResult(plain)
+		if err != nil {
+			return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		}
+		return sized(out)
 	}
 	created(wireTask(t))
 	return c.followTask(ctx, t, status)
 }
 
 // createTask sends the task-augmented tools/call and returns the task the
-// server created.
-func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParams) (taskInfo, error) {
+// server created, or the plain result of a server that ignored the task
+// (as the specification says a server without task support does).
+func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParams) (taskInfo, *mcp.CallToolResult, error) {
 	c.tasks.create.Lock()
 	defer c.tasks.create.Unlock()
 	ch := make(chan taskInfo, 1)
@@ -126,18 +134,21 @@ func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParam
 	}()
 	ctx, cancel := context.WithTimeout(ctx, taskCreateTimeout)
 	defer cancel()
-	_, err := do(ctx, s, func(ctx context.Context) (*createdResult, error) {
+	res, err := do(ctx, s, func(ctx context.Context) (*createdResult, error) {
 		return mcp.CallCustomMethod[*taskCallParams, *createdResult](ctx, s.cs, methodToolsCall, params)
 	})
 	if err != nil {
-		return taskInfo{}, err
+		return taskInfo{}, nil, err
 	}
 	select {
 	case t := <-ch:
-		return t, nil
+		return t, nil, nil
 	default:
-		return taskInfo{}, wire.NewError(wire.CodeUpstream, "the server answered the task call without creating a task")
 	}
+	if len(res.Content) > 0 || res.StructuredContent != nil || res.IsError {
+		return taskInfo{}, res, nil
+	}
+	return taskInfo{}, nil, wire.NewError(wire.CodeUpstream, "the server answered the task call without creating a task")
 }
 
 // WatchTask follows a task created earlier (before a reconnect or a restart

@@ -171,3 +171,15 @@ func TestPingMeasuresRoundTrip(t *testing.T) {
 		t.Fatalf("Ping = %v, %v; want a positive round trip", d, err)
 	}
 }
+
+func TestTaskCallThatTheServerRunsPlainlyReturnsItsResult(t *testing.T) {
+	_, c, _ := startTaskFixture(t, taskfixture.Config{IgnoreTasks: true})
+	var log statusLog
+	res, err := c.CallToolTask(context.Background(), taskfixture.ToolQuick, json.RawMessage(`{"topic":"ivy"}`), nil, log.onCreated, log.onStatus)
+	if err != nil {
+		t.Fatalf("CallToolTask: %v", err)
+	}
+	if len(res.Content) != 1 || res.Content[0].Text != "quick ivy" || len(log.created) != 0 {
+		t.Errorf("result = %+v, created = %+v; want the plain result and no task", res, log.created)
+	}
+}
