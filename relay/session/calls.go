@@ -219,7 +219,9 @@ func (s *Session) finishCall(rc *runningCall, res any, err error) {
 			call.Result = b
 		}
 		if call.Task != nil && err != nil && asWireError(err).Code == wire.CodeCancelled {
-			call.Task.Status = wire.TaskCancelled
+			task := *call.Task // a copy: snapshots share the old one
+			task.Status = wire.TaskCancelled
+			call.Task = &task
 		}
 		s.putCallLocked(call)
 		s.pruneCallsLocked(rc.server)
