@@ -120,3 +120,30 @@ func TestPingShowsTheRoundTrip(t *testing.T) {
 	p.click("#server-ping")
 	p.waitJS("a round-trip time", `/Round trip: [0-9.]+ ms/.test(document.querySelector("#ping-result")?.textContent ?? "")`)
 }
+
+func TestSecondTabSeesACallAndCancelsIt(t *testing.T) {
+	r, fx, a := openTaskServer(t, taskfixture.Config{Steps: 100, Step: 200 * time.Millisecond})
+	id := a.startCallWith(taskfixture.ToolResearch, `{"topic":"lichen"}`)
+	task := <-fx.Created()
+	a.waitTaskText(id, "step")
+
+	b := openTab(t)
+	b.login(r)
+	b.waitServer(taskServerName, wire.StateReady)
+	b.openServer(taskServerName)
+	pending := fmt.Sprintf(`[...document.querySelectorAll(%s)].find(c => c.dataset.status === "pending" &&
+		(c.querySelector(".call-task")?.textContent ?? "").includes("step"))`, jsString(researchCalls))
+	b.waitJS("the other tab's call, running with its task status", pending+` !== undefined`)
+	other := eval[string](b, pending+`.dataset.callId`)
+	b.click(callSel(other) + " .cancel-call")
+
+	if text := a.waitCallText(id, callError); !strings.Contains(text, "Cancelled") {
+		t.Errorf("the first tab says %q", text)
+	}
+	if text := b.waitCallText(other, callError); !strings.Contains(text, "Cancelled") {
+		t.Errorf("the second tab says %q", text)
+	}
+	if got := fx.Status(task); got != wire.TaskCancelled {
+		t.Errorf("the server's task is %q, want cancelled", got)
+	}
+}
