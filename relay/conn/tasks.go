@@ -154,7 +154,7 @@ func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParam
 // WatchTask follows a task created earlier (before a reconnect or a restart
 // of the relay) until its result; status gets each status seen.
 func (c *Conn) WatchTask(ctx context.Context, taskID string, status func(wire.CallTask)) (*wire.CallToolResult, error) {
-	return c.followTask(ctx, taskInfo{TaskID: taskID, Status: wire.TaskWorking}, status)
+	return c.followTask(ctx, taskInfo{TaskID: taskID, Status: wire.TaskWorking, StatusMessage: "following the task again"}, status)
 }
 
 // followTask polls task t at the server's poll interval, and wakes on its

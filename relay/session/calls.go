@@ -401,7 +401,6 @@ func (s *Session) resumeTasks(e *entry) {
 		s.mu.Lock()
 		rc.task, rc.conn = st.Task, t
 		s.mu.Unlock()
-		s.taskStatus(rc, wire.CallTask{ID: st.Task, Status: wire.TaskWorking, StatusMessage: "following the task again after a relay restart"})
 		go func() {
 			res, err := t.WatchTask(rc.ctx, st.Task, func(task wire.CallTask) { s.taskStatus(rc, task) })
 			s.finishCall(rc, res, err)
