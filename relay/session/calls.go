@@ -206,8 +206,14 @@ func (s *Session) finishCall(rc *runningCall, res any, err error) {
 	}
 	rc.result, rc.err = res, err
 	s.mu.Lock()
-	delete(s.running, rc.id)
 	abandoned, task := rc.abandoned, rc.task
+	s.mu.Unlock()
+	if task != "" && !abandoned {
+		s.forgetTask(rc.id) // before the state says the call ended
+	}
+	s.mu.Lock()
+	delete(s.running, rc.id)
+	abandoned = rc.abandoned
 	if i := s.callIndexLocked(rc.id); i >= 0 && !abandoned {
 		call := s.calls[i]
 		call.State, call.Progress, call.Cancelling, call.Ended = wire.CallDone, nil, false, time.Now().UTC()
@@ -229,9 +235,6 @@ func (s *Session) finishCall(rc *runningCall, res any, err error) {
 	s.mu.Unlock()
 	rc.cancel()
 	close(rc.done)
-	if task != "" && !abandoned {
-		s.forgetTask(rc.id)
-	}
 }
 
 // callProgress shows a running call's progress, at most every progressEvery.

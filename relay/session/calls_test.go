@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -105,5 +106,71 @@ func TestFinishedCallKeepsItsResultAndOnlyTwentyAreKept(t *testing.T) {
 	var res wire.CallToolResult
 	if err := json.Unmarshal(snap.Calls[0].Result, &res); err != nil || res.Content[0].Text != "ok" {
 		t.Errorf("kept result = %s, %v; want the tool's text", snap.Calls[0].Result, err)
+	}
+}
+
+// taskConn is a testConn whose tools run as tasks.
+type taskConn struct {
+	*testConn
+	created chan struct{}                        // closed once the task of a call was recorded
+	watch   func(id string) *wire.CallToolResult // the result WatchTask gives
+}
+
+func (c *taskConn) TaskMode(string) (bool, error) { return true, nil }
+func (c *taskConn) CallToolTask(ctx context.Context, _ string, _ json.RawMessage, _ func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+	created(wire.CallTask{ID: "t1", Status: wire.TaskWorking})
+	close(c.created)
+	<-ctx.Done()
+	return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+}
+func (c *taskConn) WatchTask(_ context.Context, id string, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+	status(wire.CallTask{ID: id, Status: wire.TaskCompleted})
+	return c.watch(id), nil
+}
+func (c *taskConn) CancelTask(context.Context, string) error { return nil }
+
+// newTaskManager is a manager over dir whose connections are taskConns.
+func newTaskManager(t *testing.T, dir string, watch func(string) *wire.CallToolResult) (*Manager, *store.Store, chan struct{}) {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := make(chan struct{})
+	m := NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
+		return &taskConn{testConn: &testConn{emit: emit}, created: created, watch: watch}
+	}, nil)
+	return m, st, created
+}
+
+func TestTaskCallIsFollowedAgainAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	m, st, created := newTaskManager(t, dir, nil)
+	s := m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	sub := s.Subscribe(wire.Hello{})
+	fr, _ := wire.Op("op-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "research", Call: "call-1"})
+	sub.HandleOp(fr)
+	<-created
+	m.Close() // the relay stops: the task is not cancelled, its id stays stored
+	st.Close()
+
+	m2, st2, _ := newTaskManager(t, dir, func(task string) *wire.CallToolResult {
+		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "resumed " + task}}}
+	})
+	t.Cleanup(func() { m2.Close(); st2.Close() })
+	if err := m2.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var snap wire.Snapshot
+	applyUntil(t, m2.Session("alice").Subscribe(wire.Hello{}), &snap, func(s wire.Snapshot) bool {
+		return callState(s, "call-1") == wire.CallDone
+	})
+	var res wire.CallToolResult
+	if err := json.Unmarshal(snap.Calls[0].Result, &res); err != nil || res.Content[0].Text != "resumed t1" {
+		t.Fatalf("resumed call = %+v", snap.Calls[0])
+	}
+	if tasks, err := st2.CallTasks(context.Background(), "alice", id); err != nil || len(tasks) != 0 {
+		t.Errorf("stored tasks after the call ended = %+v, %v; want none", tasks, err)
 	}
 }
