@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,6 +44,19 @@ var everythingArgs = map[string]map[string]any{
 	"gzip-file-as-resource":          {"name": "hello.txt.gz", "data": "data:text/plain;base64,aGVsbG8gd29ybGQ=", "outputType": "resource"},
 	"trigger-long-running-operation": {"duration": 2, "steps": 2},
 	everythingTool:                   {"topic": "owls"},
+}
+
+// everythingConditional are the tools the server offers only to a client
+// that advertises a capability, with that capability: when one is missing
+// from the list, its row says why.
+var everythingConditional = map[string]string{
+	"get-roots-list":                    "roots",
+	"trigger-elicitation-request":       "elicitation",
+	"trigger-url-elicitation":           "elicitation.url",
+	"trigger-sampling-request":          "sampling",
+	"trigger-sampling-request-async":    "sampling and tasks.requests.sampling.createMessage",
+	"trigger-elicitation-request-async": "elicitation and tasks.requests.elicitation.create",
+	everythingTool:                      "elicitation (it runs as a task)",
 }
 
 // everythingRow is one line of the table.
@@ -116,12 +130,12 @@ func startEverything(t *testing.T, transport string) string {
 }
 
 // driveEverything adds the server to a fresh relay and uses all it offers.
-func driveEverything(t *testing.T, name, url, transport string) []everythingRow {
+func driveEverything(t *testing.T, transportName, url, transport string) []everythingRow {
 	r := startRelay(t)
 	s, snap := r.openSocket(t, r.sessionCookie(t))
-	f := s.op(wire.OpAddServer, wire.AddServerArgs{Name: "everything-" + name, URL: url, Transport: transport})
+	f := s.op(wire.OpAddServer, wire.AddServerArgs{Name: "everything-" + transportName, URL: url, Transport: transport})
 	if f.Type != wire.TypeResult {
-		t.Fatalf("add the everything server over %s: %+v", name, f.Error)
+		t.Fatalf("add the everything server over %s: %+v", transportName, f.Error)
 	}
 	var added wire.AddServerResult
 	json.Unmarshal(f.Data, &added)
@@ -133,7 +147,7 @@ func driveEverything(t *testing.T, name, url, transport string) []everythingRow 
 	var rows []everythingRow
 	row := func(kind, item string, res wire.Frame) {
 		ok, detail := everythingOutcome(res)
-		rows = append(rows, everythingRow{transport: name, kind: kind, name: item, ok: ok, detail: detail})
+		rows = append(rows, everythingRow{transport: transportName, kind: kind, name: item, ok: ok, detail: detail})
 	}
 	for _, tool := range srv.Tools {
 		args := everythingArgs[tool.Name]
@@ -145,6 +159,12 @@ func driveEverything(t *testing.T, name, url, transport string) []everythingRow 
 		if tool.Name == everythingTool { // again, ambiguous: the task asks for input on its way
 			raw, _ := json.Marshal(map[string]any{"topic": "python", "ambiguous": true})
 			row("tool", tool.Name+" (ambiguous)", d.run(wire.OpCallTool, wire.CallToolArgs{Server: added.ID, Name: tool.Name, Arguments: raw}))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(everythingConditional)) {
+		if !slices.ContainsFunc(srv.Tools, func(tl wire.Tool) bool { return tl.Name == name }) {
+			rows = append(rows, everythingRow{transport: transportName, kind: "tool", name: name,
+				detail: "not offered: the server lists it only for a client advertising " + everythingConditional[name]})
 		}
 	}
 	for _, p := range srv.Prompts {
