@@ -8,6 +8,8 @@ WASM     := static/dist/app.wasm
 WASM_SUM := static/dist/app.wasm.sha256
 BIN      := bin/switchboard
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || echo /usr/bin/chromium)
+EVERYTHING_DIR    := e2e/everything
+EVERYTHING_SERVER := $(EVERYTHING_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
@@ -43,7 +45,7 @@ vet:
 unit: $(WASM_SUM)
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
 
-e2e: $(WASM_SUM) chromium
+e2e: $(WASM_SUM) chromium $(EVERYTHING_SERVER)
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./e2e/...
 
 # chromium installs Chromium with apt-get when it is missing and we are root.
@@ -75,4 +77,20 @@ conformance: $(BIN) $(CONFORMANCE_SUITE)
 
 $(CONFORMANCE_SUITE): $(CONFORMANCE_DIR)/package.json $(CONFORMANCE_DIR)/package-lock.json
 	npm ci --prefix $(CONFORMANCE_DIR) --no-audit --no-fund
+	touch $@
+
+# everything runs the harness that drives the relay through every tool,
+# prompt, resource and template of the MCP reference server
+# @modelcontextprotocol/server-everything, over Streamable HTTP and SSE, and
+# prints a table of what succeeded (Node.js and npm needed; the server is
+# installed from the lock file into e2e/everything/node_modules and bound to
+# 127.0.0.1 by e2e/everything/loopback.cjs).
+.PHONY: everything everything-server
+everything: $(WASM_SUM) $(EVERYTHING_SERVER)
+	$(GO) test -count=1 -run 'TestEverythingServer' -v ./e2e/
+
+everything-server: $(EVERYTHING_SERVER)
+
+$(EVERYTHING_SERVER): $(EVERYTHING_DIR)/package.json $(EVERYTHING_DIR)/package-lock.json
+	npm ci --prefix $(EVERYTHING_DIR) --no-audit --no-fund
 	touch $@

@@ -62,6 +62,9 @@ func (i *CallItem) Render() app.UI {
 		app.Div().Class("call-head").Role("status").Body(
 			app.Span().Class("call-name").Text(c.Name),
 			app.Span().Class("call-status").Text(callStatusWord(c)),
+			app.If(c.Elsewhere, func() app.UI {
+				return app.Span().Class("call-origin", "sb-note").Text("started in another tab or before a reload")
+			}),
 		),
 		renderCallBody(c),
 	)
@@ -76,6 +79,7 @@ func renderCallBody(c store.Call) app.UI {
 			return renderCallContents(c)
 		}
 		return app.Div().Class("call-body").Body(
+			renderCallTask(c.Task),
 			app.If(c.Text != "", func() app.UI {
 				return app.Pre().Class("result-text", "code-block").Text(c.Text)
 			}).Else(func() app.UI {
@@ -107,6 +111,7 @@ func renderPending(c store.Call) app.UI {
 		app.If(p != nil, func() app.UI {
 			return app.Span().Class("call-progress-text").Text(progressText(p.Progress, p.Total, p.Message))
 		}),
+		renderCallTask(c.Task),
 		disabledIf(app.Button().Class("cancel-call", "sb-button").Type("button"), c.Cancel).
 			Text(choose(c.Cancel, "Cancelling…", "Cancel")).
 			OnClick(func(ctx app.Context, e app.Event) {

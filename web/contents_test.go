@@ -91,7 +91,7 @@ func TestResourcesTabShowsSubscriptions(t *testing.T) {
 		ServerID:      "s1",
 		Resources:     []wire.Resource{{URI: "file:///a", Name: "a"}, {URI: "file:///b", Name: "b"}, {URI: "file:///c", Name: "c"}},
 		Templates:     []wire.ResourceTemplate{{URITemplate: "file:///{name}", Name: "files"}},
-		Capabilities:  &wire.Capabilities{Resources: &wire.ResourcesCapability{Subscribe: true}},
+		Capabilities:  &wire.ServerCapabilities{Resources: &wire.ResourceCapability{Subscribe: true}},
 		Subscriptions: []wire.Subscription{{URI: "file:///a", Updated: "2026-01-02T03:04:05.000Z"}, {URI: "file:///b", Error: hostile}, {URI: "file:///gone"}},
 		Ready:         true,
 	}

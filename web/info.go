@@ -26,6 +26,8 @@ func renderInfo(s wire.Server) app.UI {
 			infoRow("URL", s.URL),
 			infoRow("State", string(s.State)),
 		),
+		&Ping{ServerID: s.ID},
+		renderCapabilities(s),
 		renderAuthInfo(s),
 		&AskModes{ServerID: s.ID, Modes: askModesOf(s)},
 		&RootsExclusion{ServerID: s.ID, Excluded: s.RootsExcluded},

@@ -22,7 +22,7 @@ type ResourcesTab struct {
 	// Subscriptions are the resources subscribed to; Capabilities say
 	// whether the server offers subscriptions and completions.
 	Subscriptions []wire.Subscription
-	Capabilities  *wire.Capabilities
+	Capabilities  *wire.ServerCapabilities
 
 	marks newMarks
 	subscriptionView

@@ -34,6 +34,7 @@ func (p *ToolPanel) Render() app.UI {
 		Aria("labelledby", "tool-panel-title").Body(
 		app.H3().ID("tool-panel-title").Class("panel-title").Text(titleOr(t.Title, t.Name)),
 		app.P().Class("panel-description").Text(t.Description),
+		renderTaskSupport(t),
 		app.H4().Class("panel-subtitle").Text("Input schema"),
 		app.Pre().Class("tool-schema", "code-block").Text(schemaText(t.InputSchema)),
 		app.Label().For("tool-args").Class("panel-label").Text("Arguments (a JSON object)"),
@@ -43,7 +44,7 @@ func (p *ToolPanel) Render() app.UI {
 			Text(defaultToolArgs),
 		app.P().ID("tool-args-error").Class("sb-error").Role("alert").Text(p.problem),
 		app.Div().Class("panel-actions").Body(
-			app.Button().ID("tool-call").Class("sb-button", "is-primary").Type("button").
+			disabledIf(app.Button().ID("tool-call").Class("sb-button", "is-primary").Type("button"), t.Uncallable != "").
 				Text("Call "+t.Name).OnClick(p.call),
 			app.If(!p.Ready, func() app.UI {
 				return app.Span().Class("sb-note").Text("The server is not ready; the call may fail.")

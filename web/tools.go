@@ -65,6 +65,7 @@ func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
 					return app.Span().Class("item-key").Text(name)
 				}),
 				app.Span().Class("tool-description", "item-description").Text(tool.Description),
+				renderToolBadge(tool),
 			),
 	)
 }

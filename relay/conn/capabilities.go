@@ -1,30 +1,99 @@
 package conn
 
 import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// convertCapabilities converts what a server declared at initialization;
-// a server that declared nothing has empty capabilities, not nil ones.
-func convertCapabilities(caps *mcp.ServerCapabilities) *wire.Capabilities {
-	out := &wire.Capabilities{}
+// maxExperimental caps the experimental capability names shown.
+const maxExperimental = 32
+
+// serverCapabilities converts what a server declared, with the tasks
+// capability the go-sdk does not decode taken from the read-along.
+func (c *Conn) serverCapabilities(caps *mcp.ServerCapabilities) *wire.ServerCapabilities {
+	out := &wire.ServerCapabilities{Tasks: c.tasks.capability()}
 	if caps == nil {
 		return out
 	}
-	if p := caps.Prompts; p != nil {
-		out.Prompts = &wire.ListCapability{ListChanged: p.ListChanged}
+	if caps.Tools != nil {
+		out.Tools = &wire.ListCapability{ListChanged: caps.Tools.ListChanged}
 	}
-	if r := caps.Resources; r != nil {
-		out.Resources = &wire.ResourcesCapability{ListChanged: r.ListChanged, Subscribe: r.Subscribe}
+	if caps.Prompts != nil {
+		out.Prompts = &wire.ListCapability{ListChanged: caps.Prompts.ListChanged}
 	}
-	if t := caps.Tools; t != nil {
-		out.Tools = &wire.ListCapability{ListChanged: t.ListChanged}
+	if caps.Resources != nil {
+		out.Resources = &wire.ResourceCapability{Subscribe: caps.Resources.Subscribe, ListChanged: caps.Resources.ListChanged}
 	}
 	out.Logging = caps.Logging != nil
 	out.Completions = caps.Completions != nil
+	for _, name := range slices.Sorted(maps.Keys(caps.Experimental)) {
+		if len(out.Experimental) == maxExperimental {
+			break
+		}
+		if validKey(name, maxKeyRunes) {
+			out.Experimental = append(out.Experimental, name)
+		}
+	}
 	return out
+}
+
+// clientCapabilityNames names the capabilities the relay advertises.
+func clientCapabilityNames(caps *mcp.ClientCapabilities) []string {
+	var names []string
+	if caps.Elicitation != nil && caps.Elicitation.Form != nil {
+		names = append(names, wire.ClientCapElicitationForm)
+	}
+	if caps.Elicitation != nil && caps.Elicitation.URL != nil {
+		names = append(names, wire.ClientCapElicitationURL)
+	}
+	if caps.Sampling != nil {
+		names = append(names, wire.ClientCapSampling)
+		if caps.Sampling.Tools != nil {
+			names = append(names, wire.ClientCapSamplingTools)
+		}
+	}
+	if caps.RootsV2 != nil && caps.RootsV2.ListChanged {
+		names = append(names, wire.ClientCapRoots)
+	}
+	return names
+}
+
+// markTaskSupport notes each tool's task support, and why a tool that
+// requires tasks cannot be called when the server declared no task support
+// for tools/call.
+func (c *Conn) markTaskSupport(tools []wire.Tool) {
+	declared := c.tasks.toolCallTasks()
+	for i := range tools {
+		support := c.tasks.supportOf(tools[i].Name)
+		switch support {
+		case wire.TaskSupportRequired, wire.TaskSupportOptional, wire.TaskSupportForbidden:
+			tools[i].TaskSupport = support
+		}
+		if support == wire.TaskSupportRequired && !declared {
+			tools[i].Uncallable = uncallableNoTasks
+		}
+	}
+}
+
+// Ping pings the server and returns the round-trip time. Errors are
+// [*wire.Error].
+func (c *Conn) Ping(ctx context.Context) (time.Duration, error) {
+	s, err := c.current()
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	_, err = do(ctx, s, func(ctx context.Context) (struct{}, error) { return struct{}{}, s.cs.Ping(ctx, nil) })
+	if err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
 }
 
 // declared returns the capabilities the server of s declared.

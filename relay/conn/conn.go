@@ -110,6 +110,7 @@ type Conn struct {
 	progress progressTokens
 	orders   schemaOrders // property orders of requested schemas
 	logLevel string       // guarded by mu; see SetLogLevel
+	tasks    taskWatch    // what the go-sdk does not decode of tasks
 
 	rootsMu  sync.Mutex // one SetRoots at a time
 	roots    rootSet
@@ -188,6 +189,7 @@ func newClient(c *Conn) *mcp.Client {
 	})
 	client.AddSendingMiddleware(noCache, c.asking, c.levelPerRequest)
 	client.AddReceivingMiddleware(c.noting)
+	registerTaskMethods(client)
 	return client
 }
 

@@ -48,10 +48,12 @@ func (c *Conn) discover(s *session, k kinds) error {
 	if k&kindTools != 0 {
 		var tools []wire.Tool
 		if caps.Tools != nil {
+			c.tasks.resetTools()
 			var err error
 			if tools, err = c.listTools(ctx, s.cs); err != nil {
 				return err
 			}
+			c.markTaskSupport(tools)
 		}
 		c.state.Tools = tools
 		c.mu.Lock()

@@ -76,4 +76,17 @@
 // updates, progress, cancellations, finished URL elicitations) go to the
 // [Journal], capped, and never to the relay's log above debug (roots.go,
 // logging.go, activity.go).
+//
+// Tasks (MCP 2025-11-25, experimental) are not modelled by the go-sdk: it
+// drops the tasks capability, a tool's execution.taskSupport and the task
+// of a CreateTaskResult. The same read-along keeps them (taskwatch.go), and
+// the task methods go through CallCustomMethod (tasks.go): a tool that
+// requires or offers tasks, on a server that declared task-augmented
+// tools/call, runs as a task ([Conn.CallToolTask]), polled with tasks/get at
+// the server's pollInterval and woken by notifications/tasks/status, its
+// result fetched with tasks/result (also as soon as it needs input, so that
+// the server's questions reach the person). A tool that requires tasks is
+// never called plainly; on a server without task support it is marked
+// [wire.Tool.Uncallable]. The relay advertises no client tasks capability:
+// it does not run the server's requests as tasks.
 package conn

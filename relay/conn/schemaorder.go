@@ -208,19 +208,25 @@ func jsonString(raw json.RawMessage) string {
 	return s
 }
 
-// tee returns a copy of hc whose transport shows o the messages of every
-// successful JSON or event stream response.
-func (o *schemaOrders) tee(hc *http.Client) *http.Client {
+// tee returns a copy of hc whose transport shows o, and each of also, the
+// messages of every successful JSON or event stream response.
+func (o *schemaOrders) tee(hc *http.Client, also ...func(msg []byte)) *http.Client {
+	scan := func(msg []byte) {
+		o.scan(msg)
+		for _, f := range also {
+			f(msg)
+		}
+	}
 	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
-		return &orderTee{base: base, orders: o}
+		return &orderTee{base: base, scan: scan}
 	})
 }
 
 // orderTee is the RoundTripper that reads along response bodies for
 // schemaOrders.
 type orderTee struct {
-	base   http.RoundTripper
-	orders *schemaOrders
+	base http.RoundTripper
+	scan func(msg []byte)
 }
 
 // RoundTrip implements [http.RoundTripper].
@@ -232,9 +238,9 @@ func (t *orderTee) RoundTrip(req *http.Request) (*http.Response, error) {
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get(headerContentType))
 	switch mediaType {
 	case mediaTypeJSON:
-		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: &jsonScanner{orders: t.orders}}
+		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: &jsonScanner{scan: t.scan}}
 	case eventStreamType:
-		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: newEventScanner(t.orders)}
+		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: newEventScanner(t.scan)}
 	}
 	return resp, nil
 }
@@ -270,9 +276,9 @@ func (b *scannedBody) Read(p []byte) (int, error) {
 
 // jsonScanner reads along a JSON body: one message or batch.
 type jsonScanner struct {
-	orders *schemaOrders
-	buf    []byte
-	over   bool // the body is over maxOrderScanBytes
+	scan func(msg []byte)
+	buf  []byte
+	over bool // the body is over maxOrderScanBytes
 }
 
 func (s *jsonScanner) feed(p []byte) {
@@ -288,7 +294,7 @@ func (s *jsonScanner) feed(p []byte) {
 
 func (s *jsonScanner) end() {
 	if !s.over {
-		s.orders.scan(s.buf)
+		s.scan(s.buf)
 	}
 	s.buf = nil
 }
@@ -298,7 +304,7 @@ func (s *jsonScanner) end() {
 // event, data fields are trimmed and joined with '\n', and the stream's end
 // ends its last event.
 type eventScanner struct {
-	orders *schemaOrders
+	scan   func(msg []byte)
 	line   []byte // the current line so far, unless skipping
 	blank  bool   // the current line so far is only '\r's
 	data   []byte // the current event's data
@@ -306,8 +312,8 @@ type eventScanner struct {
 	skip   bool   // the current event is over maxOrderScanBytes: unread to its end
 }
 
-func newEventScanner(orders *schemaOrders) *eventScanner {
-	return &eventScanner{orders: orders, blank: true}
+func newEventScanner(scan func(msg []byte)) *eventScanner {
+	return &eventScanner{scan: scan, blank: true}
 }
 
 func (s *eventScanner) feed(p []byte) {
@@ -368,7 +374,7 @@ func (s *eventScanner) endLine() {
 // endEvent scans the event read, unless it was skipped, and starts the next.
 func (s *eventScanner) endEvent() {
 	if !s.skip && s.inData {
-		s.orders.scan(s.data)
+		s.scan(s.data)
 	}
 	s.data, s.inData, s.skip = s.data[:0], false, false
 	if cap(s.data) > keepScanBytes {

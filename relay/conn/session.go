@@ -40,7 +40,8 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
 	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
 	c.state.Logging = loggingState(init)
-	c.state.Capabilities = convertCapabilities(init.Capabilities)
+	c.state.Capabilities = c.serverCapabilities(init.Capabilities)
+	c.state.ClientCapabilities = clientCapabilityNames(c.capabilities())
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)

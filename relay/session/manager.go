@@ -23,6 +23,9 @@ type Store interface {
 	DeleteSetting(ctx context.Context, key string) error
 	RootsStore
 	SubscriptionStore
+	PutCallTask(ctx context.Context, t store.CallTask) error
+	DeleteCallTask(ctx context.Context, user, call string) error
+	CallTasks(ctx context.Context, user, server string) ([]store.CallTask, error)
 }
 
 // Connection is one live MCP connection, as the session uses it.

@@ -33,7 +33,7 @@ func (sub *Subscriber) HandleOp(f wire.Frame) {
 		sub.answer(f.ID, sub.cancelOp(f.Data))
 		return
 	}
-	ctx, cancel := context.WithCancel(sub.ctx)
+	ctx, cancel := context.WithCancelCause(sub.ctx)
 	sub.mu.Lock()
 	_, dup := sub.ops[f.ID]
 	full := len(sub.ops) >= maxRunningOps
@@ -43,11 +43,11 @@ func (sub *Subscriber) HandleOp(f wire.Frame) {
 	sub.mu.Unlock()
 	switch {
 	case dup:
-		cancel()
+		cancel(nil)
 		sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadRequest, "an op with this id is already running")))
 		return
 	case full:
-		cancel()
+		cancel(nil)
 		sub.Reply(wire.ErrorFrame(f.ID, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("too many ops in flight (at most %d)", maxRunningOps))))
 		return
 	}
@@ -61,7 +61,7 @@ func (sub *Subscriber) HandleOp(f wire.Frame) {
 		sub.mu.Lock()
 		delete(sub.ops, f.ID)
 		sub.mu.Unlock()
-		cancel()
+		cancel(nil)
 		if err != nil {
 			sub.answer(f.ID, err)
 			return
@@ -81,7 +81,7 @@ func (sub *Subscriber) cancelOp(data json.RawMessage) error {
 	if !ok {
 		return wire.NewError(wire.CodeNotFound, "no running op with this id")
 	}
-	cancel()
+	cancel(errOpCancelled)
 	return nil
 }
 
@@ -158,18 +158,12 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 			c.Retry()
 			return struct{}{}, nil
 		})
-	case wire.OpCallTool:
-		return onServer(s, f.Data, func(c Connection, a wire.CallToolArgs) (any, error) {
-			return c.CallTool(ctx, a.Name, a.Arguments, progress)
-		})
-	case wire.OpGetPrompt:
-		return onServer(s, f.Data, func(c Connection, a wire.GetPromptArgs) (any, error) {
-			return c.GetPrompt(ctx, a.Name, a.Arguments)
-		})
-	case wire.OpReadResource:
-		return onServer(s, f.Data, func(c Connection, a wire.ReadResourceArgs) (any, error) {
-			return c.ReadResource(ctx, a.URI)
-		})
+	case wire.OpCallTool, wire.OpGetPrompt, wire.OpReadResource:
+		return s.callOp(ctx, f, progress)
+	case wire.OpCancelCall:
+		return withArgs(f.Data, func(a wire.CallArgs) (any, error) { return struct{}{}, s.CancelCall(a.Call) })
+	case wire.OpPing:
+		return onServer(s, f.Data, func(c Connection, _ wire.ServerArgs) (any, error) { return ping(ctx, c) })
 	case wire.OpSetAskModes:
 		return withArgs(f.Data, func(a wire.SetAskModesArgs) (any, error) { return struct{}{}, s.SetAskModes(ctx, a) })
 	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk, wire.OpDraftAsk:
@@ -300,6 +294,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 	delete(s.servers, id)
 	s.dropAsksLocked(id)
 	s.dropJournalLocked(id)
+	s.abandonCallsLocked(id)
 	for i, oid := range s.order {
 		if oid == id {
 			s.order = append(s.order[:i], s.order[i+1:]...)

@@ -29,7 +29,9 @@ type Session struct {
 	history []sentDelta // the last historySize deltas, oldest first
 	subs    map[*Subscriber]struct{}
 	closed  bool
-	asks    []wire.Ask // pending asks in arrival order
+	asks    []wire.Ask              // pending asks in arrival order
+	calls   []wire.Call             // calls in the state, in the order they started
+	running map[string]*runningCall // running calls by id
 
 	broker *broker.Broker // holds the asks while they wait
 	redial sync.Mutex     // one SetAskModes at a time
@@ -85,7 +87,7 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 }
 
 func (s *Session) snapshotLocked() wire.Snapshot {
-	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks), AgentCalls: slices.Clone(s.agentCalls)}
+	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks), AgentCalls: slices.Clone(s.agentCalls), Calls: slices.Clone(s.calls)}
 	snap.Roots, snap.Journals = slices.Clone(s.roots), s.journalsLocked()
 	for _, id := range s.order {
 		snap.Servers = append(snap.Servers, s.servers[id].state)
@@ -103,6 +105,7 @@ func (s *Session) restore(reg store.Server) {
 	e := s.addEntryLocked(reg)
 	s.mu.Unlock()
 	s.connect(e)
+	s.resumeTasks(e)
 }
 
 // addEntryLocked registers e in memory and broadcasts it in state connecting.
@@ -266,6 +269,7 @@ func (s *Session) unsubscribe(sub *Subscriber) {
 func (s *Session) close() {
 	s.mu.Lock()
 	s.closed = true
+	s.abandonCallsLocked("")
 	var conns []Connection
 	for _, e := range s.servers {
 		if e.conn != nil {

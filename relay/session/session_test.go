@@ -322,6 +322,9 @@ func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
 	answers := map[string][]wire.Frame{}
 	for len(answers) < 5 || len(answers["1"]) < 2 {
 		fr := next(t, sub)
+		if fr.Type == wire.TypeDelta {
+			continue // the calls changing in the state
+		}
 		answers[fr.ID] = append(answers[fr.ID], fr)
 	}
 	expectErr := func(id string, code wire.Code, fr wire.Frame) {

@@ -27,7 +27,7 @@ type Subscriber struct {
 	done        chan struct{}
 	closeCode   wire.CloseCode
 	closeReason string
-	ops         map[string]context.CancelFunc // running ops by id
+	ops         map[string]context.CancelCauseFunc // running ops by id
 }
 
 func newSubscriber(s *Session) *Subscriber {
@@ -38,7 +38,7 @@ func newSubscriber(s *Session) *Subscriber {
 		cancel:  cancel,
 		outbox:  make(chan []byte, outboxSize),
 		done:    make(chan struct{}),
-		ops:     map[string]context.CancelFunc{},
+		ops:     map[string]context.CancelCauseFunc{},
 	}
 }
 

@@ -145,6 +145,18 @@ var migrations = []string{
 		PRIMARY KEY (user_id, server_id, uri),
 		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
 	)`,
+	// 8: the MCP tasks of running tool calls, so that a relay restart
+	// resumes following them.
+	`CREATE TABLE call_tasks (
+		user_id    TEXT    NOT NULL,
+		server_id  TEXT    NOT NULL,
+		call_id    TEXT    NOT NULL,
+		task_id    TEXT    NOT NULL,
+		tool       TEXT    NOT NULL,
+		started_at INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, call_id),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

@@ -26,6 +26,10 @@ func (s *Snapshot) Apply(c Change) error {
 		var err error
 		s.AgentCalls, err = applyItem(s.AgentCalls, c, func(a AgentCall) string { return a.ID })
 		return err
+	case KindCall:
+		var err error
+		s.Calls, err = applyItem(s.Calls, c, func(call Call) string { return call.ID })
+		return err
 	}
 	i := s.serverIndex(c.Server)
 	if c.Kind == KindServer {
@@ -34,6 +38,7 @@ func (s *Snapshot) Apply(c Change) error {
 			s.Servers = append(s.Servers[:i], s.Servers[i+1:]...)
 			s.Asks = slices.DeleteFunc(s.Asks, func(a Ask) bool { return a.Server == c.Server })
 			s.dropJournal(c.Server)
+			s.Calls = slices.DeleteFunc(s.Calls, func(call Call) bool { return call.Server == c.Server })
 		case c.Remove:
 		default:
 			var meta Server

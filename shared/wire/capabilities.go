@@ -1,31 +1,51 @@
 package wire
 
-// Capabilities are what an MCP server declared it supports when it
-// initialized: the dashboard offers only what the server declared.
-type Capabilities struct {
-	Prompts     *ListCapability      `json:"prompts,omitempty"`
-	Resources   *ResourcesCapability `json:"resources,omitempty"`
-	Tools       *ListCapability      `json:"tools,omitempty"`
-	Logging     bool                 `json:"logging,omitempty"`
-	Completions bool                 `json:"completions,omitempty"`
-	Tasks       bool                 `json:"tasks,omitempty"`
+// ServerCapabilities are the capabilities a server declared when it
+// initialized, as the Info tab shows them. Experimental lists the names of
+// its experimental capabilities, sorted.
+type ServerCapabilities struct {
+	Tools        *ListCapability     `json:"tools,omitempty"`
+	Prompts      *ListCapability     `json:"prompts,omitempty"`
+	Resources    *ResourceCapability `json:"resources,omitempty"`
+	Logging      bool                `json:"logging,omitempty"`
+	Completions  bool                `json:"completions,omitempty"`
+	Tasks        *TaskCapability     `json:"tasks,omitempty"`
+	Experimental []string            `json:"experimental,omitempty"`
 }
 
-// ListCapability is a declared list feature (prompts, tools).
+// ListCapability is a declared list (tools, prompts).
 type ListCapability struct {
-	ListChanged bool `json:"listChanged,omitempty"` // the server notifies list changes
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
-// ResourcesCapability is the declared resources feature.
-type ResourcesCapability struct {
-	ListChanged bool `json:"listChanged,omitempty"` // the server notifies list changes
-	Subscribe   bool `json:"subscribe,omitempty"`   // resources can be subscribed to
+// ResourceCapability is the declared resources capability.
+type ResourceCapability struct {
+	Subscribe   bool `json:"subscribe,omitempty"`
+	ListChanged bool `json:"listChanged,omitempty"`
 }
+
+// TaskCapability is the declared tasks capability (MCP 2025-11-25,
+// experimental): ToolCall means tools/call may be task-augmented.
+type TaskCapability struct {
+	List     bool `json:"list,omitempty"`
+	Cancel   bool `json:"cancel,omitempty"`
+	ToolCall bool `json:"toolCall,omitempty"`
+}
+
+// Names of the client capabilities the relay may advertise to a server
+// ([Server.ClientCapabilities]).
+const (
+	ClientCapElicitationForm = "elicitation.form"
+	ClientCapElicitationURL  = "elicitation.url"
+	ClientCapSampling        = "sampling"
+	ClientCapSamplingTools   = "sampling.tools"
+	ClientCapRoots           = "roots.listChanged"
+)
 
 // CanComplete reports whether the server declared completions.
-func (c *Capabilities) CanComplete() bool { return c != nil && c.Completions }
+func (c *ServerCapabilities) CanComplete() bool { return c != nil && c.Completions }
 
 // CanSubscribe reports whether the server declared resource subscriptions.
-func (c *Capabilities) CanSubscribe() bool {
+func (c *ServerCapabilities) CanSubscribe() bool {
 	return c != nil && c.Resources != nil && c.Resources.Subscribe
 }

@@ -49,6 +49,7 @@ type CallToolArgs struct {
 	Server    string          `json:"server"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"` // a JSON object
+	Call      string          `json:"call,omitempty"`      // the call's id in the state, chosen by the dashboard
 }
 
 // CallToolResult is an MCP tool result.
@@ -74,6 +75,7 @@ type GetPromptArgs struct {
 	Server    string            `json:"server"`
 	Name      string            `json:"name"`
 	Arguments map[string]string `json:"arguments,omitempty"`
+	Call      string            `json:"call,omitempty"` // as in CallToolArgs
 }
 
 // GetPromptResult is an MCP prompt result.
@@ -92,6 +94,7 @@ type PromptMessage struct {
 type ReadResourceArgs struct {
 	Server string `json:"server"`
 	URI    string `json:"uri"`
+	Call   string `json:"call,omitempty"` // as in CallToolArgs
 }
 
 // ReadResourceResult is an MCP resource read result.

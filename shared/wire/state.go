@@ -26,7 +26,8 @@ type Snapshot struct {
 	Epoch   string   `json:"epoch"` // changes when the relay's session restarts; a new epoch means resync
 	User    string   `json:"user"`
 	Servers []Server `json:"servers"`
-	Asks    []Ask    `json:"asks,omitempty"` // pending asks in arrival order
+	Asks    []Ask    `json:"asks,omitempty"`  // pending asks in arrival order
+	Calls   []Call   `json:"calls,omitempty"` // calls in the order they started
 
 	// Roots are the person's roots, in their order.
 	Roots []Root `json:"roots,omitempty"`
@@ -56,7 +57,10 @@ type Server struct {
 	Info            *Implementation `json:"info,omitempty"`
 	ProtocolVersion string          `json:"protocolVersion,omitempty"`
 	Instructions    string          `json:"instructions,omitempty"`
-	Capabilities    *Capabilities   `json:"capabilities,omitempty"` // as declared at initialization
+	// Capabilities are those the server declared; ClientCapabilities name
+	// those the relay advertised to it (ClientCap*).
+	Capabilities       *ServerCapabilities `json:"capabilities,omitempty"`
+	ClientCapabilities []string            `json:"clientCapabilities,omitempty"`
 
 	Tools     []Tool             `json:"tools,omitempty"`
 	Prompts   []Prompt           `json:"prompts,omitempty"`
@@ -88,6 +92,10 @@ type Tool struct {
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	// TaskSupport is the tool's execution.taskSupport (TaskSupport*), and
+	// Uncallable, when set, says why the relay cannot call the tool.
+	TaskSupport string `json:"taskSupport,omitempty"`
+	Uncallable  string `json:"uncallable,omitempty"`
 }
 
 // Prompt is an MCP prompt.

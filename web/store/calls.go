@@ -40,6 +40,10 @@ type Call struct {
 	Progress  *wire.Progress // the last progress report, if any
 	Cancel    bool           // a cancel was sent and not refused
 	CancelErr *wire.Error    // why the relay refused the last cancel; the call runs on
+	Task      *wire.CallTask // the MCP task the call runs as, if any
+	// Elsewhere is set for a call made in another tab (or before a reload):
+	// it is known from the relay's state only.
+	Elsewhere bool
 
 	Text string // the readable part of the result
 	// Contents are the resource contents of the result (a read's, or those
@@ -63,20 +67,23 @@ func (v View) CallsTo(server string, kind CallKind) []Call {
 
 // CallTool calls a tool with arguments (a JSON object) and returns the call's id.
 func (c *Client) CallTool(server, tool string, args json.RawMessage) string {
-	return c.startCall(CallTool, server, tool, wire.OpCallTool,
-		wire.CallToolArgs{Server: server, Name: tool, Arguments: args}, toolOutcome)
+	return c.startCall(CallTool, server, tool, wire.OpCallTool, func(call string) any {
+		return wire.CallToolArgs{Server: server, Name: tool, Arguments: args, Call: call}
+	}, toolOutcome)
 }
 
 // ReadResource reads a resource and returns the call's id.
 func (c *Client) ReadResource(server, uri string) string {
-	return c.startCall(CallResource, server, uri, wire.OpReadResource,
-		wire.ReadResourceArgs{Server: server, URI: uri}, resourceOutcome)
+	return c.startCall(CallResource, server, uri, wire.OpReadResource, func(call string) any {
+		return wire.ReadResourceArgs{Server: server, URI: uri, Call: call}
+	}, resourceOutcome)
 }
 
 // GetPrompt gets a prompt with its arguments and returns the call's id.
 func (c *Client) GetPrompt(server, name string, args map[string]string) string {
-	return c.startCall(CallPrompt, server, name, wire.OpGetPrompt,
-		wire.GetPromptArgs{Server: server, Name: name, Arguments: args}, promptOutcome)
+	return c.startCall(CallPrompt, server, name, wire.OpGetPrompt, func(call string) any {
+		return wire.GetPromptArgs{Server: server, Name: name, Arguments: args, Call: call}
+	}, promptOutcome)
 }
 
 // Cancel asks the relay to cancel a pending call. The call ends when the
@@ -84,6 +91,9 @@ func (c *Client) GetPrompt(server, name string, args map[string]string) string {
 // race). A refused cancel leaves the call running, with the refusal as its
 // CancelErr, and it may be cancelled again.
 func (c *Client) Cancel(callID string) {
+	if c.cancelElsewhere(callID) {
+		return
+	}
 	if !c.updateCall(callID, func(call *Call) bool {
 		if call.Status != CallPending || call.Cancel {
 			return false
@@ -113,7 +123,7 @@ func (c *Client) Cancel(callID string) {
 // outcome turns a successful answer into what a call shows.
 type outcome func(data json.RawMessage) (text string, isError bool)
 
-func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, args any, out outcome) string {
+func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, args func(call string) any, out outcome) string {
 	// The call is listed before the op is sent, so an answer that comes at
 	// once (an offline error) finds it.
 	id := c.newID()
@@ -121,7 +131,7 @@ func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, a
 	c.calls = pushCall(c.calls, Call{ID: id, Kind: kind, Server: server, Name: name, Status: CallPending})
 	c.mu.Unlock()
 
-	c.send(id, op, args, func(r Reply) {
+	c.send(id, op, args(c.stateCallID(id)), func(r Reply) {
 		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); return true })
 		c.dropOldBlobs()
 		c.cfg.OnChange()

@@ -40,9 +40,11 @@ type Client struct {
 	snap   wire.Snapshot // copy on write: a View may hold the old one
 	seq    uint64
 
-	nextID  uint64
-	pending map[string]*pendingOp
-	calls   []Call // newest first; copy on write
+	nextID    uint64
+	pending   map[string]*pendingOp
+	calls     []Call          // newest first; copy on write
+	tab       string          // this client's name for its calls in the state
+	stateDone map[string]Call // finished calls of the state, converted, by id
 
 	asks     map[string]*askTrack // this dashboard's ops on asks, by ask id
 	departed []Departed           // asks that left while shown, oldest first; copy on write
@@ -79,6 +81,7 @@ func New(cfg Config) *Client {
 		backoff: initialBackoff,
 		pending: map[string]*pendingOp{},
 		asks:    map[string]*askTrack{},
+		tab:     newTabID(),
 	}
 }
 
@@ -100,7 +103,7 @@ func (c *Client) View() View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return View{
-		Status: c.status, Loaded: c.loaded, Snapshot: c.snap, Calls: c.calls,
+		Status: c.status, Loaded: c.loaded, Snapshot: c.snap, Calls: c.viewCallsLocked(),
 		AskStatus: c.askStatusLocked(), Departed: c.departed, Auth: c.auth,
 	}
 }

@@ -17,7 +17,8 @@ var (
 // hold s, and comparing it with the new state is how they see what changed.
 func applyDelta(s wire.Snapshot, d wire.Delta) (wire.Snapshot, error) {
 	s.Servers = slices.Clone(s.Servers)
-	s.Asks = slices.Clone(s.Asks) // Apply edits asks in place, and a server's removal drops its asks
+	s.Asks = slices.Clone(s.Asks)   // Apply edits asks in place, and a server's removal drops its asks
+	s.Calls = slices.Clone(s.Calls) // likewise for calls
 	// Apply replaces a journal's lists in place in this slice.
 	s.Journals = slices.Clone(s.Journals)
 	s.AgentCalls = slices.Clone(s.AgentCalls)

@@ -1,0 +1,426 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Calls (tool calls, prompt gets, resource reads) live in the user's state
+// while they run and for a while after, so that every dashboard of the
+// user, and one that reloads, shows them with their progress, a Cancel and
+// their result. A call runs on the session, not on the dashboard that made
+// it: when that dashboard goes away the call goes on, and only an explicit
+// cancel (op.cancel of its op, or call.cancel from any dashboard) stops it.
+// A call that runs as an MCP task has its task id stored, so that a relay
+// restart follows the task again.
+
+// Timeouts of the calls' own store writes and task cancels.
+const (
+	callStoreTimeout  = 5 * time.Second
+	callCancelTimeout = 10 * time.Second
+	// progressEvery spaces the progress deltas of one call.
+	progressEvery = 100 * time.Millisecond
+	// maxRunningCalls bounds the calls running at once for one user: calls
+	// outlive their dashboards, so the per-dashboard op limit does not.
+	maxRunningCalls = 128
+)
+
+// errOpCancelled is the cause of an op's context cancelled by op.cancel.
+var errOpCancelled = errors.New("op cancelled")
+
+// Tasker is what a connection offers for MCP tasks; *conn.Conn has it.
+type Tasker interface {
+	TaskMode(tool string) (task bool, err error)
+	CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error)
+	WatchTask(ctx context.Context, taskID string, status func(wire.CallTask)) (*wire.CallToolResult, error)
+	CancelTask(ctx context.Context, taskID string) error
+}
+
+// Pinger pings a server; *conn.Conn has it.
+type Pinger interface {
+	Ping(ctx context.Context) (time.Duration, error)
+}
+
+// runningCall is a call while it runs.
+type runningCall struct {
+	id, server string
+	ctx        context.Context
+	cancel     context.CancelFunc
+	done       chan struct{} // closed once result and err are set
+	result     any
+	err        error
+
+	// Guarded by the session's mu.
+	task         string    // the MCP task id, once created
+	conn         Tasker    // the connection following the task
+	abandoned    bool      // the session closed or the server went: the call leaves no trace
+	lastProgress time.Time // when progress was last published
+}
+
+// callSpec is a call an op asks for.
+type callSpec struct {
+	id, server, name string
+	kind             wire.CallKind
+	run              func(ctx context.Context, c Connection, rc *runningCall, progress func(wire.Progress)) (any, error)
+}
+
+// callOp runs a tool call, prompt get or resource read as a call in the
+// state, and answers the op with its result.
+func (s *Session) callOp(ctx context.Context, f wire.Frame, progress func(wire.Progress)) (any, error) {
+	spec, err := decodeCall(s, f)
+	if err != nil {
+		return nil, err
+	}
+	c, err := s.connection(spec.server)
+	if err != nil {
+		return nil, err
+	}
+	rc, err := s.startCall(spec)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		res, err := spec.run(rc.ctx, c, rc, func(p wire.Progress) {
+			progress(p)
+			s.callProgress(rc, p)
+		})
+		s.finishCall(rc, res, err)
+	}()
+	return s.awaitCall(ctx, rc)
+}
+
+// awaitCall waits for rc on behalf of an op. When the op is cancelled the
+// call is; when its dashboard went away the call goes on.
+func (s *Session) awaitCall(ctx context.Context, rc *runningCall) (any, error) {
+	select {
+	case <-rc.done:
+		return rc.result, rc.err
+	case <-ctx.Done():
+	}
+	if !errors.Is(context.Cause(ctx), errOpCancelled) {
+		return nil, wire.NewError(wire.CodeCancelled, "the dashboard went away; the call goes on")
+	}
+	s.cancelCall(rc)
+	<-rc.done
+	return rc.result, rc.err
+}
+
+// decodeCall reads the call an op asks for.
+func decodeCall(s *Session, f wire.Frame) (callSpec, error) {
+	switch f.Op {
+	case wire.OpCallTool:
+		var a wire.CallToolArgs
+		if err := decodeArgs(f.Data, &a); err != nil {
+			return callSpec{}, err
+		}
+		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindTool, name: a.Name,
+			run: func(ctx context.Context, c Connection, rc *runningCall, progress func(wire.Progress)) (any, error) {
+				return s.callTool(ctx, c, rc, a, progress)
+			}}, nil
+	case wire.OpGetPrompt:
+		var a wire.GetPromptArgs
+		if err := decodeArgs(f.Data, &a); err != nil {
+			return callSpec{}, err
+		}
+		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindPrompt, name: a.Name,
+			run: func(ctx context.Context, c Connection, _ *runningCall, _ func(wire.Progress)) (any, error) {
+				return c.GetPrompt(ctx, a.Name, a.Arguments)
+			}}, nil
+	default: // wire.OpReadResource
+		var a wire.ReadResourceArgs
+		if err := decodeArgs(f.Data, &a); err != nil {
+			return callSpec{}, err
+		}
+		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindResource, name: a.URI,
+			run: func(ctx context.Context, c Connection, _ *runningCall, _ func(wire.Progress)) (any, error) {
+				return c.ReadResource(ctx, a.URI)
+			}}, nil
+	}
+}
+
+// callTool calls a tool, as a task when the tool and server want one.
+func (s *Session) callTool(ctx context.Context, c Connection, rc *runningCall, a wire.CallToolArgs, progress func(wire.Progress)) (any, error) {
+	t, ok := c.(Tasker)
+	if !ok {
+		return c.CallTool(ctx, a.Name, a.Arguments, progress)
+	}
+	asTask, err := t.TaskMode(a.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !asTask {
+		return c.CallTool(ctx, a.Name, a.Arguments, progress)
+	}
+	return t.CallToolTask(ctx, a.Name, a.Arguments, progress,
+		func(task wire.CallTask) { s.taskCreated(rc, t, a.Name, task) },
+		func(task wire.CallTask) { s.taskStatus(rc, task) })
+}
+
+// startCall puts a new running call in the state.
+func (s *Session) startCall(spec callSpec) (*runningCall, error) {
+	id := spec.id
+	if id == "" {
+		id = randomHex(8)
+	}
+	if len(id) > wire.MaxCallID {
+		return nil, wire.NewError(wire.CodeBadRequest, "a call id is at most 64 bytes")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	rc := &runningCall{id: id, server: spec.server, ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	call := wire.Call{ID: id, Server: spec.server, Kind: spec.kind, Name: spec.name, State: wire.CallRunning, Started: time.Now().UTC()}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		cancel()
+		return nil, wire.NewError(wire.CodeInternal, "the relay is shutting down")
+	case s.servers[spec.server] == nil:
+		cancel()
+		return nil, wire.NewError(wire.CodeNotFound, "no such server")
+	case s.callIndexLocked(id) >= 0:
+		cancel()
+		return nil, wire.NewError(wire.CodeBadRequest, "a call with this id exists")
+	case len(s.running) >= maxRunningCalls:
+		cancel()
+		return nil, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("too many calls running (at most %d)", maxRunningCalls))
+	}
+	if s.running == nil {
+		s.running = map[string]*runningCall{}
+	}
+	s.running[id] = rc
+	s.putCallLocked(call)
+	s.pruneCallsLocked(spec.server)
+	return rc, nil
+}
+
+// finishCall records the end of rc in the state and lets its waiters go.
+func (s *Session) finishCall(rc *runningCall, res any, err error) {
+	if err == nil && rc.ctx.Err() != nil {
+		err = wire.NewError(wire.CodeCancelled, "cancelled")
+	}
+	rc.result, rc.err = res, err
+	s.mu.Lock()
+	abandoned, task := rc.abandoned, rc.task
+	s.mu.Unlock()
+	if task != "" && !abandoned {
+		s.forgetTask(rc.id) // before the state says the call ended
+	}
+	s.mu.Lock()
+	delete(s.running, rc.id)
+	abandoned = rc.abandoned
+	if i := s.callIndexLocked(rc.id); i >= 0 && !abandoned {
+		call := s.calls[i]
+		call.State, call.Progress, call.Cancelling, call.Ended = wire.CallDone, nil, false, time.Now().UTC()
+		if err != nil {
+			call.State, call.Error = wire.CallFailed, asWireError(err)
+		} else if b, mErr := json.Marshal(res); mErr != nil || len(b) > wire.MaxCallResultBytes {
+			call.ResultOmitted = true
+		} else {
+			call.Result = b
+		}
+		if call.Task != nil && err != nil && asWireError(err).Code == wire.CodeCancelled {
+			task := *call.Task // a copy: snapshots share the old one
+			task.Status = wire.TaskCancelled
+			call.Task = &task
+		}
+		s.putCallLocked(call)
+		s.pruneCallsLocked(rc.server)
+	}
+	s.mu.Unlock()
+	rc.cancel()
+	close(rc.done)
+}
+
+// callProgress shows a running call's progress, at most every progressEvery.
+func (s *Session) callProgress(rc *runningCall, p wire.Progress) {
+	p.Message = wire.Sanitize(p.Message, wire.MaxErrorMessage)
+	s.editCall(rc, func(call *wire.Call) bool {
+		if time.Since(rc.lastProgress) < progressEvery {
+			return false
+		}
+		rc.lastProgress = time.Now()
+		call.Progress = &p
+		return true
+	})
+}
+
+// taskCreated notes the task rc runs as, in the state and in the store.
+func (s *Session) taskCreated(rc *runningCall, t Tasker, tool string, task wire.CallTask) {
+	s.mu.Lock()
+	rc.task, rc.conn = task.ID, t
+	s.mu.Unlock()
+	s.taskStatus(rc, task)
+	ctx, cancel := context.WithTimeout(context.Background(), callStoreTimeout)
+	defer cancel()
+	err := s.m.store.PutCallTask(ctx, store.CallTask{User: s.user, Server: rc.server, Call: rc.id, Task: task.ID, Tool: tool, Started: time.Now()})
+	if err != nil {
+		s.m.logger.Error("store call task", "user", s.user, "server", rc.server, "err", err)
+	}
+}
+
+// taskStatus shows a task's status.
+func (s *Session) taskStatus(rc *runningCall, task wire.CallTask) {
+	s.editCall(rc, func(call *wire.Call) bool {
+		call.Task = &task
+		return true
+	})
+}
+
+// forgetTask drops the stored task of a call that ended.
+func (s *Session) forgetTask(call string) {
+	ctx, cancel := context.WithTimeout(context.Background(), callStoreTimeout)
+	defer cancel()
+	if err := s.m.store.DeleteCallTask(ctx, s.user, call); err != nil {
+		s.m.logger.Error("forget call task", "user", s.user, "err", err)
+	}
+}
+
+// editCall changes rc's call in the state and publishes it, if edit says
+// it changed.
+func (s *Session) editCall(rc *runningCall, edit func(*wire.Call) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := s.callIndexLocked(rc.id)
+	if i < 0 || rc.abandoned || s.calls[i].State != wire.CallRunning {
+		return
+	}
+	call := s.calls[i]
+	if edit(&call) {
+		s.putCallLocked(call)
+	}
+}
+
+// CancelCall cancels the running call id: its task with tasks/cancel, and
+// the request itself.
+func (s *Session) CancelCall(id string) error {
+	s.mu.Lock()
+	rc := s.running[id]
+	s.mu.Unlock()
+	if rc == nil {
+		return wire.NewError(wire.CodeNotFound, "no running call with this id")
+	}
+	s.cancelCall(rc)
+	return nil
+}
+
+// cancelCall shows rc as cancelling, cancels its task if it has one, and
+// ends it.
+func (s *Session) cancelCall(rc *runningCall) {
+	s.editCall(rc, func(call *wire.Call) bool {
+		call.Cancelling = true
+		return true
+	})
+	s.mu.Lock()
+	task, t := rc.task, rc.conn
+	s.mu.Unlock()
+	if task != "" && t != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), callCancelTimeout)
+		if err := t.CancelTask(ctx, task); err != nil {
+			s.m.logger.Warn("cancel task", "user", s.user, "server", rc.server, "err", err)
+		}
+		cancel()
+	}
+	rc.cancel()
+}
+
+// putCallLocked puts call in the state and publishes it.
+func (s *Session) putCallLocked(call wire.Call) {
+	if i := s.callIndexLocked(call.ID); i >= 0 {
+		s.calls[i] = call
+	} else {
+		s.calls = append(s.calls, call)
+	}
+	b, _ := json.Marshal(call) // a wire.Call always marshals
+	s.publishLocked([]wire.Change{{Kind: wire.KindCall, Server: call.Server, Key: call.ID, Value: b}})
+}
+
+// pruneCallsLocked drops the oldest finished calls of server beyond
+// wire.MaxCallsPerServer.
+func (s *Session) pruneCallsLocked(server string) {
+	n := 0
+	for _, c := range s.calls {
+		if c.Server == server {
+			n++
+		}
+	}
+	for i := 0; n > wire.MaxCallsPerServer && i < len(s.calls); {
+		c := s.calls[i]
+		if c.Server != server || c.State == wire.CallRunning {
+			i++
+			continue
+		}
+		s.calls = slices.Delete(s.calls, i, i+1)
+		n--
+		s.publishLocked([]wire.Change{{Kind: wire.KindCall, Server: server, Key: c.ID, Remove: true}})
+	}
+}
+
+func (s *Session) callIndexLocked(id string) int {
+	return slices.IndexFunc(s.calls, func(c wire.Call) bool { return c.ID == id })
+}
+
+// abandonCallsLocked stops following the calls of server ("" for all)
+// without a trace: the server is gone, or the relay stops and a restart
+// follows their tasks again.
+func (s *Session) abandonCallsLocked(server string) {
+	for _, rc := range s.running {
+		if server == "" || rc.server == server {
+			rc.abandoned = true
+			rc.cancel()
+		}
+	}
+	if server != "" {
+		s.calls = slices.DeleteFunc(s.calls, func(c wire.Call) bool { return c.Server == server })
+	}
+}
+
+// resumeTasks follows again the stored tasks of e's server, after a restart.
+func (s *Session) resumeTasks(e *entry) {
+	ctx, cancel := context.WithTimeout(context.Background(), callStoreTimeout)
+	tasks, err := s.m.store.CallTasks(ctx, s.user, e.reg.ID)
+	cancel()
+	if err != nil {
+		s.m.logger.Error("read call tasks", "user", s.user, "server", e.reg.ID, "err", err)
+		return
+	}
+	s.mu.Lock()
+	t, _ := e.conn.(Tasker)
+	s.mu.Unlock()
+	for _, st := range tasks {
+		if t == nil {
+			s.forgetTask(st.Call)
+			continue
+		}
+		rc, err := s.startCall(callSpec{id: st.Call, server: st.Server, kind: wire.CallKindTool, name: st.Tool})
+		if err != nil {
+			continue
+		}
+		s.mu.Lock()
+		rc.task, rc.conn = st.Task, t
+		s.mu.Unlock()
+		go func() {
+			res, err := t.WatchTask(rc.ctx, st.Task, func(task wire.CallTask) { s.taskStatus(rc, task) })
+			s.finishCall(rc, res, err)
+		}()
+	}
+}
+
+// ping pings the server of c.
+func ping(ctx context.Context, c Connection) (any, error) {
+	p, ok := c.(Pinger)
+	if !ok {
+		return nil, wire.NewError(wire.CodeBadRequest, "this connection cannot ping")
+	}
+	d, err := p.Ping(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return wire.PingResult{RoundTripMillis: float64(d.Microseconds()) / 1000}, nil
+}

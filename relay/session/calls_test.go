@@ -1,0 +1,176 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// stateOf applies frames to a snapshot until synced, as a dashboard does.
+func applyUntil(t *testing.T, sub *Subscriber, snap *wire.Snapshot, done func(wire.Snapshot) bool) {
+	t.Helper()
+	for !done(*snap) {
+		fr := next(t, sub)
+		switch fr.Type {
+		case wire.TypeSnapshot:
+			*snap = wire.Snapshot{}
+			if err := json.Unmarshal(fr.Data, snap); err != nil {
+				t.Fatal(err)
+			}
+		case wire.TypeDelta:
+			var d wire.Delta
+			if err := json.Unmarshal(fr.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range d.Changes {
+				if err := snap.Apply(c); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+func callState(snap wire.Snapshot, id string) wire.CallState {
+	for _, c := range snap.Calls {
+		if c.ID == id {
+			return c.State
+		}
+	}
+	return ""
+}
+
+func TestCallOutlivesItsDashboardAndAnotherCancelsIt(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	started := make(chan struct{})
+	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+	}
+	first := s.Subscribe(wire.Hello{})
+	fr, _ := wire.Op("op-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "block", Call: "call-1"})
+	first.HandleOp(fr)
+	<-started
+	first.Close() // the tab reloads: the call goes on
+
+	second := s.Subscribe(wire.Hello{})
+	var snap wire.Snapshot
+	applyUntil(t, second, &snap, func(s wire.Snapshot) bool { return callState(s, "call-1") == wire.CallRunning })
+
+	cancel, _ := wire.Op("op-2", wire.OpCancelCall, wire.CallArgs{Call: "call-1"})
+	second.HandleOp(cancel)
+	applyUntil(t, second, &snap, func(s wire.Snapshot) bool { return callState(s, "call-1") == wire.CallFailed })
+	if c := snap.Calls[0]; c.Error == nil || c.Error.Code != wire.CodeCancelled {
+		t.Errorf("cancelled call = %+v, want a cancelled error", c)
+	}
+}
+
+func TestFinishedCallKeepsItsResultAndOnlyTwentyAreKept(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	sub := s.Subscribe(wire.Hello{})
+	var snap wire.Snapshot
+	for i := range wire.MaxCallsPerServer + 3 {
+		fr, _ := wire.Op("op", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "t"})
+		sub.HandleOp(fr)
+		applyUntil(t, sub, &snap, func(s wire.Snapshot) bool {
+			done := 0
+			for _, c := range s.Calls {
+				if c.State == wire.CallDone {
+					done++
+				}
+			}
+			return done == min(i+1, wire.MaxCallsPerServer)
+		})
+		// the op's own answer
+		for fr := next(t, sub); fr.Type != wire.TypeResult; fr = next(t, sub) {
+			if fr.Type == wire.TypeDelta {
+				var d wire.Delta
+				json.Unmarshal(fr.Data, &d)
+				for _, c := range d.Changes {
+					snap.Apply(c)
+				}
+			}
+		}
+	}
+	if len(snap.Calls) != wire.MaxCallsPerServer {
+		t.Fatalf("calls kept = %d, want %d", len(snap.Calls), wire.MaxCallsPerServer)
+	}
+	var res wire.CallToolResult
+	if err := json.Unmarshal(snap.Calls[0].Result, &res); err != nil || res.Content[0].Text != "ok" {
+		t.Errorf("kept result = %s, %v; want the tool's text", snap.Calls[0].Result, err)
+	}
+}
+
+// taskConn is a testConn whose tools run as tasks.
+type taskConn struct {
+	*testConn
+	created chan struct{}                        // closed once the task of a call was recorded
+	watch   func(id string) *wire.CallToolResult // the result WatchTask gives
+}
+
+func (c *taskConn) TaskMode(string) (bool, error) { return true, nil }
+func (c *taskConn) CallToolTask(ctx context.Context, _ string, _ json.RawMessage, _ func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+	created(wire.CallTask{ID: "t1", Status: wire.TaskWorking})
+	close(c.created)
+	<-ctx.Done()
+	return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+}
+func (c *taskConn) WatchTask(_ context.Context, id string, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+	status(wire.CallTask{ID: id, Status: wire.TaskCompleted})
+	return c.watch(id), nil
+}
+func (c *taskConn) CancelTask(context.Context, string) error { return nil }
+
+// newTaskManager is a manager over dir whose connections are taskConns.
+func newTaskManager(t *testing.T, dir string, watch func(string) *wire.CallToolResult) (*Manager, *store.Store, chan struct{}) {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := make(chan struct{})
+	m := NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
+		return &taskConn{testConn: &testConn{emit: emit}, created: created, watch: watch}
+	}, nil)
+	return m, st, created
+}
+
+func TestTaskCallIsFollowedAgainAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	m, st, created := newTaskManager(t, dir, nil)
+	s := m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	sub := s.Subscribe(wire.Hello{})
+	fr, _ := wire.Op("op-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "research", Call: "call-1"})
+	sub.HandleOp(fr)
+	<-created
+	m.Close() // the relay stops: the task is not cancelled, its id stays stored
+	st.Close()
+
+	m2, st2, _ := newTaskManager(t, dir, func(task string) *wire.CallToolResult {
+		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "resumed " + task}}}
+	})
+	t.Cleanup(func() { m2.Close(); st2.Close() })
+	if err := m2.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var snap wire.Snapshot
+	applyUntil(t, m2.Session("alice").Subscribe(wire.Hello{}), &snap, func(s wire.Snapshot) bool {
+		return callState(s, "call-1") == wire.CallDone
+	})
+	var res wire.CallToolResult
+	if err := json.Unmarshal(snap.Calls[0].Result, &res); err != nil || res.Content[0].Text != "resumed t1" {
+		t.Fatalf("resumed call = %+v", snap.Calls[0])
+	}
+	if tasks, err := st2.CallTasks(context.Background(), "alice", id); err != nil || len(tasks) != 0 {
+		t.Errorf("stored tasks after the call ended = %+v, %v; want none", tasks, err)
+	}
+}
