@@ -22,7 +22,7 @@ func renderNav(current string) app.UI {
 		app.Ul().Body(
 			link(ServersPath, "Servers"),
 			link(AgentsPath, "Agents"),
-			link(ActivityPath, "Activity"),
+			link(ActivityPath, "Agent activity"),
 		),
 	)
 }
