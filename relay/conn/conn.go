@@ -92,6 +92,7 @@ type Conn struct {
 
 	progress progressTokens
 	orders   schemaOrders // property orders of requested schemas
+	calls    callRegistry // calls in flight, for attributing asks
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state

@@ -210,17 +210,23 @@ func jsonString(raw json.RawMessage) string {
 
 // tee returns a copy of hc whose transport shows o the messages of every
 // successful JSON or event stream response.
-func (o *schemaOrders) tee(hc *http.Client) *http.Client {
+func (o *schemaOrders) tee(hc *http.Client) *http.Client { return o.teeCalls(hc, nil) }
+
+// teeCalls is tee that also shows calls (when not nil) the server requests
+// read on the response stream of each call, so that they can be
+// attributed to it (see caller.go).
+func (o *schemaOrders) teeCalls(hc *http.Client, calls *callRegistry) *http.Client {
 	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
-		return &orderTee{base: base, orders: o}
+		return &orderTee{base: base, orders: o, calls: calls}
 	})
 }
 
 // orderTee is the RoundTripper that reads along response bodies for
-// schemaOrders.
+// schemaOrders and the call registry.
 type orderTee struct {
 	base   http.RoundTripper
 	orders *schemaOrders
+	calls  *callRegistry // nil: no attribution
 }
 
 // RoundTrip implements [http.RoundTripper].
@@ -229,12 +235,19 @@ func (t *orderTee) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return resp, err
 	}
+	see := t.orders.scan
+	if id, ok := callIDOf(req.Context()); ok && t.calls != nil {
+		see = func(msg []byte) {
+			t.orders.scan(msg)
+			t.calls.scan(id, msg)
+		}
+	}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get(headerContentType))
 	switch mediaType {
 	case mediaTypeJSON:
-		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: &jsonScanner{orders: t.orders}}
+		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: &jsonScanner{see: see}}
 	case eventStreamType:
-		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: newEventScanner(t.orders)}
+		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: newEventScanner(see)}
 	}
 	return resp, nil
 }
@@ -270,9 +283,9 @@ func (b *scannedBody) Read(p []byte) (int, error) {
 
 // jsonScanner reads along a JSON body: one message or batch.
 type jsonScanner struct {
-	orders *schemaOrders
-	buf    []byte
-	over   bool // the body is over maxOrderScanBytes
+	see  func(msg []byte) // called with the body once read
+	buf  []byte
+	over bool // the body is over maxOrderScanBytes
 }
 
 func (s *jsonScanner) feed(p []byte) {
@@ -288,7 +301,7 @@ func (s *jsonScanner) feed(p []byte) {
 
 func (s *jsonScanner) end() {
 	if !s.over {
-		s.orders.scan(s.buf)
+		s.see(s.buf)
 	}
 	s.buf = nil
 }
@@ -298,16 +311,16 @@ func (s *jsonScanner) end() {
 // event, data fields are trimmed and joined with '\n', and the stream's end
 // ends its last event.
 type eventScanner struct {
-	orders *schemaOrders
-	line   []byte // the current line so far, unless skipping
-	blank  bool   // the current line so far is only '\r's
-	data   []byte // the current event's data
-	inData bool   // the current event has a data field
-	skip   bool   // the current event is over maxOrderScanBytes: unread to its end
+	see    func(msg []byte) // called with each event's data
+	line   []byte           // the current line so far, unless skipping
+	blank  bool             // the current line so far is only '\r's
+	data   []byte           // the current event's data
+	inData bool             // the current event has a data field
+	skip   bool             // the current event is over maxOrderScanBytes: unread to its end
 }
 
-func newEventScanner(orders *schemaOrders) *eventScanner {
-	return &eventScanner{orders: orders, blank: true}
+func newEventScanner(see func(msg []byte)) *eventScanner {
+	return &eventScanner{see: see, blank: true}
 }
 
 func (s *eventScanner) feed(p []byte) {
@@ -368,7 +381,7 @@ func (s *eventScanner) endLine() {
 // endEvent scans the event read, unless it was skipped, and starts the next.
 func (s *eventScanner) endEvent() {
 	if !s.skip && s.inData {
-		s.orders.scan(s.data)
+		s.see(s.data)
 	}
 	s.data, s.inData, s.skip = s.data[:0], false, false
 	if cap(s.data) > keepScanBytes {

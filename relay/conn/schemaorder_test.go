@@ -201,8 +201,8 @@ func readAlong(t *testing.T, o *schemaOrders, scanner func(*schemaOrders) messag
 	}
 }
 
-func eventScannerOf(o *schemaOrders) messageScanner { return newEventScanner(o) }
-func jsonScannerOf(o *schemaOrders) messageScanner  { return &jsonScanner{orders: o} }
+func eventScannerOf(o *schemaOrders) messageScanner { return newEventScanner(o.scan) }
+func jsonScannerOf(o *schemaOrders) messageScanner  { return &jsonScanner{see: o.scan} }
 
 // cuts are the ways a body may arrive.
 var cuts = map[string]func(io.Reader) io.Reader{

@@ -22,15 +22,16 @@ type Session struct {
 	user string
 	m    *Manager
 
-	mu      sync.Mutex
-	epoch   string
-	seq     uint64
-	servers map[string]*entry
-	order   []string    // server ids in registration order
-	history []sentDelta // the last historySize deltas, oldest first
-	subs    map[*Subscriber]struct{}
-	closed  bool
-	asks    []wire.Ask // pending asks in arrival order
+	mu       sync.Mutex
+	epoch    string
+	seq      uint64
+	servers  map[string]*entry
+	order    []string    // server ids in registration order
+	history  []sentDelta // the last historySize deltas, oldest first
+	subs     map[*Subscriber]struct{}
+	closed   bool
+	asks     []wire.Ask // pending asks in arrival order
+	watchers []*watcher // Go-level listeners (agent.go)
 
 	broker *broker.Broker // holds the asks while they wait
 	redial sync.Mutex     // one SetElicitModes at a time
@@ -166,6 +167,7 @@ func (s *Session) publishLocked(changes []wire.Change) {
 	for sub := range s.subs {
 		sub.send(b)
 	}
+	s.notifyLocked(changes)
 }
 
 // Subscribe attaches a dashboard. It first receives what it missed since

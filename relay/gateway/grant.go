@@ -1,0 +1,91 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Grant is what an agent key allows: whose servers, which of them, which
+// tools, until when. The gateway checks it on every request, so a grant
+// narrowed or revoked takes effect within a live MCP session.
+type Grant struct {
+	User  string // the person whose servers the key reaches
+	Agent string // the agent's name, shown on the asks it raises
+	KeyID string // the key's id (never the key itself)
+	// Servers are the server ids the key may use; nil means all.
+	Servers []string
+	// Tools are the tools the key may call, as the aggregate endpoint
+	// exposes them ("<server>__<tool>"); nil means all.
+	Tools   []string
+	Expires time.Time // zero: no expiry
+}
+
+// Authenticator turns the bearer token of a request into the grant of its
+// key. It returns [ErrUnauthorized] (or any error) for an unknown, revoked
+// or expired key.
+type Authenticator interface {
+	Authenticate(ctx context.Context, bearer string) (Grant, error)
+}
+
+// ErrUnauthorized is the error of an Authenticator that does not know the
+// bearer.
+var ErrUnauthorized = errors.New("unknown or revoked agent key")
+
+// CallRecord is the activity record of one agent operation. It never holds
+// content: no arguments, no results, no answers.
+type CallRecord struct {
+	User, Agent, KeyID string
+	Server             string // server id
+	Kind               string // KindTool, KindPrompt or KindResource
+	Name               string // the tool or prompt name, or resource URI, as the server knows it
+	Start              time.Time
+	Duration           time.Duration
+	Outcome            string // one of the Outcome values
+	AskedPerson        bool   // the server asked a person during the call
+}
+
+// Kinds of operations recorded.
+const (
+	KindTool     = "tool"
+	KindPrompt   = "prompt"
+	KindResource = "resource"
+)
+
+// Outcomes of recorded operations.
+const (
+	OutcomeOK        = "ok"         // a result
+	OutcomeToolError = "tool_error" // a result with isError set
+	OutcomeError     = "error"      // an error (the server's, or the relay's)
+	OutcomeCancelled = "cancelled"  // the agent cancelled
+	OutcomeDenied    = "denied"     // outside the key's scope
+	OutcomeTimedOut  = "timed_out"  // nobody answered the server's question in time
+)
+
+// Recorder keeps the activity records of agent calls. Record must not block
+// for long: it runs as the call ends.
+type Recorder interface {
+	Record(ctx context.Context, c CallRecord)
+}
+
+// allowsServer reports whether g reaches server id.
+func (g Grant) allowsServer(id string) bool {
+	return g.Servers == nil || slices.Contains(g.Servers, id)
+}
+
+// allowsTool reports whether g may call the tool exposed as name on server.
+func (g Grant) allowsTool(server, exposed string) bool {
+	return g.allowsServer(server) && (g.Tools == nil || slices.Contains(g.Tools, exposed))
+}
+
+// expired reports whether g is past its expiry at now.
+func (g Grant) expired(now time.Time) bool {
+	return !g.Expires.IsZero() && !now.Before(g.Expires)
+}
+
+// sameScope reports whether g and o allow the same things.
+func (g Grant) sameScope(o Grant) bool {
+	return g.User == o.User && slices.Equal(g.Servers, o.Servers) && slices.Equal(g.Tools, o.Tools) &&
+		(g.Servers == nil) == (o.Servers == nil) && (g.Tools == nil) == (o.Tools == nil)
+}
