@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 )
 
@@ -42,6 +43,12 @@ type Config struct {
 	OAuthSuccessURL, OAuthErrorURL string
 	// OAuthClients are clients pre-registered with authorization servers.
 	OAuthClients []oauth.Credentials
+
+	// AgentAuth authenticates the agent keys of the agent endpoint
+	// (gateway.Path, gateway.ServerPath); nil leaves the endpoint unmounted.
+	// AgentRecorder keeps the activity records of agents' calls; nil keeps none.
+	AgentAuth     gateway.Authenticator
+	AgentRecorder gateway.Recorder
 
 	Logger *slog.Logger
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/hub"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
@@ -34,6 +35,7 @@ type Service struct {
 	login    *authn.Login
 	sessions *session.Manager
 	hub      *hub.Hub
+	gateway  *gateway.Gateway // nil without Config.AgentAuth
 	handler  http.Handler
 	demoStop func()
 
@@ -126,6 +128,11 @@ func (s *Service) init(ctx context.Context) error {
 	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}
+	if cfg.AgentAuth != nil {
+		s.gateway = gateway.New(gateway.Config{Sessions: s.sessions, Auth: cfg.AgentAuth, Recorder: cfg.AgentRecorder, Origins: origins, Logger: cfg.Logger})
+		mux.Handle(gateway.Path, s.gateway)
+		mux.Handle(gateway.ServerPath, s.gateway)
+	}
 	mux.Handle("/", dash)
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
 
@@ -137,6 +144,10 @@ func (s *Service) init(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Gateway is the agent endpoint, nil without Config.AgentAuth; revoking a
+// key calls its CloseKey.
+func (s *Service) Gateway() *gateway.Gateway { return s.gateway }
 
 // Handler serves every route of the relay.
 func (s *Service) Handler() http.Handler { return s.handler }
@@ -166,6 +177,9 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		if s.hub != nil {
 			s.hub.Close()
+		}
+		if s.gateway != nil {
+			s.gateway.Close()
 		}
 		if s.sessions != nil {
 			s.sessions.Close()
