@@ -91,8 +91,10 @@ type Conn struct {
 	pending kinds
 
 	progress progressTokens
-	orders   schemaOrders // property orders of requested schemas
-	calls    callRegistry // calls in flight, for attributing asks
+	orders   schemaOrders                         // property orders of requested schemas
+	calls    callRegistry                         // calls in flight, for attributing asks
+	updated  listeners[string]                    // resources/updated, for the gateway
+	logs     listeners[*mcp.LoggingMessageParams] // the server's log messages, for the gateway
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
@@ -156,6 +158,8 @@ func newClient(c *Conn) *mcp.Client {
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			c.progress.deliver(req.Params)
 		},
+		ResourceUpdatedHandler: c.resourceUpdated,
+		LoggingMessageHandler:  c.logged,
 	})
 	client.AddSendingMiddleware(noCache, c.asking)
 	return client

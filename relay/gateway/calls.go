@@ -40,7 +40,9 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 			progress = w.forward
 		}
 		params := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}
+		end := v.begin(id, ctx, req.Session)
 		res, err := up.CallToolMCP(ctx, params, progress)
+		end()
 		asked, timedOut := w.stop()
 		rec.asked = asked
 		switch {
@@ -224,10 +226,18 @@ func (v *view) findPrompt(name string) (server, own string) {
 	return "", ""
 }
 
-// pinging routes an agent's ping on a server's endpoint to that server; the
-// aggregate endpoint answers pings itself.
-func (v *view) pinging(next mcp.MethodHandler) mcp.MethodHandler {
+// routing passes an agent's logging level on to the servers, and routes
+// its ping on a server's endpoint to that server (the aggregate endpoint
+// answers pings itself).
+func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "logging/setLevel" {
+			res, err := next(ctx, method, req)
+			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil {
+				v.setLevel(ctx, p.Level)
+			}
+			return res, err
+		}
 		if method != "ping" || v.only == "" {
 			return next(ctx, method, req)
 		}

@@ -73,6 +73,7 @@ type Gateway struct {
 	mu     sync.Mutex
 	views  map[viewKey]*view
 	limits map[string]*rate.Limiter // by key id
+	subs   map[string]int           // subscriptions held on servers: user, server, URI
 	closed bool
 }
 
@@ -96,7 +97,7 @@ func New(cfg Config) *Gateway {
 	if cfg.WaitingEvery <= 0 {
 		cfg.WaitingEvery = DefaultWaitingEvery
 	}
-	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, limits: map[string]*rate.Limiter{}}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, limits: map[string]*rate.Limiter{}, subs: map[string]int{}}
 	g.authed = auth.RequireBearerToken(g.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(http.HandlerFunc(g.serve))
 	return g
 }

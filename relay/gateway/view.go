@@ -31,6 +31,11 @@ type upstream interface {
 	ReadResourceMCP(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
 	CompleteMCP(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
 	PingMCP(ctx context.Context) error
+	SubscribeMCP(ctx context.Context, uri string) error
+	UnsubscribeMCP(ctx context.Context, uri string) error
+	SetLoggingLevelMCP(ctx context.Context, level mcp.LoggingLevel) error
+	OnResourceUpdated(fn func(uri string)) (stop func())
+	OnLog(fn func(*mcp.LoggingMessageParams)) (stop func())
 }
 
 // view is what one agent key sees through one endpoint (the aggregate one,
@@ -56,9 +61,12 @@ type view struct {
 
 	syncing sync.Mutex // one sync at a time
 	mu      sync.Mutex
-	pending map[string]bool      // servers to sync
-	shown   map[string]*exposure // what each server has on srv
-	calls   atomic.Uint64        // numbers the calls, for ask labels
+	pending map[string]bool                 // servers to sync
+	shown   map[string]*exposure            // what each server has on srv
+	logs    map[string]heard                // the log listener of each server shown
+	subs    map[string]subscription         // by exposed URI
+	active  map[string]map[*activeCall]bool // calls in flight, by server
+	calls   atomic.Uint64                   // numbers the calls, for ask labels
 }
 
 // exposure is what one server has on a view's MCP server: for each kind,
@@ -87,6 +95,9 @@ func (g *Gateway) newView(grant Grant, only string) *view {
 		kick:    make(chan struct{}, 1),
 		pending: map[string]bool{},
 		shown:   map[string]*exposure{},
+		logs:    map[string]heard{},
+		subs:    map[string]subscription{},
+		active:  map[string]map[*activeCall]bool{},
 	}
 	v.grant.Store(&grant)
 	v.srv = mcp.NewServer(&mcp.Implementation{Name: "switchboard", Title: "Switchboard", Version: g.cfg.Version}, &mcp.ServerOptions{
@@ -94,17 +105,20 @@ func (g *Gateway) newView(grant Grant, only string) *view {
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
-			Resources:   &mcp.ResourceCapabilities{ListChanged: true},
+			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
 		},
-		CompletionHandler: v.complete,
+		CompletionHandler:  v.complete,
+		SubscribeHandler:   v.subscribe,
+		UnsubscribeHandler: v.unsubscribe,
 	})
-	v.srv.AddReceivingMiddleware(v.pinging)
+	v.srv.AddReceivingMiddleware(v.routing)
 	v.http = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return v.srv }, &mcp.StreamableHTTPOptions{
 		Logger:              g.log,
 		SessionTimeout:      g.cfg.SessionIdle,
 		MaxRequestBodyBytes: wire.MaxInboundFrame,
+		EventStore:          mcp.NewMemoryEventStore(nil),
 	})
 	v.stopWatch = v.user.Watch(v.changed)
 	for _, st := range v.user.Servers() {
@@ -173,6 +187,17 @@ func (v *view) close() {
 	for ss := range v.srv.Sessions() {
 		ss.Close()
 	}
+	v.mu.Lock()
+	for id, h := range v.logs {
+		h.stop()
+		delete(v.logs, id)
+	}
+	subs := v.subs
+	v.subs = map[string]subscription{}
+	v.mu.Unlock()
+	for _, sub := range subs {
+		v.release(sub)
+	}
 }
 
 // syncPending syncs the servers that changed, one at a time.
@@ -218,11 +243,14 @@ func (v *view) sync(id string) {
 	want := &exposure{}
 	st, ok := v.state(id)
 	grant := v.grant.Load()
+	var live upstream
 	if ok && st.State == wire.StateReady && grant.allowsServer(id) && (v.only == "" || v.only == id) {
 		if up, err := v.connection(id); err == nil {
 			want = v.list(id, up, *grant)
+			live = up
 		}
 	}
+	v.hear(id, live)
 	v.mu.Lock()
 	have := v.shown[id]
 	if have == nil {

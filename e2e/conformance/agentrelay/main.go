@@ -19,6 +19,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
@@ -70,7 +71,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	g := gateway.New(gateway.Config{Sessions: m, Auth: oneKey{}, Logger: logger, Rate: 1000, Burst: 1000})
+	origins, err := authn.NewOriginPolicy(nil) // the relay's own origin, as the relay has it
+	if err != nil {
+		log.Fatal(err)
+	}
+	g := gateway.New(gateway.Config{Sessions: m, Auth: oneKey{}, Origins: origins, Logger: logger, Rate: 1000, Burst: 1000})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
