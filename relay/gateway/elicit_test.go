@@ -18,7 +18,7 @@ import (
 
 // dashboard is a person's dashboard: it mirrors the user's state.
 type dashboard struct {
-	t     *testing.T
+	t     testing.TB
 	sub   *session.Subscriber
 	state wire.Snapshot
 	ops   int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -229,4 +230,54 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	b, _ = json.Marshal(x)
 	return string(b)
+}
+
+func TestEachKeyIsRateLimited(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Other", KeyID: "key2"})
+	a := r.connect("k1", gateway.Path, eras[0])
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	var limited error
+	for range 2 * gateway.DefaultBurst {
+		if limited = a.cs.Ping(ctx, nil); limited != nil {
+			break
+		}
+	}
+	if limited == nil || !strings.Contains(limited.Error(), "Too Many Requests") {
+		t.Fatalf("%d pings at once: last error %v", 2*gateway.DefaultBurst, limited)
+	}
+	if _, err := r.dial("k2", gateway.Path, eras[0]); err != nil {
+		t.Errorf("another key is limited too: %v", err)
+	}
+}
+
+func TestBrowserFromAnotherOriginIsRefused(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	req, _ := http.NewRequest(http.MethodPost, r.url+gateway.Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Authorization", "Bearer k1")
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a request from another origin got %d", resp.StatusCode)
+	}
+	req, _ = http.NewRequest(http.MethodPost, r.url+gateway.Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a request without a key got %d", resp.StatusCode)
+	}
 }

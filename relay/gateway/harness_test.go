@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/time/rate"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
@@ -81,7 +82,7 @@ func (r *records) all() []gateway.CallRecord {
 // relay is the relay's sessions with real connections, and the gateway on
 // a loopback HTTP server.
 type relay struct {
-	t    *testing.T
+	t    testing.TB
 	m    *session.Manager
 	g    *gateway.Gateway
 	url  string // the gateway's base URL
@@ -89,7 +90,13 @@ type relay struct {
 	recs *records
 }
 
-func newRelay(t *testing.T, asks broker.Config) *relay {
+func newRelay(t testing.TB, asks broker.Config) *relay {
+	t.Helper()
+	return newRelayLimited(t, asks, 0)
+}
+
+// newRelayLimited is newRelay with a rate limit per key (0: the default).
+func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay {
 	t.Helper()
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -107,7 +114,8 @@ func newRelay(t *testing.T, asks broker.Config) *relay {
 	}, logger)
 	m.SetAskConfig(asks)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: &records{}}
-	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond})
+	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond,
+		Rate: limit, Burst: int(limit)})
 	hs := httptest.NewServer(r.g)
 	r.url = hs.URL
 	t.Cleanup(func() {

@@ -31,7 +31,7 @@ var echoTool = &mcp.Tool{
 	Icons:        []mcp.Icon{{Source: "https://example.com/echo.png", MIMEType: "image/png"}},
 }
 
-func startUpstream(t *testing.T) *upstream {
+func startUpstream(t testing.TB) *upstream {
 	t.Helper()
 	u := &upstream{cancelled: make(chan struct{}, 1)}
 	u.srv = mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
