@@ -147,8 +147,9 @@ func (v *view) setGrant(g Grant) {
 	if old.sameScope(g) {
 		return
 	}
+	servers := v.user.Servers() // before v.mu: the session calls changed under its lock
 	v.mu.Lock()
-	for _, st := range v.user.Servers() {
+	for _, st := range servers {
 		v.pending[st.ID] = true
 	}
 	for id := range v.shown {
