@@ -116,6 +116,33 @@ func TestAgentProgressAndCancelPassThrough(t *testing.T) {
 	}
 }
 
+func TestServerLogsReachTheAgentAtItsLevel(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			r := newRelay(t, broker.Config{})
+			id := r.add("alice", "notes", startUpstream(t).url)
+			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			a := r.connect("k1", gateway.Path, era)
+			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+			defer cancel()
+			if err := a.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+				t.Fatal(err)
+			}
+			if out, _ := a.call(t, id+"__chatty", map[string]any{}); out != "done" {
+				t.Fatalf("chatty = %q", out)
+			}
+			select {
+			case l := <-a.logs:
+				if l.Data != "working hard" || l.Level != "warning" {
+					t.Errorf("the agent heard %+v; want the warning, not the debug line", l)
+				}
+			case <-time.After(waitFor):
+				t.Fatal("no log message reached the agent")
+			}
+		})
+	}
+}
+
 func TestAgentHearsListChangedWhenAServerIsAdded(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {

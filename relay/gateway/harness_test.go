@@ -164,6 +164,7 @@ type agent struct {
 	cs       *mcp.ClientSession
 	changed  chan struct{} // tools/list_changed, buffered
 	progress chan *mcp.ProgressNotificationParams
+	logs     chan *mcp.LoggingMessageParams
 	wire     *tap // every byte the agent received
 }
 
@@ -178,11 +179,17 @@ func (r *relay) connect(key, path, era string) *agent {
 }
 
 func (r *relay) dial(key, path, era string) (*agent, error) {
-	a := &agent{changed: make(chan struct{}, 16), progress: make(chan *mcp.ProgressNotificationParams, 64)}
+	a := &agent{changed: make(chan struct{}, 16), progress: make(chan *mcp.ProgressNotificationParams, 64), logs: make(chan *mcp.LoggingMessageParams, 64)}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			select {
 			case a.changed <- struct{}{}:
+			default:
+			}
+		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			select {
+			case a.logs <- req.Params:
 			default:
 			}
 		},

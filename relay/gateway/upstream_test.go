@@ -51,6 +51,12 @@ func startUpstream(t testing.TB) *upstream {
 			u.cancelled <- struct{}{}
 			return nil, ctx.Err()
 		})
+	u.srv.AddTool(&mcp.Tool{Name: "chatty", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "debug", Logger: "upstream", Data: "too fine to hear"})
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "upstream", Data: "working hard"})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
 	u.srv.AddPrompt(&mcp.Prompt{Name: "hello", Description: "Says hello."},
 		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hello there"}}}}, nil
