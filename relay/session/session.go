@@ -22,19 +22,20 @@ type Session struct {
 	user string
 	m    *Manager
 
-	mu       sync.Mutex
-	epoch    string
-	seq      uint64
-	servers  map[string]*entry
-	order    []string    // server ids in registration order
-	history  []sentDelta // the last historySize deltas, oldest first
-	subs     map[*Subscriber]struct{}
-	closed   bool
-	asks     []wire.Ask // pending asks in arrival order
-	watchers []*watcher // Go-level listeners (agent.go)
+	mu      sync.Mutex
+	epoch   string
+	seq     uint64
+	servers map[string]*entry
+	order   []string    // server ids in registration order
+	history []sentDelta // the last historySize deltas, oldest first
+	subs    map[*Subscriber]struct{}
+	closed  bool
+	asks    []wire.Ask // pending asks in arrival order
 
 	broker *broker.Broker // holds the asks while they wait
 	redial sync.Mutex     // one SetElicitModes at a time
+
+	watchers []*watcher // Go-level listeners (agent.go), under mu
 }
 
 // entry is one registered server: its registration, the state last emitted
