@@ -91,10 +91,14 @@ type Conn struct {
 	pending kinds
 
 	progress progressTokens
-	orders   schemaOrders                         // property orders of requested schemas
-	calls    callRegistry                         // calls in flight, for attributing asks
-	updated  listeners[string]                    // resources/updated, for the gateway
-	logs     listeners[*mcp.LoggingMessageParams] // the server's log messages, for the gateway
+	orders   schemaOrders // property orders of requested schemas
+
+	// For the agent gateway (caller.go, notify.go): the calls in flight,
+	// to attribute asks to them, and the listeners of resources/updated
+	// and of the server's log messages.
+	calls   callRegistry
+	updated listeners[string]
+	logs    listeners[*mcp.LoggingMessageParams]
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
