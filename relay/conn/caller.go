@@ -73,7 +73,7 @@ func callIDOf(ctx context.Context) (uint64, bool) {
 // maxSeenAsks caps the elicitations read along and not yet handled.
 const maxSeenAsks = 64
 
-// askKey is the SHA-256 of an elicitation's params as encoded by json.Marshal.
+// askKey identifies a server request; see keyOf.
 type askKey [sha256.Size]byte
 
 // callRegistry holds the calls in flight of one connection. The zero value
@@ -114,24 +114,27 @@ func (r *callRegistry) begin(ctx context.Context) (context.Context, func()) {
 	}
 }
 
-// scan notes the elicitation requests of msg, read on the response stream
-// of call id.
+// Server requests that may be attributed to a call.
+const methodSampling = "sampling/createMessage"
+
+// scan notes the server requests (elicitations, sampling) of msg, read on
+// the response stream of call id.
 func (r *callRegistry) scan(id uint64, msg []byte) {
-	if !bytes.Contains(msg, []byte(methodElicit)) {
+	if !bytes.Contains(msg, []byte(methodElicit)) && !bytes.Contains(msg, []byte(methodSampling)) {
 		return
 	}
 	var m struct {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
-	if json.Unmarshal(msg, &m) != nil || m.Method != methodElicit {
+	if json.Unmarshal(msg, &m) != nil || (m.Method != methodElicit && m.Method != methodSampling) {
 		return
 	}
-	var p mcp.ElicitParams
-	if json.Unmarshal(m.Params, &p) != nil {
+	var params any
+	if json.Unmarshal(m.Params, &params) != nil {
 		return
 	}
-	key, ok := keyOf(&p)
+	key, ok := keyOf(m.Method, params)
 	if !ok {
 		return
 	}
@@ -146,9 +149,10 @@ func (r *callRegistry) scan(id uint64, msg []byte) {
 	r.seen[key] = id
 }
 
-// attribute finds the call an elicitation with params p, handled under ctx,
-// belongs to; ok is false when it cannot be told.
-func (r *callRegistry) attribute(ctx context.Context, p *mcp.ElicitParams) (liveCall, bool) {
+// attribute finds the call that a server request (method, with params as
+// the go-sdk decoded them), handled under ctx, belongs to; ok is false when
+// it cannot be told.
+func (r *callRegistry) attribute(ctx context.Context, method string, params any) (liveCall, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if id, ok := callIDOf(ctx); ok {
@@ -156,7 +160,7 @@ func (r *callRegistry) attribute(ctx context.Context, p *mcp.ElicitParams) (live
 			return *c, true
 		}
 	}
-	if key, ok := keyOf(p); ok {
+	if key, ok := keyOf(method, params); ok {
 		if id, seen := r.seen[key]; seen {
 			delete(r.seen, key)
 			if c := r.live[id]; c != nil {
@@ -172,17 +176,59 @@ func (r *callRegistry) attribute(ctx context.Context, p *mcp.ElicitParams) (live
 	return liveCall{}, false
 }
 
-// keyOf is the key of an elicitation's params.
-func keyOf(p *mcp.ElicitParams) (askKey, bool) {
-	b, err := json.Marshal(p)
+// keyOf is the key of a server request: the SHA-256 of its method and of
+// its params encoded canonically (decoded as plain JSON values, without
+// empty strings, nulls and empty objects and arrays, which a go-sdk type
+// adds or drops, and encoded again, which sorts object keys), so that the
+// params as read along and as the go-sdk hands them over give the same key.
+func keyOf(method string, params any) (askKey, bool) {
+	b, err := json.Marshal(params)
 	if err != nil {
 		return askKey{}, false
 	}
-	return sha256.Sum256(b), true
+	var plain any
+	if json.Unmarshal(b, &plain) != nil {
+		return askKey{}, false
+	}
+	if b, err = json.Marshal(pruned(plain)); err != nil {
+		return askKey{}, false
+	}
+	return sha256.Sum256(append([]byte(method+"\x00"), b...)), true
+}
+
+// pruned is v without empty strings, nulls and empty objects and arrays.
+func pruned(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			if x = pruned(x); x != nil {
+				out[k] = x
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case []any:
+		if len(v) == 0 {
+			return nil
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = pruned(x)
+		}
+		return out
+	case string:
+		if v == "" {
+			return nil
+		}
+	}
+	return v
 }
 
 // label puts the caller's labels on a.
-func (c Caller) label(a *wire.Ask) {
+func (c *Caller) label(a *wire.Ask) {
 	a.Agent = line(c.Agent, maxKeyRunes)
 	a.Tool = line(c.Tool, maxKeyRunes)
 	a.Call = line(c.Call, maxKeyRunes)
@@ -199,19 +245,34 @@ func (c Caller) note(n AskNote) {
 // it is attributed to, if any: labelled with the caller, withdrawn when the
 // call's context ends, and noted to the caller.
 func (c *Conn) askFor(ctx context.Context, p *mcp.ElicitParams, a wire.Ask) (Answer, error) {
-	call, ok := c.calls.attribute(ctx, p)
-	if !ok {
-		return c.cfg.Asker.Ask(ctx, a)
+	ctx, caller, done := c.onBehalf(ctx, methodElicit, p)
+	if caller != nil {
+		caller.label(&a)
 	}
-	call.caller.label(&a)
-	ctx, stop := withScope(ctx, call.ctx)
-	defer stop()
-	call.caller.note(AskShown)
 	ans, err := c.cfg.Asker.Ask(ctx, a)
-	if err == nil && ans.TimedOut {
-		call.caller.note(AskTimedOut)
-	} else {
-		call.caller.note(AskSettled)
-	}
+	done(err == nil && ans.TimedOut)
 	return ans, err
+}
+
+// onBehalf attributes a server request (method, with params as the go-sdk
+// decoded them) handled under ctx to the call that raised it. It returns
+// ctx, also ended when that call's context ends; the call's Caller, to
+// label the ask with, or nil when the call is unknown; and done, to call
+// with whether the ask timed out once it is settled. The caller has heard
+// of the ask by then (AskShown).
+func (c *Conn) onBehalf(ctx context.Context, method string, params any) (context.Context, *Caller, func(timedOut bool)) {
+	call, ok := c.calls.attribute(ctx, method, params)
+	if !ok {
+		return ctx, nil, func(bool) {}
+	}
+	ctx, stop := withScope(ctx, call.ctx)
+	call.caller.note(AskShown)
+	return ctx, &call.caller, func(timedOut bool) {
+		stop()
+		if timedOut {
+			call.caller.note(AskTimedOut)
+		} else {
+			call.caller.note(AskSettled)
+		}
+	}
 }
