@@ -50,7 +50,9 @@
 // ("waiting for a person in Switchboard") if it sent a progress token, and
 // a tool error if nobody answered in time.
 //
-// Not yet passed through: resource subscriptions, and the servers' log
-// messages (logging/setLevel is accepted; the connection does not surface
-// server logs yet).
+// Progress, cancellation, completions, pings (on a server's endpoint),
+// resource subscriptions and the servers' log messages pass through; see
+// notify.go for how logs and levels are shared. Each key's view of an
+// endpoint is one go-sdk server whose lists follow the servers (view.go);
+// it lives until the key is closed or the relay stops.
 package gateway
