@@ -166,6 +166,37 @@ func TestAgentHearsListChangedWhenAServerIsAdded(t *testing.T) {
 	}
 }
 
+func TestAgentHearsListChangedWhenAServerChangesOrGoes(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	up := startUpstream(t)
+	id := r.add("alice", "notes", up.url)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	a := r.connect("k1", gateway.Path, eras[1])
+	a.toolNames(t)
+	heard := func(what string) {
+		t.Helper()
+		select {
+		case <-a.changed:
+		case <-time.After(waitFor):
+			t.Fatalf("no tools/list_changed after %s", what)
+		}
+	}
+
+	up.srv.AddTool(&mcp.Tool{Name: "fresh", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	for _, ok := a.toolNames(t)[id+"__fresh"]; !ok; _, ok = a.toolNames(t)[id+"__fresh"] {
+		heard("the server added a tool")
+	}
+
+	if err := r.m.Session("alice").RemoveServer(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	heard("the server was removed")
+	for tools := a.toolNames(t); len(tools) > 0; tools = a.toolNames(t) {
+		heard("the server was removed")
+	}
+}
+
 func TestScopeIsEnforcedMidSession(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
