@@ -55,18 +55,15 @@ port=39117
 "$everything" -http "127.0.0.1:$port" -stateless=false >"$logs/everything-server.log" 2>&1 &
 pids="$pids $!"
 direct=http://127.0.0.1:$port/mcp
-for _ in $(seq 50); do
-	curl -s -o /dev/null "http://127.0.0.1:$port/" && break
-	sleep 0.1 # waits for a process of our own to listen; there is no event to await
-done
-"$agentrelay" -upstream "$direct" >"$logs/agentrelay.url" 2>"$logs/agentrelay.log" &
+# agentrelay connects (retrying until the server listens), then prints the
+# URL of its endpoint once the server is ready: read it through a FIFO.
+fifo=$logs/agentrelay.url
+rm -f "$fifo"
+mkfifo "$fifo"
+"$agentrelay" -upstream "$direct" >"$fifo" 2>"$logs/agentrelay.log" &
 pids="$pids $!"
 relayed=
-for _ in $(seq 300); do
-	relayed=$(head -n 1 "$logs/agentrelay.url" 2>/dev/null)
-	[ -n "$relayed" ] && break
-	sleep 0.1
-done
+read -r relayed <"$fifo"
 if [ -z "$relayed" ]; then
 	echo "agentrelay did not start; see $logs/agentrelay.log" >&2
 	exit 2

@@ -58,6 +58,7 @@ func BenchmarkToolCallThroughGateway(b *testing.B) {
 	b.ReportMetric(float64(dp99.Microseconds()), "direct-p99-µs")
 	b.ReportMetric(float64(gp50.Microseconds()), "gateway-p50-µs")
 	b.ReportMetric(float64(gp99.Microseconds()), "gateway-p99-µs")
+	b.ReportMetric(float64((gp50 - dp50).Microseconds()), "added-p50-µs")
 	b.ReportMetric(float64(gp50)/float64(dp50), "p50-ratio")
 	b.ReportMetric(float64(gp99)/float64(dp99), "p99-ratio")
 }
