@@ -66,14 +66,26 @@ clean:
 	rm -rf bin static/dist/app.wasm*
 
 # conformance runs the client scenarios of the official MCP conformance suite
-# against bin/switchboard, one at a time (Node.js and npm needed; the suite is
-# installed from the lock file into e2e/conformance/node_modules).
+# against bin/switchboard, one at a time, then its server scenarios against
+# the go-sdk's conformance server directly and through the agent endpoint
+# (Node.js and npm needed; the suite is installed from the lock file into
+# e2e/conformance/node_modules).
 CONFORMANCE_DIR   := e2e/conformance
 CONFORMANCE_SUITE := $(CONFORMANCE_DIR)/node_modules/.bin/conformance
+EVERYTHING        := bin/everything-server
+AGENTRELAY        := bin/agentrelay
 
 .PHONY: conformance
-conformance: $(BIN) $(CONFORMANCE_SUITE)
-	SWITCHBOARD_BIN=$(abspath $(BIN)) sh $(CONFORMANCE_DIR)/run.sh
+conformance: $(BIN) $(CONFORMANCE_SUITE) $(EVERYTHING) $(AGENTRELAY)
+	SWITCHBOARD_BIN=$(abspath $(BIN)) sh $(CONFORMANCE_DIR)/run.sh; client=$$?; \
+	EVERYTHING_SERVER=$(abspath $(EVERYTHING)) AGENTRELAY=$(abspath $(AGENTRELAY)) sh $(CONFORMANCE_DIR)/run-server.sh; server=$$?; \
+	[ $$client = 0 ] && [ $$server = 0 ]
+
+$(EVERYTHING): go.mod go.sum
+	$(GO) build -o $@ github.com/modelcontextprotocol/go-sdk/conformance/everything-server
+
+$(AGENTRELAY): $(GO_SRC) $(wildcard $(CONFORMANCE_DIR)/agentrelay/*.go)
+	$(GO) build -o $@ ./$(CONFORMANCE_DIR)/agentrelay
 
 $(CONFORMANCE_SUITE): $(CONFORMANCE_DIR)/package.json $(CONFORMANCE_DIR)/package-lock.json
 	npm ci --prefix $(CONFORMANCE_DIR) --no-audit --no-fund

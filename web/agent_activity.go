@@ -32,11 +32,12 @@ var outcomeWords = map[wire.Outcome]string{
 	wire.OutcomeFailed:    "failed",
 	wire.OutcomeCancelled: "cancelled",
 	wire.OutcomeDenied:    "denied",
+	wire.OutcomeTimedOut:  "nobody answered",
 	wire.OutcomeRunning:   "running…",
 }
 
 // activityOutcomes are the outcomes in the order the filter offers them.
-var activityOutcomes = []wire.Outcome{wire.OutcomeOK, wire.OutcomeToolError, wire.OutcomeFailed, wire.OutcomeCancelled, wire.OutcomeDenied}
+var activityOutcomes = []wire.Outcome{wire.OutcomeOK, wire.OutcomeToolError, wire.OutcomeFailed, wire.OutcomeCancelled, wire.OutcomeDenied, wire.OutcomeTimedOut}
 
 // OnMount connects the page and lists the log once the relay is live.
 func (p *ActivityPage) OnMount(ctx app.Context) {

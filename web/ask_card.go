@@ -34,8 +34,20 @@ func renderAskHead(a wire.Ask, what string) app.UI {
 			app.Span().Class("ask-server").Text(serverNameOf(a)),
 			app.Span().Class("ask-what").Text(what),
 		),
+		hiddenIf(app.P().Class("ask-caller"), a.Agent == "").Text(askCallerText(a)),
 		&Countdown{Deadline: a.Deadline, Created: a.Created, Label: label},
 	)
+}
+
+// askCallerText says on whose behalf the server asks: an agent's call.
+func askCallerText(a wire.Ask) string {
+	if a.Agent == "" {
+		return ""
+	}
+	if a.Tool == "" {
+		return "Asked for the agent " + a.Agent
+	}
+	return "Asked during the agent " + a.Agent + "'s call of " + a.Tool
 }
 
 // renderAskMessage shows the server's message as text, in a box that

@@ -90,6 +90,8 @@ type Answer struct {
 	// did), or an error when the person dismissed it, it timed out or ctx
 	// ended; the ask is shown as waiting until then. Call it exactly once.
 	Wait func(ctx context.Context) error
+	// TimedOut: nobody answered before the deadline (Action is cancel).
+	TimedOut bool
 }
 
 // Errors that end the wait of an accepted URL ask.
@@ -180,7 +182,7 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 				return Answer{}, errNoAnswerInTime
 			}
 			b.log.Info("ask timed out: answered cancel", "server", a.Server, "ask", e.ask.ID)
-			return Answer{Action: wire.ActionCancel}, nil
+			return Answer{Action: wire.ActionCancel, TimedOut: true}, nil
 		}
 	case <-ctx.Done():
 		if b.withdraw(e) {

@@ -116,6 +116,16 @@ type Conn struct {
 	roots    rootSet
 	rootList []wire.Root
 
+	// For the agent gateway (caller.go, notify.go): the calls in flight,
+	// to attribute asks to them, the listeners of resources/updated and of
+	// the server's log messages, and what agents hold: log levels by holder
+	// and subscriptions by URI (guarded by mu).
+	calls       callRegistry
+	updated     listeners[string]
+	logs        listeners[*mcp.LoggingMessageParams]
+	agentLevels map[any]string
+	agentSubs   map[string]int
+
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
 	emitted wire.Server // the state last emitted

@@ -63,6 +63,8 @@ type Answer struct {
 	// the URL is complete, or an error when it was abandoned or ctx ended.
 	// Nil means complete already.
 	Wait func(ctx context.Context) error
+	// TimedOut: nobody answered before the deadline (Action is cancel).
+	TimedOut bool
 }
 
 // Asker puts a server's requests for a person before that person: the
@@ -159,7 +161,7 @@ func (c *Conn) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 	scope := c.scope(req.Session)
 	ctx, stop := withScope(ctx, scope)
 	defer stop()
-	ans, err := c.cfg.Asker.Ask(ctx, a)
+	ans, err := c.askFor(ctx, p, a)
 	if err != nil {
 		return c.unanswered(ctx, err)
 	}

@@ -19,7 +19,9 @@ import (
 // server logs only while serving one. An empty level asks for nothing: no
 // level is sent, and a session that had one is set to emergency, the
 // highest. Messages go to the [Journal], never to the relay's own log above
-// debug: they are the server's untrusted data.
+// debug: they are the server's untrusted data. Agents may want a lower
+// level (notify.go): the server is asked for the lowest level wanted, and
+// the journal keeps only what the person asked for.
 
 // Journal receives what a server reports besides its state. Its methods
 // must not block.
@@ -56,6 +58,13 @@ func (c *Conn) SetLogLevel(ctx context.Context, level string) error {
 	}
 	c.mu.Lock()
 	c.logLevel = level
+	c.mu.Unlock()
+	return c.reapplyLogLevel(ctx)
+}
+
+// reapplyLogLevel asks a live session's server for the level now wanted.
+func (c *Conn) reapplyLogLevel(ctx context.Context) error {
+	c.mu.Lock()
 	s := c.live
 	c.mu.Unlock()
 	if s == nil {
@@ -73,7 +82,7 @@ func (c *Conn) applyLogLevel(ctx context.Context, s *session, changed bool) erro
 	if loggingState(init) == nil || init.ProtocolVersion >= statelessProtocol {
 		return nil
 	}
-	level := c.currentLogLevel()
+	level := c.wantedLogLevel()
 	if level == "" {
 		if !changed {
 			return nil
@@ -83,10 +92,25 @@ func (c *Conn) applyLogLevel(ctx context.Context, s *session, changed bool) erro
 	return s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
 }
 
-func (c *Conn) currentLogLevel() string {
+// personLogLevel is the level the person asked for; empty for none.
+func (c *Conn) personLogLevel() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.logLevel
+}
+
+// wantedLogLevel is the lowest level anyone wants, the person or an agent
+// ([Conn.SetAgentLogLevel]); empty when nobody wants any.
+func (c *Conn) wantedLogLevel() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	level := c.logLevel
+	for _, l := range c.agentLevels {
+		if level == "" || wire.LevelRank(l) < wire.LevelRank(level) {
+			level = l
+		}
+	}
+	return level
 }
 
 // levelPerRequest is a sending middleware: from 2026-07-28 on, it puts the
@@ -95,7 +119,7 @@ func (c *Conn) levelPerRequest(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		cs, ok := req.GetSession().(*mcp.ClientSession)
 		params := req.GetParams()
-		level := c.currentLogLevel()
+		level := c.wantedLogLevel()
 		if ok && level != "" && params != nil && !isNotification(method) &&
 			cs.InitializeResult() != nil && cs.InitializeResult().ProtocolVersion >= statelessProtocol {
 			meta := params.GetMeta()
@@ -109,15 +133,22 @@ func (c *Conn) levelPerRequest(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// logMessage is the go-sdk's LoggingMessageHandler of c.
+// logMessage is the go-sdk's LoggingMessageHandler of c: agents' listeners
+// get every message (each filters by its own level), the journal those at
+// or above the person's level.
 func (c *Conn) logMessage(_ context.Context, req *mcp.LoggingMessageRequest) {
 	p := req.Params
-	if p == nil || c.currentLogLevel() == "" {
-		return // nothing asked for: a server that logs anyway is not heard
+	if p == nil {
+		return
 	}
+	c.passLog(p)
 	level := string(p.Level)
 	if wire.LevelRank(level) < 0 {
 		level = wire.LevelInfo
+	}
+	person := c.personLogLevel()
+	if person == "" || wire.LevelRank(level) < wire.LevelRank(person) {
+		return // not asked for by the person: a server that logs anyway is not heard
 	}
 	c.log.Debug("mcp log message", "level", level)
 	c.cfg.Journal.Log(wire.LogEntry{

@@ -209,8 +209,10 @@ func jsonString(raw json.RawMessage) string {
 }
 
 // tee returns a copy of hc whose transport shows o, and each of also, the
-// messages of every successful JSON or event stream response.
-func (o *schemaOrders) tee(hc *http.Client, also ...func(msg []byte)) *http.Client {
+// messages of every successful JSON or event stream response; it also shows
+// calls (when not nil) the server requests read on the response stream of
+// each call, so that they can be attributed to it (see caller.go).
+func (o *schemaOrders) tee(hc *http.Client, calls *callRegistry, also ...func(msg []byte)) *http.Client {
 	scan := func(msg []byte) {
 		o.scan(msg)
 		for _, f := range also {
@@ -218,15 +220,16 @@ func (o *schemaOrders) tee(hc *http.Client, also ...func(msg []byte)) *http.Clie
 		}
 	}
 	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
-		return &orderTee{base: base, scan: scan}
+		return &orderTee{base: base, scan: scan, calls: calls}
 	})
 }
 
 // orderTee is the RoundTripper that reads along response bodies for
-// schemaOrders.
+// schemaOrders and the call registry.
 type orderTee struct {
-	base http.RoundTripper
-	scan func(msg []byte)
+	base  http.RoundTripper
+	scan  func(msg []byte)
+	calls *callRegistry // nil: no attribution
 }
 
 // RoundTrip implements [http.RoundTripper].
@@ -235,12 +238,19 @@ func (t *orderTee) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return resp, err
 	}
+	see := t.scan
+	if id, ok := callIDOf(req.Context()); ok && t.calls != nil {
+		see = func(msg []byte) {
+			t.scan(msg)
+			t.calls.scan(id, msg)
+		}
+	}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get(headerContentType))
 	switch mediaType {
 	case mediaTypeJSON:
-		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: &jsonScanner{scan: t.scan}}
+		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: &jsonScanner{scan: see}}
 	case eventStreamType:
-		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: newEventScanner(t.scan)}
+		resp.Body = &scannedBody{ReadCloser: resp.Body, scanner: newEventScanner(see)}
 	}
 	return resp, nil
 }

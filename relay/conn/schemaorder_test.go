@@ -300,7 +300,7 @@ func TestHugeUnrelatedEventPassesThroughByteIdentical(t *testing.T) {
 	defer hs.Close()
 
 	var o schemaOrders
-	resp, err := o.tee(hs.Client()).Get(hs.URL)
+	resp, err := o.tee(hs.Client(), nil).Get(hs.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 func (c *Conn) Unsubscribe(ctx context.Context, uri string) {
 	c.editSubs(func(subs map[string]wire.Subscription) { delete(subs, uri) })
 	s, err := c.current()
-	if err != nil {
+	if err != nil || c.heldByAgents(uri) {
 		return
 	}
 	if r := declared(s).Resources; r == nil || !r.Subscribe {
@@ -81,6 +81,7 @@ func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotifi
 		return
 	}
 	uri := req.Params.URI
+	c.updated.each(uri)
 	now := time.Now().UTC().Format(updatedLayout)
 	c.editSubs(func(subs map[string]wire.Subscription) {
 		for k, sub := range subs {
@@ -92,13 +93,19 @@ func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotifi
 	})
 }
 
-// resubscribe makes every kept subscription again on the new session s; a
-// failure is recorded in the subscription, not the session's.
+// resubscribe makes every kept subscription (the person's, and those
+// agents hold) again on the new session s; a failure is recorded in the
+// person's subscription, not the session's.
 func (c *Conn) resubscribe(s *session) {
 	c.mu.Lock()
-	uris := make([]string, 0, len(c.subs))
+	uris := make([]string, 0, len(c.subs)+len(c.agentSubs))
 	for uri := range c.subs {
 		uris = append(uris, uri)
+	}
+	for uri := range c.agentSubs {
+		if _, person := c.subs[uri]; !person {
+			uris = append(uris, uri)
+		}
 	}
 	c.mu.Unlock()
 	if len(uris) == 0 {

@@ -36,6 +36,8 @@ func (c *Conn) asking(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		ctx = context.WithValue(ctx, inputLane{}, true)
+		ctx, end := c.calls.begin(ctx)
+		defer end()
 		res, err := next(ctx, method, req)
 		if !c.elicits() || !c.cfg.Modes.URL {
 			return res, err
@@ -116,7 +118,7 @@ func (c *Conn) complete(ctx context.Context, p *mcp.ElicitParams) error {
 		URL:           p.URL,
 		ElicitationID: elicitationID(p.ElicitationID),
 	}
-	ans, err := c.cfg.Asker.Ask(ctx, a)
+	ans, err := c.askFor(ctx, p, a)
 	var we *wire.Error
 	switch {
 	case errors.As(err, &we):

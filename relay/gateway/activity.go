@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -36,7 +37,7 @@ func (l *Log) Started(c CallRecord) string {
 		return ""
 	}
 	return l.Sessions.Session(c.User).StartAgentCall(wire.AgentCall{
-		Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool, Start: c.Start, Asked: c.Asked,
+		Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Name, Start: c.Start, Asked: c.Asked,
 	})
 }
 
@@ -44,7 +45,7 @@ func (l *Log) Started(c CallRecord) string {
 // (from [Log.Started]; empty when none was shown).
 func (l *Log) Finish(ctx context.Context, running string, c CallRecord) {
 	rec, err := l.Store.AddAgentCall(context.WithoutCancel(ctx), store.AgentCall{
-		User: c.User, Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool,
+		User: c.User, Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Name,
 		Start: c.Start, Duration: c.Duration, Outcome: string(c.Outcome), Asked: c.Asked,
 	})
 	if err != nil {
@@ -53,7 +54,7 @@ func (l *Log) Finish(ctx context.Context, running string, c CallRecord) {
 		}
 		if l.Sessions != nil && running != "" { // take the running call off the dashboards
 			l.Sessions.Session(c.User).FinishAgentCall(running, wire.AgentCall{
-				ID: running, Agent: c.Agent, Server: c.Server, Tool: c.Tool, Start: c.Start,
+				ID: running, Agent: c.Agent, Server: c.Server, Tool: c.Name, Start: c.Start,
 				Duration: c.Duration.Milliseconds(), Outcome: c.Outcome, Asked: c.Asked,
 			})
 		}
@@ -97,3 +98,42 @@ type DashboardOps struct {
 }
 
 var _ session.Agents = DashboardOps{}
+
+// recording is the activity record of one operation in progress, shown as
+// running meanwhile when the recorder is a [LiveRecorder].
+type recording struct {
+	r       Recorder // nil: nothing recorded
+	c       CallRecord
+	running string // the id of the running call shown
+	asked   bool   // a person was asked during the operation
+}
+
+// startRecording starts the record c of an operation; c.Start is now.
+func startRecording(r Recorder, c CallRecord) *recording {
+	c.Start = time.Now()
+	rec := &recording{r: r, c: c}
+	if lr, ok := r.(LiveRecorder); ok {
+		rec.running = lr.Started(c)
+	}
+	return rec
+}
+
+// record starts the record of an operation of grant's agent on server id.
+func (v *view) record(grant Grant, id, kind, name string) *recording {
+	return startRecording(v.g.cfg.Recorder, CallRecord{User: grant.User, Agent: grant.Agent, KeyID: grant.KeyID, Server: id, Kind: kind, Name: name})
+}
+
+// done records the operation's end. It uses a context that outlives the
+// call's, which may be cancelled.
+func (r *recording) done(ctx context.Context, outcome wire.Outcome) {
+	if r.r == nil {
+		return
+	}
+	r.c.Duration, r.c.Outcome, r.c.Asked = time.Since(r.c.Start), outcome, r.asked
+	ctx = context.WithoutCancel(ctx)
+	if lr, ok := r.r.(LiveRecorder); ok {
+		lr.Finish(ctx, r.running, r.c)
+		return
+	}
+	r.r.Record(ctx, r.c)
+}

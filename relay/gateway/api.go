@@ -8,9 +8,10 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"golang.org/x/time/rate"
 
@@ -47,6 +48,7 @@ type API struct {
 	Origins *authn.OriginPolicy
 	Logger  *slog.Logger
 
+	calls    atomic.Uint64 // calls made, to tell their asks apart
 	mu       sync.Mutex
 	limiters map[string]*rate.Limiter         // per key id
 	running  map[string]map[*callRun]struct{} // per key id, the calls in flight
@@ -162,17 +164,18 @@ func (a *API) listTools(w http.ResponseWriter, r *http.Request) {
 			len(states) > 0 && !slices.Contains(states, string(srv.State)):
 			continue
 		}
+		names := exposedNames(srv.ID, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name }))
 		for _, t := range srv.Tools {
-			if g.AllowsTool(srv.ID, t.Name) {
-				out = append(out, function(srv, t))
+			if g.AllowsTool(srv.ID, t.Name, names[t.Name]) {
+				out = append(out, function(srv, t, names[t.Name]))
 			}
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
-// function is tool t of srv as a function definition.
-func function(srv wire.Server, t wire.Tool) Function {
+// function is tool t of srv, exposed as name, as a function definition.
+func function(srv wire.Server, t wire.Tool, name string) Function {
 	descr := t.Description
 	if descr == "" {
 		descr = t.Title
@@ -182,7 +185,7 @@ func function(srv wire.Server, t wire.Tool) Function {
 	if len(params) == 0 {
 		params = json.RawMessage(`{"type":"object","properties":{}}`)
 	}
-	return Function{Type: "function", Function: FunctionDef{Name: ToolName(srv.ID, t.Name), Description: descr, Parameters: params}}
+	return Function{Type: "function", Function: FunctionDef{Name: name, Description: descr, Parameters: params}}
 }
 
 // callTool answers POST /api/tools/call with the tool's result
@@ -205,80 +208,72 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, wire.CodeBadRequest, "arguments must be a JSON object")
 		return
 	}
-	server, tool, ok := SplitToolName(req.Name)
-	if !ok || len(req.Name) > maxToolName || wire.Sanitize(req.Name, maxToolName) != req.Name {
-		writeError(w, http.StatusNotFound, wire.CodeNotFound, "no such tool (names are <server-id>__<tool>, as GET /api/tools lists them)")
+	s := a.Sessions.Session(g.User)
+	server, tool, ok := a.resolve(s, req.Name)
+	if !ok || len(req.Name) > maxToolName {
+		writeError(w, http.StatusNotFound, wire.CodeNotFound, "no such tool on a ready server (names are as GET /api/tools lists them)")
 		return
 	}
-	rec := CallRecord{User: g.User, Agent: g.Agent, KeyID: g.KeyID, Server: server, Tool: tool, Start: time.Now()}
-	s := a.Sessions.Session(g.User)
-	if !g.AllowsTool(server, tool) {
-		a.record(r.Context(), "", rec, OutcomeDenied)
+	rec := startRecording(a.Recorder, CallRecord{User: g.User, Agent: g.Agent, KeyID: g.KeyID, Server: server, Kind: KindTool, Name: tool})
+	if !g.AllowsTool(server, tool, req.Name) {
+		rec.done(r.Context(), OutcomeDenied)
 		writeError(w, http.StatusForbidden, "denied", "this key may not call this tool")
 		return
 	}
-	if !hasTool(s, server, tool) {
-		writeError(w, http.StatusNotFound, wire.CodeNotFound, "no such tool on a ready server")
+	c, err := s.Connection(server)
+	if err != nil {
+		rec.done(r.Context(), OutcomeFailed)
+		we := wireError(err)
+		writeError(w, statusOf(we.Code), we.Code, we.Message)
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	run := a.track(g.KeyID, cancel)
 	defer a.untrack(g.KeyID, run)
-	running := a.started(rec)
-	res, asked, err := s.CallTool(ctx, server, tool, req.Arguments)
-	rec.Asked = asked
+	waiting := newWaiter(ctx, nil, nil, 0)
+	ctx = session.WithCaller(ctx, session.Caller{Agent: g.Agent, Tool: tool, Call: "api-" + strconv.FormatUint(a.calls.Add(1), 10), Note: waiting.note})
+	res, err := c.CallTool(ctx, tool, req.Arguments, nil)
+	asked, timedOut := waiting.stop()
+	rec.asked = asked
 	switch {
+	case timedOut:
+		rec.done(r.Context(), OutcomeTimedOut)
+		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: msgTimedOut}}})
 	case err != nil && ctx.Err() != nil:
-		a.record(r.Context(), running, rec, OutcomeCancelled)
+		rec.done(r.Context(), OutcomeCancelled)
 		writeError(w, http.StatusServiceUnavailable, wire.CodeCancelled, "the call was cancelled")
 	case err != nil:
-		a.record(r.Context(), running, rec, OutcomeFailed)
+		rec.done(r.Context(), OutcomeFailed)
 		we := wireError(err)
 		writeError(w, statusOf(we.Code), we.Code, we.Message)
 	case res.IsError:
-		a.record(r.Context(), running, rec, OutcomeToolError)
+		rec.done(r.Context(), OutcomeToolError)
 		writeJSON(w, http.StatusOK, res)
 	default:
-		a.record(r.Context(), running, rec, OutcomeOK)
+		rec.done(r.Context(), OutcomeOK)
 		writeJSON(w, http.StatusOK, res)
 	}
 }
 
-// hasTool reports whether server id is ready and lists tool.
-func hasTool(s *session.Session, id, tool string) bool {
-	snap, _ := s.Snapshot()
-	srv := snap.ServerByID(id)
-	return srv != nil && srv.State == wire.StateReady &&
-		slices.ContainsFunc(srv.Tools, func(t wire.Tool) bool { return t.Name == tool })
-}
-
-// LiveRecorder is a [Recorder] that also shows calls while they run; *Log
-// is one.
-type LiveRecorder interface {
-	Recorder
-	// Started shows c as running and returns the id to finish it with.
-	Started(c CallRecord) string
-	// Finish records c, which replaces the running call id.
-	Finish(ctx context.Context, running string, c CallRecord)
-}
-
-// started shows c as running, when the recorder can.
-func (a *API) started(c CallRecord) string {
-	if lr, ok := a.Recorder.(LiveRecorder); ok {
-		return lr.Started(c)
+// resolve returns the server and the tool's own name of a tool name as
+// [ToolsPath] lists it, when that server is ready and lists the tool.
+func (a *API) resolve(s *session.Session, name string) (server, tool string, ok bool) {
+	id, ok := serverOf(name)
+	if !ok {
+		return "", "", false
 	}
-	return ""
-}
-
-// record records c, ended with outcome, in place of the running call.
-func (a *API) record(ctx context.Context, running string, c CallRecord, outcome wire.Outcome) {
-	c.Outcome, c.Duration = outcome, time.Since(c.Start)
-	if lr, ok := a.Recorder.(LiveRecorder); ok {
-		lr.Finish(ctx, running, c)
-	} else if a.Recorder != nil {
-		a.Recorder.Record(ctx, c)
+	for _, srv := range s.Servers() {
+		if srv.ID != id || srv.State != wire.StateReady {
+			continue
+		}
+		for own, exposed := range exposedNames(id, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name })) {
+			if exposed == name {
+				return id, own, true
+			}
+		}
 	}
+	return "", "", false
 }
 
 func (a *API) track(key string, cancel context.CancelFunc) *callRun {

@@ -2,52 +2,103 @@ package gateway
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Grant is what an agent's credential lets it do: act for User, as Agent,
-// on Servers (nil means all of the user's servers) and Tools (nil means all
-// tools), until Expires (zero means no expiry).
+// Grant is what an agent key allows: whose servers, which of them, which
+// tools, until when. The gateway checks it on every request, so a grant
+// narrowed or revoked takes effect within a live MCP session.
 type Grant struct {
-	User, Agent, KeyID string
-	Servers            []string // nil = all
-	Tools              []string // nil = all
-	Expires            time.Time
+	User  string // the person whose servers the key reaches
+	Agent string // the agent's name, shown on the asks it raises
+	KeyID string // the key's id (never the key itself)
+	// Servers are the server ids the key may use; nil means all.
+	Servers []string
+	// Tools are the tools the key may call, as the aggregate endpoint
+	// exposes them ("<server>__<tool>", see names.go) or by their own
+	// names; nil means all.
+	Tools   []string
+	Expires time.Time // zero: no expiry
 }
 
-// Authenticator turns the bearer credential of an agent's request into its
-// Grant, or refuses it.
+// Authenticator turns the bearer token of a request into the grant of its
+// key. It returns [ErrUnauthorized] (or any error) for an unknown, revoked
+// or expired key.
 type Authenticator interface {
 	Authenticate(ctx context.Context, bearer string) (Grant, error)
 }
 
-// CallRecord is one agent call as the activity log keeps it: who called what,
-// when, how long it took and how it ended. It never holds the call's
-// arguments, its result or a person's answer.
+// ErrUnauthorized is every refusal of a bearer credential. Its message does
+// not say which check failed, so that a guesser learns nothing.
+var ErrUnauthorized = errors.New("invalid, expired or revoked agent key")
+
+// CallRecord is the activity record of one agent operation. It never holds
+// content: no arguments, no results, no answers.
 type CallRecord struct {
-	User     string
-	Agent    string
-	KeyID    string
-	Server   string // server id
-	Tool     string // the tool's name on its server
-	Start    time.Time
-	Duration time.Duration
-	Outcome  wire.Outcome // one of the Outcome* values
-	Asked    bool         // a person was asked something during the call
+	User, Agent, KeyID string
+	Server             string // server id
+	Kind               string // KindTool, KindPrompt or KindResource
+	Name               string // the tool or prompt name, or resource URI, as the server knows it
+	Start              time.Time
+	Duration           time.Duration
+	Outcome            wire.Outcome // one of the Outcome values
+	Asked              bool         // the server asked a person during the call
 }
 
-// Outcomes of a call, as the activity log names them.
+// Kinds of operations recorded.
 const (
-	OutcomeOK        = wire.OutcomeOK
-	OutcomeToolError = wire.OutcomeToolError
-	OutcomeFailed    = wire.OutcomeFailed
-	OutcomeCancelled = wire.OutcomeCancelled
-	OutcomeDenied    = wire.OutcomeDenied
+	KindTool     = "tool"
+	KindPrompt   = "prompt"
+	KindResource = "resource"
 )
 
-// Recorder keeps call records.
+// Outcomes of recorded operations.
+const (
+	OutcomeOK        = wire.OutcomeOK        // a result
+	OutcomeToolError = wire.OutcomeToolError // a result with isError set
+	OutcomeFailed    = wire.OutcomeFailed    // an error (the server's, or the relay's)
+	OutcomeCancelled = wire.OutcomeCancelled // the agent cancelled
+	OutcomeDenied    = wire.OutcomeDenied    // outside the key's scope
+	OutcomeTimedOut  = wire.OutcomeTimedOut  // nobody answered the server's question in time
+)
+
+// Recorder keeps the activity records of agent calls. Record must not block
+// for long: it runs as the call ends.
 type Recorder interface {
 	Record(ctx context.Context, c CallRecord)
+}
+
+// LiveRecorder is a [Recorder] that also shows calls while they run
+// (*Log is one): Started returns the id of the running call shown, which
+// Finish replaces with the record.
+type LiveRecorder interface {
+	Recorder
+	Started(c CallRecord) (running string)
+	Finish(ctx context.Context, running string, c CallRecord)
+}
+
+// AllowsServer reports whether g reaches server id.
+func (g Grant) AllowsServer(id string) bool {
+	return g.Servers == nil || slices.Contains(g.Servers, id)
+}
+
+// AllowsTool reports whether g may call the tool own of server, exposed
+// to agents as exposed: the allow-list names it either way.
+func (g Grant) AllowsTool(server, own, exposed string) bool {
+	return g.AllowsServer(server) && (g.Tools == nil || slices.Contains(g.Tools, exposed) || slices.Contains(g.Tools, own))
+}
+
+// expired reports whether g is past its expiry at now.
+func (g Grant) expired(now time.Time) bool {
+	return !g.Expires.IsZero() && !now.Before(g.Expires)
+}
+
+// sameScope reports whether g and o allow the same things.
+func (g Grant) sameScope(o Grant) bool {
+	return g.User == o.User && slices.Equal(g.Servers, o.Servers) && slices.Equal(g.Tools, o.Tools) &&
+		(g.Servers == nil) == (o.Servers == nil) && (g.Tools == nil) == (o.Tools == nil)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,10 +14,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// ErrUnauthorized is every refusal of a bearer credential. Its message does
-// not say which check failed, so that a guesser learns nothing.
-var ErrUnauthorized = errors.New("invalid, expired or revoked agent key")
 
 // KeyStore is the persistence of agent keys; *store.Store satisfies it.
 type KeyStore interface {
@@ -108,20 +103,6 @@ func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
 		}
 	}
 	return g, nil
-}
-
-// AllowsServer reports whether g reaches server id.
-func (g Grant) AllowsServer(id string) bool {
-	return g.Servers == nil || slices.Contains(g.Servers, id)
-}
-
-// AllowsTool reports whether g may call tool of server id: the allow-list
-// names a tool as the agent sees it ([ToolName]) or by its bare name.
-func (g Grant) AllowsTool(server, tool string) bool {
-	if !g.AllowsServer(server) {
-		return false
-	}
-	return g.Tools == nil || slices.Contains(g.Tools, ToolName(server, tool)) || slices.Contains(g.Tools, tool)
 }
 
 // ListKeys implements session.Agents.

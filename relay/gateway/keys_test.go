@@ -63,7 +63,7 @@ func TestAuthenticateAgentKey(t *testing.T) {
 	if g.User != "ann" || g.Agent != "ann-bot" || g.KeyID != ann.ID || !slices.Equal(g.Servers, []string{"aa"}) || !slices.Equal(g.Tools, []string{"aa__echo"}) {
 		t.Errorf("grant = %+v", g)
 	}
-	if !g.AllowsTool("aa", "echo") || g.AllowsTool("aa", "other") || g.AllowsServer("bb") {
+	if !g.AllowsTool("aa", "echo", "aa__echo") || g.AllowsTool("aa", "other", "aa__other") || g.AllowsServer("bb") {
 		t.Error("the grant does not follow the key's servers and tools")
 	}
 	if g, err := keys.Authenticate(ctx, bobKey); err != nil || g.User != "bob" || g.Servers != nil {

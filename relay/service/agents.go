@@ -20,22 +20,27 @@ type agentsPart struct {
 	keys *gateway.Keys
 	log  *gateway.Log
 	api  *gateway.API
+	mcp  *gateway.Gateway // the MCP endpoint
 
 	stop context.CancelFunc
 	done sync.WaitGroup
 }
 
-// initAgents builds the agent keys, the call log and the tool API, makes the
-// sessions answer the dashboard's agent ops and mounts the API on mux.
+// initAgents builds the agent keys, the call log, the tool API and the MCP
+// endpoint, makes the sessions answer the dashboard's agent ops and mounts
+// the API and the endpoint on mux.
 func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origins *authn.OriginPolicy) {
 	logger := s.cfg.Logger
 	a := &s.agents
 	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Logger: logger}
 	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
 	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger}
-	a.keys.Closers = append(a.keys.Closers, a.api)
+	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger})
+	a.keys.Closers = append(a.keys.Closers, a.api, a.mcp)
 	s.sessions.UseAgents(gateway.DashboardOps{Keys: a.keys, Log: a.log})
 	a.api.Register(mux)
+	mux.Handle(gateway.Path, a.mcp)
+	mux.Handle(gateway.ServerPath, a.mcp)
 }
 
 // watchStore applies what other processes change in the data directory

@@ -179,6 +179,9 @@ func (s *Service) Close() error {
 		if s.hub != nil {
 			s.hub.Close()
 		}
+		if s.agents.mcp != nil {
+			s.agents.mcp.Close()
+		}
 		if s.sessions != nil {
 			s.sessions.Close()
 		}

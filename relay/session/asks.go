@@ -85,7 +85,6 @@ func (s *Session) putAsk(a wire.Ask) bool {
 		s.asks[i] = a
 	} else {
 		s.asks = append(s.asks, a)
-		s.servers[a.Server].asked++
 	}
 	b, _ := json.Marshal(a) // a wire.Ask always marshals
 	s.publishLocked([]wire.Change{{Kind: wire.KindAsk, Server: a.Server, Key: a.ID, Value: b}})

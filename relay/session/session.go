@@ -44,6 +44,8 @@ type Session struct {
 
 	agentCalls   []wire.AgentCall // the latest agent calls, oldest first; under mu
 	runningCalls uint64           // agent calls started, to name the running ones; under mu
+
+	watchers []*watcher // Go-level listeners (agent.go), under mu
 }
 
 // entry is one registered server: its registration, the state last emitted
@@ -57,8 +59,6 @@ type entry struct {
 	prefs clientPrefs   // roots hidden, log level; read when first dialed
 	// prefsLoaded is set once prefs were read from the store.
 	prefsLoaded bool
-
-	asked uint64 // asks the server raised so far
 }
 
 type sentDelta struct {
@@ -191,6 +191,7 @@ func (s *Session) publishLocked(changes []wire.Change) {
 	for sub := range s.subs {
 		sub.send(b)
 	}
+	s.notifyLocked(changes)
 }
 
 // Subscribe attaches a dashboard. It first receives what it missed since

@@ -79,6 +79,7 @@ const (
 	OutcomeFailed    Outcome = "failed"     // the call did not return a result
 	OutcomeCancelled Outcome = "cancelled"  // the agent went away or cancelled
 	OutcomeDenied    Outcome = "denied"     // the key does not allow the server or tool
+	OutcomeTimedOut  Outcome = "timed_out"  // the server asked a person, who did not answer in time
 	// OutcomeRunning marks a call still in progress, in the state only: its
 	// end replaces it with the logged call.
 	OutcomeRunning Outcome = "running"

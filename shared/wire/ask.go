@@ -78,6 +78,13 @@ type Ask struct {
 
 	// Sampling is the request of an AskSampling ask.
 	Sampling *SamplingRequest `json:"sampling,omitempty"`
+	// Agent, Tool and Call say on whose behalf the server asks, when the
+	// relay could tell (see relay/conn caller.go): the agent's name ("" for
+	// the person's own call), the tool (prompt, resource) it called, and
+	// the call's id. Untrusted text, capped.
+	Agent string `json:"agent,omitempty"`
+	Tool  string `json:"tool,omitempty"`
+	Call  string `json:"call,omitempty"`
 
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time

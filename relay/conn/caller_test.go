@@ -1,0 +1,59 @@
+package conn
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestServerRequestReadOnACallsStreamIsAttributedToThatCall(t *testing.T) {
+	var r callRegistry
+	ctx1, end1 := r.begin(WithCaller(context.Background(), Caller{Agent: "one"}))
+	defer end1()
+	ctx2, end2 := r.begin(WithCaller(context.Background(), Caller{Agent: "two"}))
+	defer end2()
+	id2, _ := callIDOf(ctx2)
+	_ = ctx1
+
+	msg := `{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Pick","requestedSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"integer"}}},"_meta":{"x":1}}}`
+	r.scan(id2, []byte(msg))
+	var p mcp.ElicitParams // as the go-sdk decodes it
+	var m struct{ Params json.RawMessage }
+	json.Unmarshal([]byte(msg), &m)
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	call, ok := r.attribute(context.Background(), methodElicit, &p)
+	if !ok || call.caller.Agent != "two" {
+		t.Fatalf("attributed to %+v (%v), want the call whose stream carried it", call.caller, ok)
+	}
+	if _, ok := r.attribute(context.Background(), methodElicit, &p); ok {
+		t.Error("with two calls in flight and nothing read along, a request was attributed")
+	}
+
+	sampling := `{"jsonrpc":"2.0","id":8,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}}`
+	r.scan(id2, []byte(sampling))
+	var sp mcp.CreateMessageParams
+	json.Unmarshal([]byte(sampling), &m)
+	if err := json.Unmarshal(m.Params, &sp); err != nil {
+		t.Fatal(err)
+	}
+	if call, ok := r.attribute(context.Background(), methodSampling, &sp); !ok || call.caller.Agent != "two" {
+		t.Errorf("sampling attributed to %+v (%v)", call.caller, ok)
+	}
+}
+
+func TestTheOnlyCallInFlightGetsAnUnreadRequest(t *testing.T) {
+	var r callRegistry
+	_, end := r.begin(WithCaller(context.Background(), Caller{Agent: "only"}))
+	call, ok := r.attribute(context.Background(), methodElicit, &mcp.ElicitParams{Message: "x"})
+	if !ok || call.caller.Agent != "only" {
+		t.Errorf("attributed to %+v (%v)", call.caller, ok)
+	}
+	end()
+	if _, ok := r.attribute(context.Background(), methodElicit, &mcp.ElicitParams{Message: "x"}); ok {
+		t.Error("attributed with no call in flight")
+	}
+}

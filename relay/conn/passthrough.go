@@ -1,0 +1,212 @@
+package conn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// Pass-through operations, for the agent gateway: the server's own MCP
+// objects, unconverted, so that what an agent sees of a tool (description,
+// schemas, annotations, icons, title) is what the server sent. They run on
+// the live session, like the dashboard's operations, with the same limits:
+// lists stop at maxListPages pages and maxListItems items, and a result over
+// [wire.MaxResultBytes] is an error. A JSON-RPC error of the server passes as
+// it is ([*jsonrpc.Error]), except a URL elicitation the relay could not
+// follow (-32042), whose URLs are for a person: it becomes an error without
+// them. Other errors are [*wire.Error].
+
+// Capabilities returns the capabilities the server announced, or nil when
+// there is no live session.
+func (c *Conn) Capabilities() *mcp.ServerCapabilities {
+	s, err := c.current()
+	if err != nil {
+		return nil
+	}
+	return s.cs.InitializeResult().Capabilities
+}
+
+// ListToolsMCP lists the server's tools.
+func (c *Conn) ListToolsMCP(ctx context.Context) ([]*mcp.Tool, error) {
+	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Tool, string, error) {
+		r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Tools, r.NextCursor, nil
+	})
+}
+
+// ListPromptsMCP lists the server's prompts.
+func (c *Conn) ListPromptsMCP(ctx context.Context) ([]*mcp.Prompt, error) {
+	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Prompt, string, error) {
+		r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Prompts, r.NextCursor, nil
+	})
+}
+
+// ListResourcesMCP lists the server's resources.
+func (c *Conn) ListResourcesMCP(ctx context.Context) ([]*mcp.Resource, error) {
+	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Resource, string, error) {
+		r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Resources, r.NextCursor, nil
+	})
+}
+
+// ListResourceTemplatesMCP lists the server's resource templates; a server
+// without resources/templates/list has none.
+func (c *Conn) ListResourceTemplatesMCP(ctx context.Context) ([]*mcp.ResourceTemplate, error) {
+	out, err := listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+		r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.ResourceTemplates, r.NextCursor, nil
+	})
+	if rpcErr := serverError(err); rpcErr != nil && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+		return nil, nil
+	}
+	return out, err
+}
+
+// CallToolMCP calls a tool with p. When progress is not nil the call asks
+// for progress notifications and progress receives them, never after
+// CallToolMCP returns (p's own progress token is replaced).
+func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress func(wire.Progress)) (*mcp.CallToolResult, error) {
+	q := *p
+	q.Meta = nil
+	if len(p.Meta) > 0 {
+		q.Meta = mcp.Meta{}
+		for k, v := range p.Meta {
+			if k != "progressToken" {
+				q.Meta[k] = v
+			}
+		}
+	}
+	if progress != nil {
+		token, stop := c.progress.add(progress)
+		defer stop()
+		q.SetProgressToken(token)
+	}
+	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+		return cs.CallTool(ctx, &q)
+	})
+}
+
+// GetPromptMCP gets a prompt.
+func (c *Conn) GetPromptMCP(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+		return cs.GetPrompt(ctx, p)
+	})
+}
+
+// ReadResourceMCP reads a resource.
+func (c *Conn) ReadResourceMCP(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+		return cs.ReadResource(ctx, p)
+	})
+}
+
+// CompleteMCP asks the server to complete an argument.
+func (c *Conn) CompleteMCP(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
+		return cs.Complete(ctx, p)
+	})
+}
+
+// PingMCP pings the server.
+func (c *Conn) PingMCP(ctx context.Context) error {
+	_, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
+		return &struct{}{}, cs.Ping(ctx, nil)
+	})
+	return err
+}
+
+// listAll follows the pages of one list, up to the list limits.
+func listAll[T any](ctx context.Context, c *Conn, page func(context.Context, *mcp.ClientSession, string) ([]T, string, error)) ([]T, error) {
+	var out []T
+	cursors := map[string]bool{}
+	cursor := ""
+	for range maxListPages {
+		items, next, err := passThroughPage(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) ([]T, string, error) {
+			return page(ctx, cs, cursor)
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items...)
+		if len(out) >= maxListItems {
+			return out[:maxListItems], nil
+		}
+		if next == "" || cursors[next] {
+			break
+		}
+		cursors[next] = true
+		cursor = next
+	}
+	return out, nil
+}
+
+// passThroughPage runs one page of a list on the live session.
+func passThroughPage[T any](ctx context.Context, c *Conn, op func(context.Context, *mcp.ClientSession) ([]T, string, error)) ([]T, string, error) {
+	var next string
+	items, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*[]T, error) {
+		items, n, err := op(ctx, cs)
+		next = n
+		return &items, err
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return *items, next, nil
+}
+
+// passThrough runs op on the live session under a context that also ends
+// with the session, and checks the size of its result.
+func passThrough[R any](ctx context.Context, c *Conn, op func(context.Context, *mcp.ClientSession) (*R, error)) (*R, error) {
+	s, err := c.current()
+	if err != nil {
+		return nil, err
+	}
+	opCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(s.ctx, func() { cancel(context.Cause(s.ctx)) })
+	defer stop()
+	res, err := op(opCtx, s.cs)
+	if err != nil {
+		return nil, passError(ctx, opCtx, err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
+	}
+	if len(b) > wire.MaxResultBytes {
+		return nil, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the limit of %d", len(b), wire.MaxResultBytes))
+	}
+	return res, nil
+}
+
+// passError keeps a server's JSON-RPC error, without the URLs of a -32042
+// error; any other error becomes a [*wire.Error].
+func passError(caller, op context.Context, err error) error {
+	var rpcErr *jsonrpc.Error
+	if caller.Err() == nil && errors.As(err, &rpcErr) {
+		if rpcErr.Code == mcp.CodeURLElicitationRequired {
+			return wire.NewError(wire.CodeUpstream, "the server requires a person to open a URL, which the relay could not ask for")
+		}
+		return rpcErr
+	}
+	return opError(caller, op, err)
+}

@@ -1,0 +1,58 @@
+// Package gateway is the relay's agent endpoint: an MCP server (the go-sdk's
+// Streamable HTTP handler, both protocol eras it serves) through which a
+// person's agents use that person's servers, on the same connections the
+// dashboard uses.
+//
+//   - [Path] (/mcp) aggregates the tools, prompts, resources and resource
+//     templates of the ready servers the agent's key may use;
+//   - [ServerPath]<id> (/mcp/s/<id>) exposes one server alone, its names
+//     and URIs unchanged.
+//
+// Every request carries an agent key (Authorization: Bearer); an
+// [Authenticator] turns it into a [Grant], checked on every request, list
+// and call, so that a narrowed or revoked key takes effect within a live
+// session, and [Gateway.CloseKey] ends a key's sessions at once. A browser
+// request (one with an Origin header) must come from an allowed origin;
+// the Host check is the router's. Each key has a token bucket. A key
+// reaches only the servers of its grant's user.
+//
+// # Names
+//
+// On the aggregate endpoint a tool or prompt of server S named N is
+// "S__N" (S is the server's id, 12 hex digits, so the part before the
+// first "__" is always the id). A name that is not made of
+// [A-Za-z0-9_.-] or that would make the whole longer than 128 characters
+// is rewritten "S__<N with other characters as _, cut>_<first 8 hex digits
+// of SHA-256(N)>". Verbatim names are placed first; a rewritten name that
+// collides with one already taken gets "-2", "-3", … (cut to fit) in the
+// order of the server's names sorted bytewise. The mapping depends only on
+// the server id and its set of names, so it is stable across listings, and
+// the gateway reverses it through the listing it made. Grants name tools
+// this way on both endpoints.
+//
+// A resource URI (or URI template) U of server S is
+// "switchboard-S+U": still a URI with a scheme, a template still a
+// template, and reversed by cutting the prefix. Contents read back carry
+// mapped URIs too.
+//
+// Descriptions, input and output schemas, annotations, icons, titles and
+// _meta pass through unchanged. An item the go-sdk cannot serve (a tool
+// whose input schema is not an object, an unparsable URI) is left out and
+// logged.
+//
+// # Human steps
+//
+// A question a server asks during an agent's call (an elicitation form or
+// URL, a -32042 URL requirement) goes to the person's dashboards, labelled
+// with the agent and the tool (relay/conn attributes it to the call; see
+// caller.go there); cancelling the call withdraws it. The agent gets only
+// the call's final result; while it waits it gets progress notifications
+// ("waiting for a person in Switchboard") if it sent a progress token, and
+// a tool error if nobody answered in time.
+//
+// Progress, cancellation, completions, pings (on a server's endpoint),
+// resource subscriptions and the servers' log messages pass through; see
+// notify.go for how logs and levels are shared. Each key's view of an
+// endpoint is one go-sdk server whose lists follow the servers (view.go);
+// it lives until the key is closed or the relay stops.
+package gateway

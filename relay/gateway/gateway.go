@@ -1,0 +1,258 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/session"
+)
+
+// Routes of the gateway.
+const (
+	// Path is the aggregate endpoint.
+	Path = "/mcp"
+	// ServerPath prefixes the endpoint of one server: ServerPath + id.
+	ServerPath = "/mcp/s/"
+)
+
+// Defaults of [Config].
+const (
+	DefaultRate         = 20 // requests a second per key
+	DefaultBurst        = 40
+	DefaultSessionIdle  = 30 * time.Minute
+	DefaultWaitingEvery = 10 * time.Second
+	// syncDelay gathers a burst of server changes into one sync.
+	syncDelay = 20 * time.Millisecond
+	// listTimeout bounds the listing of one server's lists.
+	listTimeout = 30 * time.Second
+)
+
+// Config builds a [Gateway].
+type Config struct {
+	Sessions *session.Manager // the users' sessions; required
+	Auth     Authenticator    // required
+	Recorder Recorder         // nil records nothing
+	// Origins admits the browser pages that may call the gateway; a request
+	// without an Origin header (not from a browser) passes. Nil refuses
+	// every request that has one.
+	Origins *authn.OriginPolicy
+	Logger  *slog.Logger // nil discards
+	Version string       // the relay's version, in serverInfo
+	// Rate and Burst are the token bucket of each key; defaults
+	// [DefaultRate] and [DefaultBurst].
+	Rate  rate.Limit
+	Burst int
+	// SessionIdle closes an MCP session idle this long; default
+	// [DefaultSessionIdle].
+	SessionIdle time.Duration
+	// WaitingEvery is how often an agent waiting for a person hears so;
+	// default [DefaultWaitingEvery].
+	WaitingEvery time.Duration
+}
+
+// Gateway is the agent endpoint. It is an [http.Handler] for [Path] and
+// [ServerPath]; the Host check is the router's (relay/service).
+type Gateway struct {
+	cfg Config
+	log *slog.Logger
+
+	authed http.Handler // serve behind the go-sdk's bearer check
+
+	mu     sync.Mutex
+	views  map[viewKey]*view
+	limits map[string]*rate.Limiter // by key id
+	closed bool
+}
+
+// viewKey names a view: a key and an endpoint.
+type viewKey struct{ key, only string }
+
+// New returns a gateway.
+func New(cfg Config) *Gateway {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Rate <= 0 {
+		cfg.Rate = DefaultRate
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = DefaultBurst
+	}
+	if cfg.SessionIdle <= 0 {
+		cfg.SessionIdle = DefaultSessionIdle
+	}
+	if cfg.WaitingEvery <= 0 {
+		cfg.WaitingEvery = DefaultWaitingEvery
+	}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, limits: map[string]*rate.Limiter{}}
+	g.authed = auth.RequireBearerToken(g.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(http.HandlerFunc(g.serve))
+	return g
+}
+
+// ServeHTTP implements [http.Handler]: the Origin check, the key's grant
+// (the go-sdk's bearer middleware, with the session bound to the key, so
+// that a session id of one key is refused with another), the key's rate
+// limit, then the MCP transport of the key's view.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") != "" && (g.cfg.Origins == nil || !g.cfg.Origins.Allowed(r)) {
+		http.Error(w, "origin not allowed", http.StatusForbidden)
+		return
+	}
+	if _, ok := g.route(r.URL.Path); !ok {
+		http.NotFound(w, r)
+		return
+	}
+	g.authed.ServeHTTP(w, r)
+}
+
+// grantKey is where verify puts the grant in the token info.
+const grantKey = "switchboard/grant"
+
+// verify is the go-sdk's token verifier: the grant of an agent key.
+func (g *Gateway) verify(ctx context.Context, bearer string, _ *http.Request) (*auth.TokenInfo, error) {
+	grant, err := g.cfg.Auth.Authenticate(ctx, bearer)
+	if err != nil || grant.User == "" || grant.KeyID == "" || grant.expired(time.Now()) {
+		return nil, fmt.Errorf("%w: unknown, revoked or expired agent key", auth.ErrInvalidToken)
+	}
+	return &auth.TokenInfo{UserID: grant.KeyID, Expiration: grant.Expires, Extra: map[string]any{grantKey: grant}}, nil
+}
+
+// serve serves an authenticated request.
+func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
+	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(Grant)
+	only, _ := g.route(r.URL.Path)
+	if !g.limiter(grant.KeyID).Allow() {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "too many requests for this key", http.StatusTooManyRequests)
+		return
+	}
+	if only != "" && (!grant.AllowsServer(only) || !g.hasServer(grant.User, only)) {
+		http.Error(w, "no such server for this key", http.StatusNotFound)
+		return
+	}
+	v, err := g.view(grant, only)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	v.http.ServeHTTP(w, r)
+}
+
+// route returns the server of a path (empty for the aggregate endpoint).
+func (g *Gateway) route(path string) (only string, ok bool) {
+	if path == Path || path == Path+"/" {
+		return "", true
+	}
+	id, ok := strings.CutPrefix(path, ServerPath)
+	if !ok || id == "" || strings.Contains(id, "/") {
+		return "", false
+	}
+	return id, true
+}
+
+// hasServer reports whether user has server id.
+func (g *Gateway) hasServer(user, id string) bool {
+	for _, st := range g.cfg.Sessions.Session(user).Servers() {
+		if st.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// limiter returns the token bucket of key.
+func (g *Gateway) limiter(key string) *rate.Limiter {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	l, ok := g.limits[key]
+	if !ok {
+		l = rate.NewLimiter(g.cfg.Rate, g.cfg.Burst)
+		g.limits[key] = l
+	}
+	return l
+}
+
+// errClosed refuses requests once the gateway closed.
+var errClosed = errors.New("the relay is shutting down")
+
+// view returns the view of grant's key on endpoint only, made current with
+// grant.
+func (g *Gateway) view(grant Grant, only string) (*view, error) {
+	k := viewKey{grant.KeyID, only}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil, errClosed
+	}
+	v, ok := g.views[k]
+	g.mu.Unlock()
+	if ok && v.grant.Load().User == grant.User {
+		v.setGrant(grant)
+		return v, nil
+	}
+	nv := g.newView(grant, only)
+	g.mu.Lock()
+	old, raced := g.views[k]
+	switch {
+	case g.closed:
+		g.mu.Unlock()
+		nv.close()
+		return nil, errClosed
+	case raced && old != v: // another request made it first
+		g.mu.Unlock()
+		nv.close()
+		old.setGrant(grant)
+		return old, nil
+	}
+	g.views[k] = nv
+	g.mu.Unlock()
+	if old != nil {
+		old.close() // a key id reused for another user: nothing carries over
+	}
+	return nv, nil
+}
+
+// CloseKey closes every live MCP session of the key keyID at once; its
+// next request authenticates again.
+func (g *Gateway) CloseKey(keyID string) {
+	g.mu.Lock()
+	var closing []*view
+	for k, v := range g.views {
+		if k.key == keyID {
+			closing = append(closing, v)
+			delete(g.views, k)
+		}
+	}
+	delete(g.limits, keyID)
+	g.mu.Unlock()
+	for _, v := range closing {
+		v.close()
+	}
+	if len(closing) > 0 {
+		g.log.Info("agent key sessions closed", "key", keyID, "views", strconv.Itoa(len(closing)))
+	}
+}
+
+// Close closes every session; later requests are refused.
+func (g *Gateway) Close() {
+	g.mu.Lock()
+	g.closed = true
+	views := g.views
+	g.views = map[viewKey]*view{}
+	g.mu.Unlock()
+	for _, v := range views {
+		v.close()
+	}
+}

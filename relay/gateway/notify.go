@@ -1,0 +1,179 @@
+package gateway
+
+import (
+	"context"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Notifications of the servers passed on to agents: their log messages
+// (each agent session gets those at or above the level it set; the
+// connection asks its server for the lowest level the person or any view
+// wants) and resources/updated for
+// the resources an agent subscribed to. A log message sent while calls of
+// the view run on its server goes on the streams of those calls, as the
+// server sent it on the stream of its call; otherwise on each session's
+// own stream.
+
+// heard is the log listener of one server of a view.
+type heard struct {
+	up   upstream
+	stop func()
+}
+
+// activeCall is an agent's call in flight, for log messages.
+type activeCall struct {
+	ctx context.Context
+	ss  *mcp.ServerSession
+}
+
+// subscription is one resource an agent of the view subscribed to.
+type subscription struct {
+	user, server, uri string // the server's own URI
+	up                upstream
+	stop              func() // stops listening for its updates
+}
+
+// notifyTimeout bounds passing a level or a subscription on to a server
+// when the agent's request does not.
+const notifyTimeout = 10 * time.Second
+
+// hear makes the view listen to the log messages of server id's connection
+// up, or to none when up is nil.
+func (v *view) hear(id string, up upstream) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	h, ok := v.logs[id]
+	if ok && h.up == up {
+		return
+	}
+	if ok {
+		h.stop()
+		delete(v.logs, id)
+	}
+	if up != nil {
+		stopLog := up.OnLog(func(p *mcp.LoggingMessageParams) { v.logged(id, p) })
+		v.logs[id] = heard{up: up, stop: func() {
+			stopLog()
+			ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+			defer cancel()
+			up.ReleaseAgentLogLevel(ctx, v)
+		}}
+	}
+}
+
+// logged passes a log message of server id on.
+func (v *view) logged(id string, p *mcp.LoggingMessageParams) {
+	v.mu.Lock()
+	calls := make([]*activeCall, 0, len(v.active[id]))
+	for c := range v.active[id] {
+		calls = append(calls, c)
+	}
+	v.mu.Unlock()
+	if len(calls) > 0 {
+		for _, c := range calls {
+			c.ss.Log(c.ctx, p)
+		}
+		return
+	}
+	for ss := range v.srv.Sessions() {
+		ss.Log(v.ctx, p)
+	}
+}
+
+// begin notes a call in flight on server id until the returned func.
+func (v *view) begin(id string, ctx context.Context, ss *mcp.ServerSession) func() {
+	c := &activeCall{ctx: ctx, ss: ss}
+	v.mu.Lock()
+	if v.active[id] == nil {
+		v.active[id] = map[*activeCall]bool{}
+	}
+	v.active[id][c] = true
+	v.mu.Unlock()
+	return func() {
+		v.mu.Lock()
+		delete(v.active[id], c)
+		v.mu.Unlock()
+	}
+}
+
+// setLevel passes the level an agent set on to the servers of the view.
+func (v *view) setLevel(ctx context.Context, level mcp.LoggingLevel) {
+	v.mu.Lock()
+	ups := make(map[string]upstream, len(v.logs))
+	for id, h := range v.logs {
+		ups[id] = h.up
+	}
+	v.mu.Unlock()
+	for id, up := range ups {
+		if err := up.SetAgentLogLevel(ctx, v, string(level)); err != nil {
+			v.g.log.Debug("agent gateway: set logging level", "server", id, "error", err)
+		}
+	}
+}
+
+// resolve returns the server and own URI of a URI the view shows.
+func (v *view) resolve(uri string) (server, own string, ok bool) {
+	if v.only != "" {
+		return v.only, uri, true
+	}
+	return upstreamURI(uri)
+}
+
+// subscribe is the go-sdk's SubscribeHandler of the view.
+func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	id, own, ok := v.resolve(uri)
+	if !ok {
+		return mcp.ResourceNotFoundError(uri)
+	}
+	grant := *v.grant.Load()
+	up, err := v.allowed(grant, id)
+	if err != nil {
+		return err
+	}
+	v.mu.Lock()
+	_, dup := v.subs[uri]
+	v.mu.Unlock()
+	if dup {
+		return nil
+	}
+	if err := up.HoldSubscription(ctx, own); err != nil {
+		_, err = passError(ctx, err)
+		return err
+	}
+	stop := up.OnResourceUpdated(func(u string) {
+		if u == own {
+			v.srv.ResourceUpdated(v.ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+		}
+	})
+	v.mu.Lock()
+	v.subs[uri] = subscription{user: grant.User, server: id, uri: own, up: up, stop: stop}
+	v.mu.Unlock()
+	return nil
+}
+
+// unsubscribe is the go-sdk's UnsubscribeHandler of the view.
+func (v *view) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
+	v.mu.Lock()
+	sub, ok := v.subs[req.Params.URI]
+	delete(v.subs, req.Params.URI)
+	v.mu.Unlock()
+	if !ok {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not subscribed"}
+	}
+	v.release(sub)
+	return nil
+}
+
+// release ends one subscription of the view.
+func (v *view) release(sub subscription) {
+	sub.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
+	defer cancel()
+	if err := sub.up.ReleaseSubscription(ctx, sub.uri); err != nil {
+		v.g.log.Debug("agent gateway: unsubscribe", "server", sub.server, "error", err)
+	}
+}

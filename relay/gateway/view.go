@@ -1,0 +1,438 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// upstream is what the gateway uses of a server's live connection
+// (a *conn.Conn in the relay).
+type upstream interface {
+	Capabilities() *mcp.ServerCapabilities
+	ListToolsMCP(ctx context.Context) ([]*mcp.Tool, error)
+	ListPromptsMCP(ctx context.Context) ([]*mcp.Prompt, error)
+	ListResourcesMCP(ctx context.Context) ([]*mcp.Resource, error)
+	ListResourceTemplatesMCP(ctx context.Context) ([]*mcp.ResourceTemplate, error)
+	CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress func(wire.Progress)) (*mcp.CallToolResult, error)
+	GetPromptMCP(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
+	ReadResourceMCP(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
+	CompleteMCP(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
+	PingMCP(ctx context.Context) error
+	HoldSubscription(ctx context.Context, uri string) error
+	ReleaseSubscription(ctx context.Context, uri string) error
+	SetAgentLogLevel(ctx context.Context, holder any, level string) error
+	ReleaseAgentLogLevel(ctx context.Context, holder any) error
+	OnResourceUpdated(fn func(uri string)) (stop func())
+	OnLog(fn func(*mcp.LoggingMessageParams)) (stop func())
+}
+
+// view is what one agent key sees through one endpoint (the aggregate one,
+// or one server's): an MCP server whose tools, prompts, resources and
+// templates follow the ready servers in the key's scope, and the HTTP
+// handler of its sessions. Its lists are synced from the servers when a
+// server changes (Session.Watch) and when the key's scope changes; the
+// go-sdk sends list_changed for each change, debounced.
+type view struct {
+	g     *Gateway
+	key   string
+	only  string // the server of /mcp/s/<id>; "" for the aggregate endpoint
+	user  *session.Session
+	srv   *mcp.Server
+	http  http.Handler
+	grant atomic.Pointer[Grant]
+
+	ctx       context.Context // ends when the view closes
+	cancel    context.CancelFunc
+	done      chan struct{}
+	kick      chan struct{} // a server changed; buffered 1
+	stopWatch func()
+
+	syncing sync.Mutex // one sync at a time
+	mu      sync.Mutex
+	pending map[string]bool                 // servers to sync
+	shown   map[string]*exposure            // what each server has on srv
+	logs    map[string]heard                // the log listener of each server shown
+	subs    map[string]subscription         // by exposed URI
+	active  map[string]map[*activeCall]bool // calls in flight, by server
+	calls   atomic.Uint64                   // numbers the calls, for ask labels
+}
+
+// exposure is what one server has on a view's MCP server: for each kind,
+// the exposed name (or URI) → the server's own, and the JSON last added,
+// to add again only what changed.
+type exposure struct {
+	tools, prompts, resources, templates map[string]item
+}
+
+// item is one exposed thing.
+type item struct {
+	name string // the server's own name or URI
+	agg  string // a tool's name on the aggregate endpoint, which grants use
+	json []byte // as last added
+}
+
+// newView builds the view of key on user's servers and syncs it once.
+func (g *Gateway) newView(grant Grant, only string) *view {
+	ctx, cancel := context.WithCancel(context.Background())
+	v := &view{
+		g: g, key: grant.KeyID, only: only,
+		user:    g.cfg.Sessions.Session(grant.User),
+		ctx:     ctx,
+		cancel:  cancel,
+		done:    make(chan struct{}),
+		kick:    make(chan struct{}, 1),
+		pending: map[string]bool{},
+		shown:   map[string]*exposure{},
+		logs:    map[string]heard{},
+		subs:    map[string]subscription{},
+		active:  map[string]map[*activeCall]bool{},
+	}
+	v.grant.Store(&grant)
+	v.srv = mcp.NewServer(&mcp.Implementation{Name: "switchboard", Title: "Switchboard", Version: g.cfg.Version}, &mcp.ServerOptions{
+		Logger: g.log,
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
+			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+			Logging:     &mcp.LoggingCapabilities{},
+			Completions: &mcp.CompletionCapabilities{},
+		},
+		CompletionHandler:  v.complete,
+		SubscribeHandler:   v.subscribe,
+		UnsubscribeHandler: v.unsubscribe,
+	})
+	v.srv.AddReceivingMiddleware(v.routing)
+	v.http = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return v.srv }, &mcp.StreamableHTTPOptions{
+		Logger:              g.log,
+		SessionTimeout:      g.cfg.SessionIdle,
+		MaxRequestBodyBytes: wire.MaxInboundFrame,
+		EventStore:          mcp.NewMemoryEventStore(nil),
+	})
+	v.stopWatch = v.user.Watch(v.changed)
+	for _, st := range v.user.Servers() {
+		v.pending[st.ID] = true
+	}
+	v.syncPending()
+	go v.run()
+	return v
+}
+
+// changed notes that server id changed; it runs under the session's lock.
+func (v *view) changed(id string) {
+	v.mu.Lock()
+	v.pending[id] = true
+	v.mu.Unlock()
+	select {
+	case v.kick <- struct{}{}:
+	default:
+	}
+}
+
+// setGrant takes the key's current grant; a changed scope syncs every
+// server again.
+func (v *view) setGrant(g Grant) {
+	old := v.grant.Swap(&g)
+	if old.sameScope(g) {
+		return
+	}
+	servers := v.user.Servers() // before v.mu: the session calls changed under its lock
+	v.mu.Lock()
+	for _, st := range servers {
+		v.pending[st.ID] = true
+	}
+	for id := range v.shown {
+		v.pending[id] = true
+	}
+	v.mu.Unlock()
+	v.syncPending()
+}
+
+// run syncs changed servers until the view closes, gathering a burst of
+// changes into one sync.
+func (v *view) run() {
+	defer close(v.done)
+	for {
+		select {
+		case <-v.ctx.Done():
+			return
+		case <-v.kick:
+		}
+		t := time.NewTimer(syncDelay)
+		select {
+		case <-v.ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		v.syncPending()
+	}
+}
+
+// close ends the view's sessions and stops its syncing.
+func (v *view) close() {
+	v.stopWatch()
+	v.cancel()
+	<-v.done
+	for ss := range v.srv.Sessions() {
+		ss.Close()
+	}
+	v.mu.Lock()
+	for id, h := range v.logs {
+		h.stop()
+		delete(v.logs, id)
+	}
+	subs := v.subs
+	v.subs = map[string]subscription{}
+	v.mu.Unlock()
+	for _, sub := range subs {
+		v.release(sub)
+	}
+}
+
+// syncPending syncs the servers that changed, one at a time.
+func (v *view) syncPending() {
+	v.syncing.Lock()
+	defer v.syncing.Unlock()
+	v.mu.Lock()
+	ids := slices.Sorted(maps.Keys(v.pending))
+	clear(v.pending)
+	v.mu.Unlock()
+	for _, id := range ids {
+		v.sync(id)
+	}
+}
+
+// state returns the current state of server id.
+func (v *view) state(id string) (wire.Server, bool) {
+	for _, st := range v.user.Servers() {
+		if st.ID == id {
+			return st, true
+		}
+	}
+	return wire.Server{}, false
+}
+
+// connection returns the live connection of server id as an upstream.
+func (v *view) connection(id string) (upstream, error) {
+	c, err := v.user.Connection(id)
+	if err != nil {
+		return nil, err
+	}
+	up, ok := c.(upstream)
+	if !ok {
+		return nil, wire.NewError(wire.CodeInternal, "the connection cannot serve agents")
+	}
+	return up, nil
+}
+
+// sync makes what server id has on the view match the server: its lists
+// when it is ready and in scope, nothing otherwise. Syncs run one at a
+// time (v.syncing).
+func (v *view) sync(id string) {
+	want := &exposure{}
+	st, ok := v.state(id)
+	grant := v.grant.Load()
+	var live upstream
+	if ok && st.State == wire.StateReady && grant.AllowsServer(id) && (v.only == "" || v.only == id) {
+		if up, err := v.connection(id); err == nil {
+			want = v.list(id, up, *grant)
+			live = up
+		}
+	}
+	v.hear(id, live)
+	v.mu.Lock()
+	have := v.shown[id]
+	if have == nil {
+		have = &exposure{}
+	}
+	v.shown[id] = want
+	v.mu.Unlock()
+	v.apply(id, have, want)
+}
+
+// list lists what server id exposes on the view, within grant.
+func (v *view) list(id string, up upstream, grant Grant) *exposure {
+	ctx, cancel := context.WithTimeout(v.ctx, listTimeout)
+	defer cancel()
+	caps := up.Capabilities()
+	if caps == nil {
+		caps = &mcp.ServerCapabilities{}
+	}
+	e := &exposure{}
+	if caps.Tools != nil {
+		tools, err := up.ListToolsMCP(ctx)
+		v.logFailure(id, "tools", err)
+		names := exposedNames(id, itemNames(tools, func(t *mcp.Tool) string { return t.Name }))
+		e.tools = map[string]item{}
+		for _, t := range tools {
+			agg := names[t.Name]
+			if !grant.AllowsTool(id, t.Name, agg) {
+				continue
+			}
+			out := *t
+			out.Name = v.nameFor(agg, t.Name)
+			e.tools[out.Name] = item{name: t.Name, agg: agg, json: marshal(&out)}
+		}
+	}
+	if caps.Prompts != nil {
+		prompts, err := up.ListPromptsMCP(ctx)
+		v.logFailure(id, "prompts", err)
+		names := exposedNames(id, itemNames(prompts, func(p *mcp.Prompt) string { return p.Name }))
+		e.prompts = map[string]item{}
+		for _, p := range prompts {
+			out := *p
+			out.Name = v.nameFor(names[p.Name], p.Name)
+			e.prompts[out.Name] = item{name: p.Name, json: marshal(&out)}
+		}
+	}
+	if caps.Resources != nil {
+		resources, err := up.ListResourcesMCP(ctx)
+		v.logFailure(id, "resources", err)
+		e.resources = map[string]item{}
+		for _, r := range resources {
+			out := *r
+			out.URI = v.uriFor(id, r.URI)
+			e.resources[out.URI] = item{name: r.URI, json: marshal(&out)}
+		}
+		templates, err := up.ListResourceTemplatesMCP(ctx)
+		v.logFailure(id, "resource templates", err)
+		e.templates = map[string]item{}
+		for _, t := range templates {
+			out := *t
+			out.URITemplate = v.uriFor(id, t.URITemplate)
+			e.templates[out.URITemplate] = item{name: t.URITemplate, json: marshal(&out)}
+		}
+	}
+	return e
+}
+
+// nameFor is the name the view shows for a tool or prompt: agg on the
+// aggregate endpoint, the server's own on a server's endpoint.
+func (v *view) nameFor(agg, own string) string {
+	if v.only != "" {
+		return own
+	}
+	return agg
+}
+
+// uriFor is the URI the view shows for a server's uri.
+func (v *view) uriFor(server, uri string) string {
+	if v.only != "" {
+		return uri
+	}
+	return exposedURI(server, uri)
+}
+
+func (v *view) logFailure(id, list string, err error) {
+	if err != nil {
+		v.g.log.Warn("agent gateway: list failed", "server", id, "list", list, "error", err)
+	}
+}
+
+// apply moves srv from have to want for server id: removes what went, adds
+// what is new or changed. An item the go-sdk refuses is left out and logged.
+func (v *view) apply(id string, have, want *exposure) {
+	if gone := missing(have.tools, want.tools); len(gone) > 0 {
+		v.srv.RemoveTools(gone...)
+	}
+	if gone := missing(have.prompts, want.prompts); len(gone) > 0 {
+		v.srv.RemovePrompts(gone...)
+	}
+	if gone := missing(have.resources, want.resources); len(gone) > 0 {
+		v.srv.RemoveResources(gone...)
+	}
+	if gone := missing(have.templates, want.templates); len(gone) > 0 {
+		v.srv.RemoveResourceTemplates(gone...)
+	}
+	for name, it := range changedItems(have.tools, want.tools) {
+		var t mcp.Tool
+		if v.decode(id, it.json, &t) {
+			v.guard(id, name, func() { v.srv.AddTool(&t, v.callTool(id, it.name, it.agg)) })
+		}
+	}
+	for name, it := range changedItems(have.prompts, want.prompts) {
+		var p mcp.Prompt
+		if v.decode(id, it.json, &p) {
+			v.guard(id, name, func() { v.srv.AddPrompt(&p, v.getPrompt(id, it.name)) })
+		}
+	}
+	for uri, it := range changedItems(have.resources, want.resources) {
+		var r mcp.Resource
+		if v.decode(id, it.json, &r) {
+			v.guard(id, uri, func() { v.srv.AddResource(&r, v.readResource(id)) })
+		}
+	}
+	for uri, it := range changedItems(have.templates, want.templates) {
+		var t mcp.ResourceTemplate
+		if v.decode(id, it.json, &t) {
+			v.guard(id, uri, func() { v.srv.AddResourceTemplate(&t, v.readResource(id)) })
+		}
+	}
+}
+
+// guard runs add, which panics on what the go-sdk judges invalid (a tool
+// whose input schema is not an object, an unparsable URI).
+func (v *view) guard(id, name string, add func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			v.g.log.Warn("agent gateway: left out an item the server listed", "server", id, "item", name, "error", fmt.Sprint(r))
+		}
+	}()
+	add()
+}
+
+func (v *view) decode(id string, b []byte, x any) bool {
+	if err := json.Unmarshal(b, x); err != nil {
+		v.g.log.Warn("agent gateway: item does not decode", "server", id, "error", err)
+		return false
+	}
+	return true
+}
+
+// missing returns the keys of have that want lacks.
+func missing(have, want map[string]item) []string {
+	var out []string
+	for k := range have {
+		if _, ok := want[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// changedItems returns the items of want that have lacks or differ.
+func changedItems(have, want map[string]item) map[string]item {
+	out := map[string]item{}
+	for k, it := range want {
+		if old, ok := have[k]; !ok || old.name != it.name || !bytes.Equal(old.json, it.json) {
+			out[k] = it
+		}
+	}
+	return out
+}
+
+func itemNames[T any](items []T, name func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = name(it)
+	}
+	return out
+}
+
+func marshal(x any) []byte {
+	b, _ := json.Marshal(x) // MCP objects decoded from JSON encode again
+	return b
+}

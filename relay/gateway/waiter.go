@@ -1,0 +1,107 @@
+package gateway
+
+import (
+	"context"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// msgWaiting is the progress message an agent gets while a person is asked.
+const msgWaiting = "waiting for a person in Switchboard"
+
+// waiter follows one agent operation: it forwards the server's progress to
+// the agent, hears of the asks the operation raises, and while one is out
+// tells the agent, by progress notifications every interval, that the
+// call waits for a person (so that it does not time out). Progress values
+// sent to the agent only increase: a value not above the last one sent is
+// raised just above it.
+type waiter struct {
+	ctx      context.Context
+	ss       *mcp.ServerSession
+	token    any // the agent's progress token; nil: no progress wanted
+	interval time.Duration
+
+	mu       sync.Mutex
+	last     float64
+	sent     bool // a progress notification went out
+	asked    bool
+	timedOut bool
+	stopped  bool
+	ticking  chan struct{} // closed to stop the ticker; nil when not ticking
+	tickDone chan struct{}
+}
+
+func newWaiter(ctx context.Context, ss *mcp.ServerSession, token any, interval time.Duration) *waiter {
+	return &waiter{ctx: ctx, ss: ss, token: token, interval: interval}
+}
+
+// note hears of an ask; see [session.Caller].
+func (w *waiter) note(n session.AskNote) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch n {
+	case session.AskShown:
+		w.asked = true
+		if w.token != nil && w.ticking == nil && !w.stopped && w.interval > 0 {
+			w.ticking, w.tickDone = make(chan struct{}), make(chan struct{})
+			go w.tick(w.ticking, w.tickDone)
+		}
+	case session.AskTimedOut:
+		w.timedOut = true
+	}
+}
+
+// tick tells the agent it waits, now and every interval, until stop.
+func (w *waiter) tick(stop, done chan struct{}) {
+	defer close(done)
+	t := time.NewTicker(w.interval)
+	defer t.Stop()
+	for {
+		w.send(0, 0, msgWaiting)
+		select {
+		case <-stop:
+			return
+		case <-w.ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// forward passes one progress notification of the server to the agent.
+func (w *waiter) forward(p wire.Progress) { w.send(p.Progress, p.Total, p.Message) }
+
+// send notifies the agent of progress.
+func (w *waiter) send(progress, total float64, msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	if w.sent && progress <= w.last {
+		progress, total = math.Nextafter(w.last, math.Inf(1)), 0
+	}
+	w.last, w.sent = progress, true
+	w.ss.NotifyProgress(w.ctx, &mcp.ProgressNotificationParams{ProgressToken: w.token, Progress: progress, Total: total, Message: msg})
+}
+
+// stop ends the waiter: nothing is sent after it returns. It reports
+// whether a person was asked, and whether an ask timed out.
+func (w *waiter) stop() (asked, timedOut bool) {
+	w.mu.Lock()
+	w.stopped = true
+	stop, done := w.ticking, w.tickDone
+	asked, timedOut = w.asked, w.timedOut
+	w.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	return asked, timedOut
+}
