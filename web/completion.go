@@ -145,7 +145,8 @@ func (f *CompletionInput) ask(ctx app.Context) {
 				return
 			}
 			f.values, f.total, f.hasMore = res.Values, res.Total, res.HasMore
-			f.open, f.active, f.problem = true, -1, ""
+			// A list for a field the person already left would lie over the next one.
+			f.open, f.active, f.problem = hasFocus(f.ID), -1, ""
 		})
 	})
 	f.pending = id
