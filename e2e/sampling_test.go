@@ -98,7 +98,7 @@ func TestSamplingWithToolsAnsweredByHandOverTwoRounds(t *testing.T) {
 	call := p.startCall("sample_tools")
 	first := p.waitNewCard(wire.AskSampling, nil)
 	card := cardSel(first)
-	if !strings.Contains(p.text(card), samplingfixture.Question) || !strings.Contains(p.text(card), "1 tools offered") {
+	if !strings.Contains(p.text(card), samplingfixture.Question) || !strings.Contains(p.text(card), "1 tool offered") {
 		t.Fatalf("first card: %s", p.text(card))
 	}
 	p.click(card + " .sampling-add-call")
