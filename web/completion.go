@@ -96,9 +96,9 @@ func (f *CompletionInput) status() string {
 	case f.total > len(f.values):
 		return strconv.Itoa(len(f.values)) + " of " + strconv.Itoa(f.total) + " suggestions"
 	case f.hasMore:
-		return strconv.Itoa(len(f.values)) + " suggestions, more exist: type to narrow"
+		return countWords(len(f.values), "suggestion") + ", more exist: type to narrow"
 	default:
-		return strconv.Itoa(len(f.values)) + " suggestions"
+		return countWords(len(f.values), "suggestion")
 	}
 }
 
