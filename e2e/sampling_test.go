@@ -111,6 +111,7 @@ func TestSamplingWithToolsAnsweredByHandOverTwoRounds(t *testing.T) {
 	p.click(card + " .ask-accept")
 
 	second := cardSel(p.waitNewCard(wire.AskSampling, []string{first}))
+	t.Logf("screenshot: %s", p.screenshotAsks("sampling-card"))
 	history := p.text(second)
 	for _, want := range []string{samplingfixture.Question, "Tool call: get_weather", "Tool result for", samplingfixture.Weather("Paris")} {
 		if !strings.Contains(history, want) {
