@@ -86,6 +86,7 @@ func TestAgentsViewCreatesAKeyShownOnceAndRevokesIt(t *testing.T) {
 	if n := p.count(`#agent-calls .sb-call`); n != 1 {
 		t.Errorf("%d calls shown under the tool_error filter, want 1", n)
 	}
+	p.screenshot("agent-activity")
 
 	// Opened afresh, the page lists the key and never shows it again.
 	p.navigate(r.URL() + "/agents")

@@ -17,6 +17,7 @@ const (
 	defaultChromium  = "/usr/bin/chromium"
 	windowWidth      = 1280
 	windowHeight     = 900
+	narrowWidth      = 360 // the narrowest screen the dashboard is made for
 	browserStartTime = 30 * time.Second
 )
 

@@ -176,6 +176,12 @@ func (p *tab) screenshot(name string) string {
 	return path
 }
 
+// viewport resizes the tab's viewport to width × height CSS pixels.
+func (p *tab) viewport(width, height int64) {
+	p.t.Helper()
+	p.do(fmt.Sprintf("resize the viewport to %dx%d", width, height), chromedp.EmulateViewport(width, height))
+}
+
 // jsString quotes s as a JavaScript string literal.
 func jsString(s string) string {
 	b, _ := json.Marshal(s) // a string always marshals

@@ -190,6 +190,7 @@ func TestTemplateReadAndContentsByType(t *testing.T) {
 
 	p.readResource(resourcefixture.JSONURI)
 	p.waitJS("the JSON tree", `[...document.querySelectorAll("#panel-resources .json-tree .json-key")].some(e => e.textContent === "nested: ")`)
+	p.screenshot("resource-reads")
 
 	// A prompt's embedded resources show by their own types.
 	p.click("#tab-prompts")

@@ -77,6 +77,12 @@ func TestRootsEditedInTheDashboardReachTheServer(t *testing.T) {
 		t.Errorf("%d roots after a refused edit; want 1", n)
 	}
 	p.screenshot("roots-editor")
+	// On a narrow screen the panel still fits, though its toggle sits mid-header.
+	p.viewport(narrowWidth, windowHeight)
+	p.waitJS("the roots panel inside a narrow screen", `(() => { const r = document.querySelector("#roots .roots-panel").getBoundingClientRect();
+		return r.width > 0 && r.left >= 0 && r.right <= document.documentElement.clientWidth; })()`)
+	p.screenshot("roots-editor-narrow")
+	p.viewport(windowWidth, windowHeight)
 	p.do("press Escape", chromedp.KeyEvent(kb.Escape)) // closes the editor, which lies over the detail
 	p.waitJS("the roots editor closed, focus on its toggle",
 		`!document.querySelector("#roots").open && document.activeElement?.id === "roots-toggle"`)

@@ -98,7 +98,7 @@ func TestSamplingWithToolsAnsweredByHandOverTwoRounds(t *testing.T) {
 	call := p.startCall("sample_tools")
 	first := p.waitNewCard(wire.AskSampling, nil)
 	card := cardSel(first)
-	if !strings.Contains(p.text(card), samplingfixture.Question) || !strings.Contains(p.text(card), "1 tools offered") {
+	if !strings.Contains(p.text(card), samplingfixture.Question) || !strings.Contains(p.text(card), "1 tool offered") {
 		t.Fatalf("first card: %s", p.text(card))
 	}
 	p.click(card + " .sampling-add-call")
@@ -111,6 +111,7 @@ func TestSamplingWithToolsAnsweredByHandOverTwoRounds(t *testing.T) {
 	p.click(card + " .ask-accept")
 
 	second := cardSel(p.waitNewCard(wire.AskSampling, []string{first}))
+	t.Logf("screenshot: %s", p.screenshotAsks("sampling-card"))
 	history := p.text(second)
 	for _, want := range []string{samplingfixture.Question, "Tool call: get_weather", "Tool result for", samplingfixture.Weather("Paris")} {
 		if !strings.Contains(history, want) {

@@ -45,6 +45,7 @@ func TestTaskShowsItsStatusThenItsResult(t *testing.T) {
 	p.waitPresent(`#tool-panel .tool-task`)
 	id := p.startCallWith(taskfixture.ToolResearch, `{"topic":"owls"}`)
 	p.waitTaskText(id, "step 2 of 3")
+	p.screenshot("task-running")
 	if got := p.callStatus(id); got != "pending" {
 		t.Errorf("while the task works the call is %q, want pending", got)
 	}
@@ -119,6 +120,13 @@ func TestPingShowsTheRoundTrip(t *testing.T) {
 	}
 	p.click("#server-ping")
 	p.waitJS("a round-trip time", `/Round trip: [0-9.]+ ms/.test(document.querySelector("#ping-result")?.textContent ?? "")`)
+	p.screenshot("info-tab")
+	// On a narrow screen every tab stays in sight, none scrolled out of the strip.
+	p.viewport(narrowWidth, windowHeight)
+	p.waitJS("every tab in sight at 360px", `[...document.querySelectorAll("#server-detail .tabs .tab")].every(t => {
+		const r = t.getBoundingClientRect(), strip = t.parentElement.getBoundingClientRect();
+		return r.width > 0 && r.left >= strip.left && r.right <= strip.right; })`)
+	p.viewport(windowWidth, windowHeight)
 }
 
 func TestSecondTabSeesACallAndCancelsIt(t *testing.T) {

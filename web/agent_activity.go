@@ -143,7 +143,8 @@ func (p *ActivityPage) renderFilters(servers []wire.Server, calls []wire.AgentCa
 	)
 }
 
-// renderAgentCalls is the table of agent calls.
+// renderAgentCalls is the table of agent calls. Each cell carries its
+// column's name, which a narrow screen shows in place of the header row.
 func renderAgentCalls(calls []wire.AgentCall, servers []wire.Server) app.UI {
 	if len(calls) == 0 {
 		return app.P().ID("activity-empty").Class("sb-empty").Text("No agent calls yet.")
@@ -161,13 +162,13 @@ func renderAgentCalls(calls []wire.AgentCall, servers []wire.Server) app.UI {
 		app.TBody().Body(app.Range(calls).Slice(func(i int) app.UI {
 			c := calls[i]
 			return app.Tr().Class("sb-call").DataSet("call-id", c.ID).DataSet("outcome", c.Outcome).Body(
-				app.Td().Text(c.Start.Local().Format(time.DateTime)),
-				app.Td().Class("sb-call-agent").Text(c.Agent),
-				app.Td().Text(serverName(servers, c.Server)),
-				app.Td().Class("sb-call-tool").Text(c.Tool),
-				app.Td().Text(took(c)),
-				app.Td().Class("sb-call-outcome").Text(outcomeWords[c.Outcome]),
-				app.Td().Text(choose(c.Asked, "yes", "no")),
+				app.Td().DataSet("label", "Started").Text(c.Start.Local().Format(time.DateTime)),
+				app.Td().DataSet("label", "Agent").Class("sb-call-agent").Text(c.Agent),
+				app.Td().DataSet("label", "Server").Text(serverName(servers, c.Server)),
+				app.Td().DataSet("label", "Tool").Class("sb-call-tool").Text(c.Tool),
+				app.Td().DataSet("label", "Took").Text(took(c)),
+				app.Td().DataSet("label", "Outcome").Class("sb-call-outcome").Text(outcomeWords[c.Outcome]),
+				app.Td().DataSet("label", "Asked you").Text(choose(c.Asked, "yes", "no")),
 			)
 		})),
 	)

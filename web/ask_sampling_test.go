@@ -33,7 +33,7 @@ func hostileSamplingAsk(drafter string) wire.Ask {
 func TestSamplingCardShowsTheWholeRequestAsText(t *testing.T) {
 	html := rendered(t, &SamplingAskCard{Ask: hostileSamplingAsk("")})
 	for _, want := range []string{"asks for a model reply", "User", "Assistant", "Tool call: get_weather (id t1)", "Tool result for t1",
-		"the tool reported an error", "321", "thisServer", `&#34;STOP&#34;`, "Model hints", "speed 0.5", "1 tools offered", "required",
+		"the tool reported an error", "321", "thisServer", `&#34;STOP&#34;`, "Model hints", "speed 0.5", "1 tool offered", "required",
 		"Draft with model", "--model-url", "Reject", "Send reply"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the card lacks %q", want)

@@ -96,9 +96,9 @@ func (f *CompletionInput) status() string {
 	case f.total > len(f.values):
 		return strconv.Itoa(len(f.values)) + " of " + strconv.Itoa(f.total) + " suggestions"
 	case f.hasMore:
-		return strconv.Itoa(len(f.values)) + " suggestions, more exist: type to narrow"
+		return countWords(len(f.values), "suggestion") + ", more exist: type to narrow"
 	default:
-		return strconv.Itoa(len(f.values)) + " suggestions"
+		return countWords(len(f.values), "suggestion")
 	}
 }
 
@@ -145,7 +145,8 @@ func (f *CompletionInput) ask(ctx app.Context) {
 				return
 			}
 			f.values, f.total, f.hasMore = res.Values, res.Total, res.HasMore
-			f.open, f.active, f.problem = true, -1, ""
+			// A list for a field the person already left would lie over the next one.
+			f.open, f.active, f.problem = hasFocus(f.ID), -1, ""
 		})
 	})
 	f.pending = id

@@ -96,8 +96,8 @@ func TestResourcesTabShowsSubscriptions(t *testing.T) {
 		Ready:         true,
 	}
 	html := app.HTMLString(tab)
-	a := element(html, `class="resource-subscribe`, `aria-label="Unsubscribe to a"`)
-	if a == "" || strings.Contains(a, `data-subscribed="false"`) {
+	a := element(html, `class="resource-subscribe`, `aria-label="Unsubscribe from a"`)
+	if a == "" || strings.Contains(a, `data-subscribed="false"`) || strings.Contains(a, "aria-pressed") {
 		t.Errorf("subscribed resource's button: %s", a)
 	}
 	if c := element(html, `class="resource-subscribe`, `aria-label="Subscribe to c"`); !strings.Contains(c, `data-subscribed="false"`) {

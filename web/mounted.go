@@ -56,3 +56,9 @@ func focusLater(ctx app.Context, ids ...string) {
 		}
 	})
 }
+
+// hasFocus reports whether the element with id has the keyboard focus.
+func hasFocus(id string) bool {
+	active := app.Window().Get("document").Get("activeElement")
+	return active.Truthy() && active.Get("id").String() == id
+}

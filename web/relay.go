@@ -68,8 +68,11 @@ func currentView() store.View {
 // server: ") and the relay's reason. An op whose answer was lost may have
 // run, so it is not said to have failed.
 func opFailure(failed string, e *wire.Error) string {
-	if e.Code == store.CodeConnectionLost {
+	switch e.Code {
+	case store.CodeConnectionLost:
 		return upperFirst(e.Message) + "."
+	case wire.CodeNotReady:
+		return failed + e.Message + ". " + store.NotReadyHint
 	}
 	return failed + e.Message
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -120,6 +121,10 @@ func withRoot(roots []wire.Root, typedURI, name string) ([]wire.Root, error) {
 	}
 	out := append(slices.Clone(roots), wire.Root{URI: uri, Name: strings.TrimSpace(name)})
 	if err := wire.CheckRoot(out[len(out)-1]); err != nil {
+		if !strings.HasPrefix(uri, "file:") {
+			// what to type instead, for a web address or a relative path
+			return nil, fmt.Errorf("%w; type an absolute path such as /home/me/project, or a file:// URI", err)
+		}
 		return nil, err
 	}
 	if slices.ContainsFunc(roots, func(x wire.Root) bool { return x.URI == uri }) {

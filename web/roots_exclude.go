@@ -37,7 +37,7 @@ func (x *RootsExclusion) OnUpdate(ctx app.Context) { x.show(ctx) }
 
 // Render implements app.Composer.
 func (x *RootsExclusion) Render() app.UI {
-	return app.FieldSet().ID("roots-exclusion").Class("elicit-modes").Body(
+	return app.FieldSet().ID("roots-exclusion").Class("ask-modes").Body(
 		app.Legend().Class("panel-subtitle").Text("Roots"),
 		app.Label().Class("sb-check").For(rootsExcludedID).Body(
 			disabledIf(checkedIf(app.Input().ID(rootsExcludedID).Type("checkbox"), x.Excluded), x.saving).

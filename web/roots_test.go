@@ -17,7 +17,7 @@ func TestTypedRootsAreCheckedAsTheRelayChecksThem(t *testing.T) {
 		{"file:///home/ada/code", "Code", "file:///home/ada/code", true},
 		{"  /home/ada/my notes ", "", "file:///home/ada/my%20notes", true},
 		{"", "", "type the folder", false},
-		{"https://example.com", "", "must start with file://", false},
+		{"https://example.com", "", "must start with file:// (it is \"https://example.com\"); type an absolute path", false},
 		{"relative/dir", "", "must start with file://", false},
 		{"file:///srv", "", "already", false},
 		{"/srv", "", "already", false},

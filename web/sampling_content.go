@@ -120,7 +120,7 @@ func renderSamplingParams(r *wire.SamplingRequest) app.UI {
 		app.Dl().Class("info-list", "sampling-settings").Body(rows...),
 		app.If(len(r.Tools) > 0, func() app.UI {
 			return app.Details().Class("sampling-tools").Body(
-				app.Summary().Text(strconv.Itoa(len(r.Tools))+" tools offered"),
+				app.Summary().Text(countWords(len(r.Tools), "tool")+" offered"),
 				app.Ul().Body(app.Range(r.Tools).Slice(func(i int) app.UI {
 					t := r.Tools[i]
 					return app.Li().Class("sampling-tool").Body(

@@ -33,10 +33,12 @@ func (t *ResourcesTab) subscribeButton(uri, title string) app.UI {
 	if !on && !t.Capabilities.CanSubscribe() {
 		return app.Text("")
 	}
+	// The words say what a press does; a pressed state besides them would
+	// be read out as "Unsubscribe, pressed".
 	label := choose(on, "Unsubscribe", "Subscribe")
 	return disabledIf(app.Button().Class("resource-subscribe", "sb-button").Type("button"), t.busy[uri]).
-		DataSet("subscribed", on).Aria("pressed", choose(on, "true", "false")).
-		Aria("label", label+" to "+title).Text(label).
+		DataSet("subscribed", on).
+		Aria("label", label+choose(on, " from ", " to ")+title).Text(label).
 		OnClick(func(ctx app.Context, e app.Event) { t.toggle(uri, !on) }, app.EventScope(uri+label))
 }
 

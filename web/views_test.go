@@ -294,6 +294,10 @@ func TestALostAnswerIsNotCalledAFailure(t *testing.T) {
 	if got := opFailure("Remove failed: ", lost); strings.Contains(got, "failed") || !strings.HasPrefix(got, "The connection") {
 		t.Errorf("lost answer: %q", got)
 	}
+	notReady := wire.NewError(wire.CodeNotReady, "the server is not connected")
+	if got := opFailure("Ping failed: ", notReady); !strings.HasPrefix(got, "Ping failed: the server is not connected. ") || !strings.Contains(got, "Retry") {
+		t.Errorf("a server not connected: %q, want the failure and what to do next", got)
+	}
 	refused := wire.NewError(wire.CodeNotFound, "no such server")
 	if got := opFailure("Remove failed: ", refused); got != "Remove failed: no such server" {
 		t.Errorf("refusal: %q", got)

@@ -91,7 +91,7 @@ func describeError(e *wire.Error) string {
 	case wire.CodeCancelled:
 		return "Cancelled."
 	case wire.CodeNotReady:
-		return "The server is not connected: " + e.Message
+		return NotReadyText(e.Message)
 	case wire.CodeNotFound:
 		return "Not found: " + e.Message
 	case wire.CodeUpstream:
@@ -99,6 +99,19 @@ func describeError(e *wire.Error) string {
 	default:
 		return e.Message
 	}
+}
+
+// NotReadyHint is what to do when a server could not take an op.
+const NotReadyHint = "Try again once it shows ready; a failed server has Retry in the server list."
+
+// NotReadyText says that a server was not connected, with the relay's
+// words when they add to that, and what to do next.
+func NotReadyText(msg string) string {
+	text := "The server is not connected"
+	if m := strings.TrimSpace(msg); m != "" && !strings.EqualFold(m, text) {
+		text += " (" + m + ")"
+	}
+	return text + ". " + NotReadyHint
 }
 
 // toolErrorText is what a result marked isError shows as its error.

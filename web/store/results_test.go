@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestJSONShowsAngleBracketsAndAmpersandsAsTyped(t *testing.T) {
 	cases := []struct{ in, want string }{
@@ -14,5 +17,14 @@ func TestJSONShowsAngleBracketsAndAmpersandsAsTyped(t *testing.T) {
 		if got := IndentJSON([]byte(c.in)); got != c.want {
 			t.Errorf("IndentJSON(%s) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+func TestNotReadySaysWhatToDoWithoutRepeatingItself(t *testing.T) {
+	if got := NotReadyText("the server is not connected"); strings.Count(got, "not connected") != 1 || !strings.HasSuffix(got, NotReadyHint) {
+		t.Errorf("NotReadyText = %q", got)
+	}
+	if got := NotReadyText("the server is still connecting"); !strings.Contains(got, "(the server is still connecting)") {
+		t.Errorf("NotReadyText drops the relay's detail: %q", got)
 	}
 }

@@ -50,9 +50,13 @@ func (c *Client) viewCallsLocked() []Call {
 	for i := len(c.snap.Calls) - 1; i >= 0; i-- {
 		sc := c.snap.Calls[i]
 		opID, mine := strings.CutPrefix(sc.ID, prefix)
-		if j, ok := local[opID]; mine && ok {
+		j, ok := local[opID]
+		switch {
+		case mine && ok:
 			out = append(out, c.mergeLocalLocked(c.calls[j], sc))
 			continue
+		case mine:
+			continue // this tab let it go (a read made again replaces it): it is not another tab's
 		}
 		out = append(out, c.fromStateLocked(sc))
 	}

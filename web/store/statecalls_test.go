@@ -54,3 +54,15 @@ func TestOwnCallIsListedOnceWhenTheStateHasIt(t *testing.T) {
 		t.Fatalf("calls = %+v, want this tab's call once, with the state's progress", calls)
 	}
 }
+
+func TestOwnCallThisTabDroppedIsNotShownAsAnotherTabs(t *testing.T) {
+	r, c := newRelay(t)
+	s := connect(t, r, c, 1, twoServers())
+	res, _ := json.Marshal(wire.ReadResourceResult{Contents: []wire.ResourceContents{{URI: "x://clock", Text: "tick 0"}}})
+	// A read this tab made and dropped when the resource changed and it read it again.
+	s.delta(2, callChange(wire.Call{ID: c.tab + ".op-old", Server: "s1", Kind: wire.CallKindResource, Name: "x://clock",
+		State: wire.CallDone, Result: res}))
+	if calls := c.View().Calls; len(calls) != 0 {
+		t.Fatalf("calls = %+v, want none: the dropped read is not another tab's", calls)
+	}
+}
