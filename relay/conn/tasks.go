@@ -77,14 +77,26 @@ func (c *Conn) TaskMode(name string) (task bool, err error) {
 	return false, nil
 }
 
+// TaskRequired reports whether tool name runs only as a task.
+func (c *Conn) TaskRequired(name string) bool {
+	return c.tasks.supportOf(name) == wire.TaskSupportRequired
+}
+
 // uncallableNoTasks is why a tool that requires tasks cannot be called.
 const uncallableNoTasks = "this tool runs only as a task, and the server did not declare task support for tools/call"
 
-// CallToolTask calls tool name as a task. created is called once with the
-// task as soon as the server created it, then status with each status seen;
+// CallToolTask calls tool name as a task. created (when not nil) is called
+// once with the task as soon as the server created it, then status (when
+// not nil) with each status seen;
 // the result is the task's, fetched with tasks/result. When progress is not
 // nil it gets the task's progress notifications. Errors are [*wire.Error].
 func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+	if created == nil {
+		created = func(wire.CallTask) {}
+	}
+	if status == nil {
+		status = func(wire.CallTask) {}
+	}
 	arguments, err := objectArgs(args)
 	if err != nil {
 		return nil, err

@@ -233,7 +233,12 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	defer a.untrack(g.KeyID, run)
 	waiting := newWaiter(ctx, nil, nil, 0)
 	ctx = session.WithCaller(ctx, session.Caller{Agent: g.Agent, Tool: tool, Call: "api-" + strconv.FormatUint(a.calls.Add(1), 10), Note: waiting.note})
-	res, err := c.CallTool(ctx, tool, req.Arguments, nil)
+	var res *wire.CallToolResult
+	if t, ok := c.(taskRunner); ok && t.TaskRequired(tool) {
+		res, err = t.CallToolTask(ctx, tool, req.Arguments, nil, nil, nil)
+	} else {
+		res, err = c.CallTool(ctx, tool, req.Arguments, nil)
+	}
 	asked, timedOut := waiting.stop()
 	rec.asked = asked
 	switch {

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -39,9 +40,13 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		if w.token != nil {
 			progress = w.forward
 		}
-		params := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}
 		end := v.begin(id, ctx, req.Session)
-		res, err := up.CallToolMCP(ctx, params, progress)
+		var res *mcp.CallToolResult
+		if t, ok := up.(taskRunner); ok && t.TaskRequired(name) {
+			res, err = runTask(ctx, t, name, req.Params.Arguments, progress)
+		} else {
+			res, err = up.CallToolMCP(ctx, &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}, progress)
+		}
 		end()
 		asked, timedOut := w.stop()
 		rec.asked = asked
@@ -251,4 +256,29 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// taskRunner is what the gateway uses of a connection to call a tool that
+// runs only as an MCP task (a *conn.Conn has it). The relay follows the
+// task itself, so the agent calls it like any tool and gets its result.
+type taskRunner interface {
+	TaskRequired(tool string) bool
+	CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error)
+}
+
+// runTask calls tool name of t as a task and returns its result.
+func runTask(ctx context.Context, t taskRunner, name string, args json.RawMessage, progress func(wire.Progress)) (*mcp.CallToolResult, error) {
+	res, err := t.CallToolTask(ctx, name, args, progress, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, wire.NewError(wire.CodeInternal, "encode the task's result: "+err.Error())
+	}
+	var out mcp.CallToolResult
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, wire.NewError(wire.CodeUpstream, "the task's result: "+err.Error())
+	}
+	return &out, nil
 }
