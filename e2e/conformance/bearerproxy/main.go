@@ -54,6 +54,7 @@ func run(listen, target, keyFile string) error {
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(to)
+			r.Out.Host = r.In.Host // as the client sent it: the relay checks it against Origin
 			r.Out.Header.Set("Authorization", "Bearer "+key)
 		},
 		FlushInterval: -1, // pass server-sent events on as they come
