@@ -73,19 +73,19 @@ clean:
 CONFORMANCE_DIR   := e2e/conformance
 CONFORMANCE_SUITE := $(CONFORMANCE_DIR)/node_modules/.bin/conformance
 EVERYTHING        := bin/everything-server
-AGENTRELAY        := bin/agentrelay
+BEARERPROXY       := bin/bearerproxy
 
 .PHONY: conformance
-conformance: $(BIN) $(CONFORMANCE_SUITE) $(EVERYTHING) $(AGENTRELAY)
+conformance: $(BIN) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY)
 	SWITCHBOARD_BIN=$(abspath $(BIN)) sh $(CONFORMANCE_DIR)/run.sh; client=$$?; \
-	EVERYTHING_SERVER=$(abspath $(EVERYTHING)) AGENTRELAY=$(abspath $(AGENTRELAY)) sh $(CONFORMANCE_DIR)/run-server.sh; server=$$?; \
+	EVERYTHING_SERVER=$(abspath $(EVERYTHING)) SWITCHBOARD_BIN=$(abspath $(BIN)) BEARERPROXY=$(abspath $(BEARERPROXY)) sh $(CONFORMANCE_DIR)/run-server.sh; server=$$?; \
 	[ $$client = 0 ] && [ $$server = 0 ]
 
 $(EVERYTHING): go.mod go.sum
 	$(GO) build -o $@ github.com/modelcontextprotocol/go-sdk/conformance/everything-server
 
-$(AGENTRELAY): $(GO_SRC) $(wildcard $(CONFORMANCE_DIR)/agentrelay/*.go)
-	$(GO) build -o $@ ./$(CONFORMANCE_DIR)/agentrelay
+$(BEARERPROXY): $(wildcard $(CONFORMANCE_DIR)/bearerproxy/*.go)
+	$(GO) build -o $@ ./$(CONFORMANCE_DIR)/bearerproxy
 
 $(CONFORMANCE_SUITE): $(CONFORMANCE_DIR)/package.json $(CONFORMANCE_DIR)/package-lock.json
 	npm ci --prefix $(CONFORMANCE_DIR) --no-audit --no-fund

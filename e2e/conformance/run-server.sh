@@ -1,18 +1,25 @@
 #!/bin/sh
 # Runs every server scenario of the official MCP conformance suite against
 # the go-sdk's conformance server (everything-server) directly, and through
-# the relay's agent endpoint (/mcp/s/<id>, agentrelay), in one run, and
-# prints per scenario
-#   BOTH name | DIRECT-ONLY name | BY-DESIGN name | NEITHER name
+# the relay's agent endpoint (/mcp/s/<id>), in one run, and prints per
+# scenario
+#   BOTH name | DIRECT-ONLY name | BY-DESIGN-OR-GAP name | NEITHER name
 # and then the two pass counts. Exits 1 when a scenario that passes directly
 # fails through the relay, except the scenarios in which the server asks its
 # client a question (elicitation, sampling): through the relay those go to
 # a person in the dashboard, by design, never to the agent, and the known
 # gaps of the go-sdk client the relay connects with (listed below, with why).
 #
+# The relay is the product as a person runs it: a fresh data directory, the
+# server registered with "switchboard servers add", an agent key made with
+# "switchboard agent-key create", and "switchboard serve". The suite cannot
+# send headers, so bearerproxy stands in front of the relay and adds the
+# key as Authorization: Bearer, as an agent's configuration would.
+#
 # Environment:
 #   EVERYTHING_SERVER    the conformance server binary (default ../../bin/everything-server)
-#   AGENTRELAY           the harness binary (default ../../bin/agentrelay)
+#   SWITCHBOARD_BIN      the relay (default ../../bin/switchboard)
+#   BEARERPROXY          the header-adding proxy (default ../../bin/bearerproxy)
 #   CONFORMANCE_LOGS     where each scenario's output goes (default ../out/conformance-server)
 #   CONFORMANCE_SCENARIOS the scenarios, space-separated (default all that
 #                        "conformance list --server" prints)
@@ -24,7 +31,8 @@ set -u
 dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/../.." && pwd)
 everything=${EVERYTHING_SERVER:-$root/bin/everything-server}
-agentrelay=${AGENTRELAY:-$root/bin/agentrelay}
+switchboard=${SWITCHBOARD_BIN:-$root/bin/switchboard}
+bearerproxy=${BEARERPROXY:-$root/bin/bearerproxy}
 logs=${CONFORMANCE_LOGS:-$root/e2e/out/conformance-server}
 suite=$dir/node_modules/.bin/conformance
 by_design=" tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums tools-call-sampling "
@@ -36,7 +44,7 @@ known_gaps=" server-sse-polling "
 
 export NODE_OPTIONS="--import $dir/node20-compat.mjs"
 
-for f in "$suite" "$everything" "$agentrelay"; do
+for f in "$suite" "$everything" "$switchboard" "$bearerproxy"; do
 	if [ ! -x "$f" ]; then
 		echo "missing $f: run make conformance" >&2
 		exit 2
@@ -48,26 +56,126 @@ if [ -z "${CONFORMANCE_ISOLATED:-}" ] && [ "$(id -u)" = 0 ] && unshare -n sh -c 
 fi
 
 mkdir -p "$logs"
+data=$(mktemp -d "${TMPDIR:-/tmp}/conformance-relay.XXXXXX") || exit 2
 pids=
-trap 'kill $pids 2>/dev/null' EXIT
+cleanup() {
+	for p in $pids; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $pids; do
+		wait "$p" 2>/dev/null
+	done
+	rm -rf "$data"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-port=39117
-"$everything" -http "127.0.0.1:$port" -stateless=false >"$logs/everything-server.log" 2>&1 &
-pids="$pids $!"
-direct=http://127.0.0.1:$port/mcp
-# agentrelay connects (retrying until the server listens), then prints the
-# URL of its endpoint once the server is ready: read it through a FIFO.
-fifo=$logs/agentrelay.url
-rm -f "$fifo"
-mkfifo "$fifo"
-"$agentrelay" -upstream "$direct" >"$fifo" 2>"$logs/agentrelay.log" &
-pids="$pids $!"
-relayed=
-read -r relayed <"$fifo"
-if [ -z "$relayed" ]; then
-	echo "agentrelay did not start; see $logs/agentrelay.log" >&2
+# fail says why the run cannot go on, with the log to read.
+fail() {
+	echo "run-server.sh: $1" >&2
 	exit 2
-fi
+}
+
+# answers says whether something accepts HTTP at URL $1.
+answers() {
+	curl -s -o /dev/null --max-time 2 "$1"
+}
+
+# await_line waits (at most $3 seconds) until process $2 writes a line
+# matching the sed expression $4 to file $1, and prints what it captures.
+await_line() {
+	i=0
+	while [ "$i" -lt $(($3 * 10)) ]; do
+		got=$(sed -n "$4" "$1" | head -n 1)
+		if [ -n "$got" ]; then
+			echo "$got"
+			return 0
+		fi
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# The conformance server takes a fixed address and does not say which port
+# it got: in the private namespace every port is free; elsewhere try free
+# ones until one is ours.
+start_everything() {
+	tries=0
+	while [ "$tries" -lt 20 ]; do
+		tries=$((tries + 1))
+		if [ -n "${CONFORMANCE_ISOLATED:-}" ]; then
+			port=39117
+		else
+			port=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+			answers "http://127.0.0.1:$port/" && continue
+		fi
+		"$everything" -http "127.0.0.1:$port" -stateless=false >"$logs/everything-server.log" 2>&1 &
+		epid=$!
+		i=0
+		while [ "$i" -lt 100 ]; do
+			if ! kill -0 "$epid" 2>/dev/null; then
+				break
+			fi
+			if answers "http://127.0.0.1:$port/mcp"; then
+				pids="$pids $epid"
+				return 0
+			fi
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill "$epid" 2>/dev/null
+		wait "$epid" 2>/dev/null
+	done
+	return 1
+}
+
+start_everything || fail "the conformance server did not start; see $logs/everything-server.log"
+direct=http://127.0.0.1:$port/mcp
+
+# The relay as a person sets it up: a server and an agent key, then serve.
+"$switchboard" servers add --data "$data" --user local --name conformance --url "$direct" >"$logs/servers-add.log" 2>&1 ||
+	fail "switchboard servers add failed; see $logs/servers-add.log"
+id=$(tail -n 1 "$logs/servers-add.log" | awk '{print $NF}')
+[ -n "$id" ] || fail "no server id in $logs/servers-add.log"
+keyfile=$data/agent.key
+(
+	umask 077
+	"$switchboard" agent-key create --data "$data" --user local --name conformance >"$data/agent-key.out" 2>&1 &&
+		tail -n 1 "$data/agent-key.out" | awk '{print $NF}' >"$keyfile"
+) || fail "switchboard agent-key create failed: $(head -c 500 "$data/agent-key.out")"
+[ -s "$keyfile" ] || fail "no agent key in the output of switchboard agent-key create"
+
+"$switchboard" serve --data "$data" --addr 127.0.0.1:0 --ask-timeout 3s >"$logs/switchboard.out" 2>"$logs/switchboard.log" &
+rpid=$!
+pids="$pids $rpid"
+raddr=$(await_line "$logs/switchboard.log" "$rpid" 30 's/.*msg="switchboard listening" addr=\([0-9.:]*\).*/\1/p') ||
+	fail "the relay did not start listening in 30s; see $logs/switchboard.log"
+relay=http://$raddr
+i=0
+until answers "$relay/healthz"; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || fail "$relay/healthz does not answer after 10s; see $logs/switchboard.log"
+	sleep 0.1
+done
+
+"$bearerproxy" -target "$relay" -key-file "$keyfile" >"$logs/bearerproxy.url" 2>"$logs/bearerproxy.log" &
+ppid=$!
+pids="$pids $ppid"
+proxy=$(await_line "$logs/bearerproxy.url" "$ppid" 10 '/^http:/p') ||
+	fail "bearerproxy did not start; see $logs/bearerproxy.log"
+
+# Ready: the relay lists the server's tools to the key (through the proxy,
+# so that the key stays off every command line).
+i=0
+until curl -sf --max-time 2 "$proxy/api/tools?server=$id&state=ready" 2>/dev/null | grep -q '"name"'; do
+	i=$((i + 1))
+	[ "$i" -lt 150 ] || fail "the relay lists no tools of server $id after 30s; see $logs/switchboard.log"
+	sleep 0.2
+done
+relayed=$proxy/mcp/s/$id
 
 scenarios=${CONFORMANCE_SCENARIOS:-$("$suite" list --server | sed -n 's/^  - \([^ ]*\).*/\1/p')}
 
