@@ -29,6 +29,9 @@ type SamplingAskCard struct {
 	drafting  bool   // a draft is on its way
 	draftNote string // what the last draft did, or why it failed
 	problem   string // why a send sent nothing
+
+	forwarding  bool   // the request is with the agent (ask_forward.go)
+	forwardNote string // why handing it over failed
 }
 
 // CompoID keeps a card with its ask.
@@ -55,7 +58,7 @@ func (c *SamplingAskCard) toolsUsable() bool {
 // Render implements app.Composer.
 func (c *SamplingAskCard) Render() app.UI {
 	a, st, r := c.Ask, c.Status, c.request()
-	busy := st.Sending != "" || c.drafting
+	busy := st.Sending != "" || c.drafting || c.forwarding
 	return askCard(a, wire.AskSampling).Body(
 		renderAskHead(a, "asks for a model reply"),
 		renderSamplingMessages(r.Messages),
@@ -70,9 +73,11 @@ func (c *SamplingAskCard) Render() app.UI {
 			app.P().ID("ask-"+a.ID+"-draft-note").Class("sampling-draft-note", "field-help").Role("status").Text(c.draftLine()),
 			app.P().Class("ask-problem", "sb-error").Role("alert").Text(c.problem),
 			renderAskError(st),
+			c.renderForwardNote(),
 			app.Div().Class("ask-actions").Body(
 				disabledIf(app.Button().Class("ask-accept", "sb-button", "is-primary").Type("submit"), busy).
 					Text(choose(st.Sending == string(wire.ActionAccept), "Sending…", "Send reply")),
+				c.renderForward(busy),
 				disabledIf(app.Button().Class("sampling-draft", "sb-button").Type("button"), busy || r.Drafter == "").
 					Title(choose(r.Drafter == "", "No model is configured", "Ask "+r.Drafter+" for a draft you can edit")).
 					Text(choose(c.drafting, "Drafting…", "Draft with model")).
