@@ -16,6 +16,8 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/model"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -44,12 +46,17 @@ func (s *sampler) requests() []*mcp.CreateMessageWithToolsParams {
 // tools, answered by s (nil: the client declares no sampling).
 func (r *relay) connectSampling(key, era string, s *sampler) *agent {
 	r.t.Helper()
-	opts := &mcp.ClientOptions{}
+	a := &agent{wire: &tap{base: http.DefaultTransport, key: key}, changed: make(chan struct{}, 1)}
+	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+		select {
+		case a.changed <- struct{}{}:
+		default:
+		}
+	}}
 	if s != nil {
 		opts.CreateMessageWithToolsHandler = s.handle
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "sampling-agent", Version: "1"}, opts)
-	a := &agent{wire: &tap{base: http.DefaultTransport, key: key}}
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.url + gateway.Path, HTTPClient: &http.Client{Transport: a.wire}},
@@ -268,5 +275,79 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 				t.Errorf("declined: outcome %+v", out)
 			}
 		})
+	}
+}
+
+func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	endpoint := samplingfixture.StartModel(t)
+	drafter, err := model.New(model.Config{URL: endpoint.URL, Name: samplingfixture.ModelName, Key: samplingfixture.ModelKey,
+		HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.m.UseDrafter(drafter)
+	fx := samplingfixture.Start(t, samplingfixture.Options{})
+	id := r.add("alice", "sampler", fx.URL())
+	s := r.m.Session("alice")
+	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitReady("alice", id)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	agentSampler := &sampler{reply: func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "agent", Content: []mcp.Content{&mcp.TextContent{Text: "from the agent"}}}, nil
+	}}
+	a := r.connectSampling("k1", eras[0], agentSampler)
+	a.waitTool(t, id+"__sample_text")
+	out, err := samplingfixture.ParseOutcome(text(<-a.callAsync(context.Background(), id+"__sample_text")))
+	if err != nil || out.Model != samplingfixture.ModelName || out.Error != "" {
+		t.Fatalf("outcome %+v (%v), want the model's answer", out, err)
+	}
+	if n := len(agentSampler.requests()); n != 0 {
+		t.Errorf("the agent got %d requests in model mode", n)
+	}
+	if snap, _ := s.Snapshot(); len(snap.Asks) != 0 {
+		t.Errorf("a card was shown in model mode: %+v", snap.Asks)
+	}
+}
+
+// waitReady waits until user's server id is ready.
+func (r *relay) waitReady(user, id string) {
+	r.t.Helper()
+	s := r.m.Session(user)
+	changed := make(chan struct{}, 1)
+	stop := s.Watch(func(string) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	deadline := time.After(waitFor)
+	for {
+		for _, st := range s.Servers() {
+			if st.ID == id && st.State == wire.StateReady {
+				return
+			}
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			r.t.Fatalf("server %s not ready within %v", id, waitFor)
+		}
+	}
+}
+
+// waitTool waits until the agent lists tool.
+func (a *agent) waitTool(t *testing.T, tool string) {
+	t.Helper()
+	deadline := time.After(waitFor)
+	for a.toolNames(t)[tool] == nil {
+		select {
+		case <-a.changed:
+		case <-deadline:
+			t.Fatalf("the agent does not list %s within %v", tool, waitFor)
+		}
 	}
 }
