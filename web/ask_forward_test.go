@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
 func TestSamplingCardOffersTheAgentOnlyWhenTheRelayDoes(t *testing.T) {
@@ -33,14 +34,14 @@ func TestSamplingCardOffersTheAgentOnlyWhenTheRelayDoes(t *testing.T) {
 			t.Errorf("the card lacks %q", want)
 		}
 	}
-	busy := &SamplingAskCard{Ask: a, forwarding: true, forwardNote: ""}
+	busy := &SamplingAskCard{Ask: a, Status: store.AskStatus{Sending: store.AskForward}}
 	html = rendered(t, busy)
 	if b := element(html, `class="sampling-forward sb-button`); !strings.Contains(b, "disabled") || !strings.Contains(html, "Waiting for Claude") {
 		t.Errorf("while forwarding: %q", b)
 	}
-	failed := &SamplingAskCard{Ask: a, forwardNote: opFailure("Claude could not answer: ", wire.NewError(wire.CodeUpstream, "the agent's client did not answer: no"))}
-	if html = rendered(t, failed); !strings.Contains(html, "Claude could not answer: the agent") {
-		t.Error("a failed forward is not shown")
+	failed := &SamplingAskCard{Ask: a, Status: store.AskStatus{Err: wire.NewError(wire.CodeUpstream, "the agent's client did not answer: no")}}
+	if html = rendered(t, failed); !strings.Contains(html, "the agent&#39;s client did not answer: no") {
+		t.Errorf("a failed forward is not shown:\n%s", html)
 	}
 }
 

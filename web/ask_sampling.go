@@ -29,9 +29,6 @@ type SamplingAskCard struct {
 	drafting  bool   // a draft is on its way
 	draftNote string // what the last draft did, or why it failed
 	problem   string // why a send sent nothing
-
-	forwarding  bool   // the request is with the agent (ask_forward.go)
-	forwardNote string // why handing it over failed
 }
 
 // CompoID keeps a card with its ask.
@@ -58,7 +55,7 @@ func (c *SamplingAskCard) toolsUsable() bool {
 // Render implements app.Composer.
 func (c *SamplingAskCard) Render() app.UI {
 	a, st, r := c.Ask, c.Status, c.request()
-	busy := st.Sending != "" || c.drafting || c.forwarding
+	busy := st.Sending != "" || c.drafting
 	return askCard(a, wire.AskSampling).Body(
 		renderAskHead(a, "asks for a model reply"),
 		renderSamplingMessages(r.Messages),
