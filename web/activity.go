@@ -12,13 +12,14 @@ import (
 
 // activityWords name the kinds of notification.
 var activityWords = map[wire.ActivityKind]string{
-	wire.ActivityToolsChanged:     "Tools changed",
-	wire.ActivityPromptsChanged:   "Prompts changed",
-	wire.ActivityResourcesChanged: "Resources changed",
-	wire.ActivityResourceUpdated:  "Resource updated",
-	wire.ActivityProgress:         "Progress",
-	wire.ActivityCancelled:        "Cancelled",
-	wire.ActivityElicitComplete:   "Web page done",
+	wire.ActivityToolsChanged:      "Tools changed",
+	wire.ActivityPromptsChanged:    "Prompts changed",
+	wire.ActivityResourcesChanged:  "Resources changed",
+	wire.ActivityResourceUpdated:   "Resource updated",
+	wire.ActivityProgress:          "Progress",
+	wire.ActivityCancelled:         "Cancelled",
+	wire.ActivityElicitComplete:    "Web page done",
+	wire.ActivitySamplingForwarded: "Answered by agent",
 }
 
 // ActivityTab shows what a server notified, as it arrives: list changes,

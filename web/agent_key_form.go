@@ -87,6 +87,7 @@ func (f *AgentKeyForm) Render() app.UI {
 			app.Textarea().ID("key-tools").Name("tools").Rows(2).Spellcheck(false).
 				Placeholder("leave empty for all; or tool names, one per line").Aria("describedby", "key-error"),
 		),
+		renderForwardChoice(),
 		app.Div().Class("sb-field").Body(
 			app.Label().For("key-ttl").Text("Expires"),
 			app.Select().ID("key-ttl").Name("ttl").Body(
@@ -157,6 +158,7 @@ func (f *AgentKeyForm) submit(ctx app.Context, e app.Event) {
 	if f.problem = problem; problem != "" {
 		return
 	}
+	args.ForwardSampling = domChecked(keyForwardBox)
 	f.creating = true
 	send(wire.OpCreateAgentKey, args, func(r store.Reply) {
 		f.later(func(ctx app.Context) { f.created(ctx, r) })

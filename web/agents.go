@@ -132,6 +132,7 @@ func (p *AgentsPage) renderKey(k wire.AgentKey, servers []wire.Server, now time.
 		),
 		app.P().Class("sb-key-meta").Text(keyReach(k, servers)),
 		app.P().Class("sb-key-meta").Text(keyDates(k)),
+		app.If(k.ForwardSampling, func() app.UI { return app.P().Class("sb-key-meta", "sb-key-forward").Text(keyForwardText) }),
 		app.If(state == keyActive, func() app.UI { return p.renderRevoke(k) }),
 	)
 }

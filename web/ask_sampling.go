@@ -70,9 +70,11 @@ func (c *SamplingAskCard) Render() app.UI {
 			app.P().ID("ask-"+a.ID+"-draft-note").Class("sampling-draft-note", "field-help").Role("status").Text(c.draftLine()),
 			app.P().Class("ask-problem", "sb-error").Role("alert").Text(c.problem),
 			renderAskError(st),
+			c.renderForwardNote(),
 			app.Div().Class("ask-actions").Body(
 				disabledIf(app.Button().Class("ask-accept", "sb-button", "is-primary").Type("submit"), busy).
 					Text(choose(st.Sending == string(wire.ActionAccept), "Sending…", "Send reply")),
+				c.renderForward(busy),
 				disabledIf(app.Button().Class("sampling-draft", "sb-button").Type("button"), busy || r.Drafter == "").
 					Title(choose(r.Drafter == "", "No model is configured", "Ask "+r.Drafter+" for a draft you can edit")).
 					Text(choose(c.drafting, "Drafting…", "Draft with model")).

@@ -128,6 +128,9 @@ type entry struct {
 	waitStop func() bool   // stops the wait timeout
 
 	hide *time.Timer // takes a refused ask off the dashboards
+
+	forward    Forward // a sampling ask's agent client (see forward.go); nil if none
+	forwarding bool    // guarded by Broker.mu: forward is running
 }
 
 // New returns an empty broker that shows its asks through sink.
@@ -161,6 +164,7 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 		b.log.Warn("ask refused", "server", a.Server, "kind", a.Kind, "error", err)
 		return Answer{}, err
 	}
+	e.setForward(ctx)
 	if err := ctx.Err(); err != nil {
 		return Answer{}, err
 	}

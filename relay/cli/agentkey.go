@@ -29,11 +29,13 @@ func agentKeyCreate() *command {
 	servers := c.fs.String("servers", "", "comma-separated ids of the servers the key reaches (default: all, including later ones)")
 	tools := c.fs.String("tools", "", "comma-separated tools the key may call, as <server-id>__<tool> or a bare tool name (default: all)")
 	ttl := c.fs.Duration("ttl", 0, "lifetime of the key, such as 720h (default: no expiry)")
+	forward := c.fs.Bool("forward-sampling", false, "let the person hand a sampling request raised during the agent's call to the agent's own client, when it declares sampling")
 	c.run = func(ctx context.Context, st *store.Store, out io.Writer) error {
 		n, err := gateway.NewKeyRequest(*c.user, *name, splitList(*servers), splitList(*tools), *ttl, time.Now())
 		if err != nil {
 			return plain(err)
 		}
+		n.ForwardSampling = *forward
 		k, key, err := st.CreateAgentKey(ctx, n)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("--servers names a server %s does not have (see switchboard servers list)", *c.user)
@@ -41,7 +43,7 @@ func agentKeyCreate() *command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "created agent key %s %q for %s, reaching %s%s.\n", k.ID, k.Name, k.User, reach(k), expiry(k))
+		fmt.Fprintf(out, "created agent key %s %q for %s, reaching %s%s%s.\n", k.ID, k.Name, k.User, reach(k), expiry(k), forwarding(k))
 		fmt.Fprintln(out, "It is shown this once; the relay keeps only its hash. Key:")
 		fmt.Fprintln(out, key)
 		return nil
@@ -58,6 +60,14 @@ func reach(k store.AgentKey) string {
 		return "no servers"
 	}
 	return "servers " + strings.Join(k.Servers, ", ")
+}
+
+// forwarding says whether a key lets sampling be handed to its agent.
+func forwarding(k store.AgentKey) string {
+	if !k.ForwardSampling {
+		return ""
+	}
+	return "; sampling may be handed to the agent's client"
 }
 
 func expiry(k store.AgentKey) string {

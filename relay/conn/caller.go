@@ -38,6 +38,9 @@ type Caller struct {
 	// Note, when not nil, hears of the asks the operation raises, from the
 	// goroutine that asks; it must not block.
 	Note func(AskNote)
+	// Sampler, when not nil, is the agent's own client, to which the person
+	// may hand a sampling request the operation raises (see forward.go).
+	Sampler *AgentSampler
 }
 
 // AskNote is what became of an ask an operation raised.

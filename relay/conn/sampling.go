@@ -28,7 +28,9 @@ import (
 // For an input request the go-sdk turns the error into the failure of the
 // call that carried it: the server never sees it, the caller does.
 // When the server cancels its request, or the session ends, the asker's
-// context ends and the ask is withdrawn.
+// context ends and the ask is withdrawn. A request raised during a call is
+// attributed to it as an elicitation is (caller.go), and may be offered for
+// forwarding to the calling agent's client (forward.go).
 
 // JSON-RPC error codes of sampling.
 const (
@@ -61,12 +63,19 @@ func (c *Conn) sample(ctx context.Context, req *mcp.CreateMessageWithToolsReques
 	a := wire.Ask{Server: c.cfg.ID, ServerName: c.cfg.Name, Kind: wire.AskSampling, From: from, Sampling: sr}
 	ctx, stop := withScope(ctx, c.scope(req.Session))
 	defer stop()
+	ctx, caller, done := c.onBehalf(ctx, methodSampling, req.Params)
+	if caller != nil {
+		caller.label(&a)
+		ctx = offerForward(ctx, &a, caller.Sampler, req.Params)
+	}
 	ans, err := c.cfg.Asker.Ask(ctx, a)
+	withdrawn := ctx.Err()
 	var we *wire.Error
+	done(errors.As(err, &we) && we.Code == wire.CodeCancelled)
 	switch {
 	case err == nil:
-	case ctx.Err() != nil:
-		return nil, ctx.Err() // withdrawn: nobody waits for the answer
+	case withdrawn != nil:
+		return nil, withdrawn // nobody waits for the answer
 	case errors.As(err, &we) && we.Code == wire.CodeCancelled:
 		return nil, &jsonrpc.Error{Code: codeRequestTimeout, Message: "the sampling request timed out: " + we.Message}
 	case errors.As(err, &we) && we.Code == wire.CodeBadRequest:

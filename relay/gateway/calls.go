@@ -143,7 +143,7 @@ func (v *view) allowed(grant Grant, id string) (upstream, error) {
 
 // caller is the label of an agent's operation on name.
 func (v *view) caller(grant Grant, name string, w *waiter) session.Caller {
-	return session.Caller{Agent: grant.Agent, Tool: name, Call: strconv.FormatUint(v.calls.Add(1), 10), Note: w.note}
+	return session.Caller{Agent: grant.Agent, Tool: name, Call: strconv.FormatUint(v.calls.Add(1), 10), Note: w.note, Sampler: agentSampler(grant, w)}
 }
 
 // toolError is a failed call as a tool result, which the agent's model sees.

@@ -48,7 +48,10 @@
 // caller.go there); cancelling the call withdraws it. The agent gets only
 // the call's final result; while it waits it gets progress notifications
 // ("waiting for a person in Switchboard") if it sent a progress token, and
-// a tool error if nobody answered in time.
+// a tool error if nobody answered in time. A sampling request is such a
+// question too (or the configured model's, in model mode); a key with
+// ForwardSampling lets the person hand it, with a click on its card, to the
+// agent's own client when that client declared sampling (forward.go).
 //
 // Progress, cancellation, completions, pings (on a server's endpoint),
 // resource subscriptions and the servers' log messages pass through; see

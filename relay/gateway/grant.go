@@ -23,6 +23,10 @@ type Grant struct {
 	// names; nil means all.
 	Tools   []string
 	Expires time.Time // zero: no expiry
+	// ForwardSampling: a sampling request raised during the agent's call
+	// may be handed, on the person's click, to the agent's own client when
+	// it declares sampling (see forward.go).
+	ForwardSampling bool
 }
 
 // Authenticator turns the bearer token of a request into the grant of its

@@ -95,7 +95,7 @@ func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
 	if err := k.Store.TouchAgentKey(ctx, rec.ID, now); err != nil && k.Logger != nil {
 		k.Logger.Warn("record agent key use", "key", rec.ID, "err", err)
 	}
-	g := Grant{User: rec.User, Agent: rec.Name, KeyID: rec.ID, Tools: rec.Tools, Expires: rec.Expires}
+	g := Grant{User: rec.User, Agent: rec.Name, KeyID: rec.ID, Tools: rec.Tools, Expires: rec.Expires, ForwardSampling: rec.ForwardSampling}
 	if !rec.AllServers {
 		g.Servers = rec.Servers
 		if g.Servers == nil {
@@ -124,6 +124,7 @@ func (k *Keys) CreateKey(ctx context.Context, user string, args wire.CreateAgent
 	if err != nil {
 		return wire.CreateAgentKeyResult{}, err
 	}
+	n.ForwardSampling = args.ForwardSampling
 	rec, secret, err := k.Store.CreateAgentKey(ctx, n)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.CreateAgentKeyResult{}, wire.NewError(wire.CodeNotFound, "a chosen server does not exist (was it removed?)")
@@ -193,7 +194,7 @@ func NewKeyRequest(user, name string, servers, tools []string, ttl time.Duration
 // wireKey is a stored key as the dashboard sees it.
 func wireKey(r store.AgentKey) wire.AgentKey {
 	return wire.AgentKey{
-		ID: r.ID, Name: r.Name, AllServers: r.AllServers, Servers: r.Servers, Tools: r.Tools,
+		ID: r.ID, Name: r.Name, AllServers: r.AllServers, Servers: r.Servers, Tools: r.Tools, ForwardSampling: r.ForwardSampling,
 		Expires: r.Expires, Created: r.Created, LastUsed: r.LastUsed, Revoked: r.Revoked,
 	}
 }

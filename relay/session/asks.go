@@ -57,7 +57,7 @@ func (a serverAsker) Ask(ctx context.Context, ask wire.Ask) (conn.Answer, error)
 			ask.Sampling = &req
 		}
 	}
-	ans, err := a.b.Ask(ctx, ask)
+	ans, err := a.b.Ask(withForward(ctx), ask)
 	return conn.Answer(ans), err
 }
 

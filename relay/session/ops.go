@@ -168,6 +168,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return withArgs(f.Data, func(a wire.SetAskModesArgs) (any, error) { return struct{}{}, s.SetAskModes(ctx, a) })
 	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk, wire.OpDraftAsk:
 		return s.askOp(ctx, f)
+	case wire.OpForwardAsk:
+		return withArgs(f.Data, func(a wire.AskArgs) (any, error) { return s.forwardAsk(ctx, a) })
 	case wire.OpAuthorize, wire.OpSetClient:
 		return s.authOp(ctx, f)
 	case wire.OpSetRoots, wire.OpExcludeRoots:

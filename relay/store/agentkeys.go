@@ -36,11 +36,14 @@ type AgentKey struct {
 	AllServers bool     // every server of the user, including later ones
 	Servers    []string // server ids when not AllServers; removed servers drop out
 	Tools      []string // allowed tool names; nil for all
-	Expires    time.Time
-	Created    time.Time
-	LastUsed   time.Time
-	Revoked    time.Time
-	Hash       []byte // SHA-256 of the whole key
+	// ForwardSampling: the person may hand a sampling request raised during
+	// this agent's call to the agent's own client (off by default).
+	ForwardSampling bool
+	Expires         time.Time
+	Created         time.Time
+	LastUsed        time.Time
+	Revoked         time.Time
+	Hash            []byte // SHA-256 of the whole key
 }
 
 // NewAgentKey is what CreateAgentKey needs to mint a key.
@@ -50,7 +53,9 @@ type NewAgentKey struct {
 	AllServers bool
 	Servers    []string // must be the user's servers
 	Tools      []string // nil for all
-	Expires    time.Time
+	// ForwardSampling: see [AgentKey].
+	ForwardSampling bool
+	Expires         time.Time
 }
 
 // HashAgentKey is the hash stored for key.
@@ -88,7 +93,8 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 	rand.Read(secret)
 	k := AgentKey{
 		ID: hex.EncodeToString(idb), User: n.User, Name: n.Name,
-		AllServers: n.AllServers, Tools: n.Tools, Expires: n.Expires, Created: time.Now().UTC(),
+		AllServers: n.AllServers, Tools: n.Tools, ForwardSampling: n.ForwardSampling,
+		Expires: n.Expires, Created: time.Now().UTC(),
 	}
 	if !n.AllServers {
 		k.Servers = append([]string{}, n.Servers...)
@@ -105,9 +111,9 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		const insert = `INSERT INTO agent_keys (key_id, user_id, name, secret_hash, all_servers, tools,
-			expires_at, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`
+			forward_sampling, expires_at, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`
 		if _, err := tx.ExecContext(ctx, insert, k.ID, k.User, k.Name, k.Hash, k.AllServers, tools,
-			unixMilliOrZero(k.Expires), k.Created.UnixMilli()); err != nil {
+			k.ForwardSampling, unixMilliOrZero(k.Expires), k.Created.UnixMilli()); err != nil {
 			return err
 		}
 		for _, srv := range k.Servers {
@@ -133,7 +139,7 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 }
 
 // agentKeyColumns is the column list scanAgentKey expects.
-const agentKeyColumns = `key_id, user_id, name, secret_hash, all_servers, tools,
+const agentKeyColumns = `key_id, user_id, name, secret_hash, all_servers, tools, forward_sampling,
 	expires_at, created_at, last_used_at, revoked_at`
 
 // AgentKeyByID returns the key id, or ErrNotFound.
@@ -241,7 +247,7 @@ func readAgentKeys(rows *sql.Rows) ([]AgentKey, error) {
 		var k AgentKey
 		var tools sql.NullString
 		var expires, created, used, revoked int64
-		if err := rows.Scan(&k.ID, &k.User, &k.Name, &k.Hash, &k.AllServers, &tools,
+		if err := rows.Scan(&k.ID, &k.User, &k.Name, &k.Hash, &k.AllServers, &tools, &k.ForwardSampling,
 			&expires, &created, &used, &revoked); err != nil {
 			return nil, fmt.Errorf("scan agent key: %w", err)
 		}

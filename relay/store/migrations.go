@@ -157,6 +157,9 @@ var migrations = []string{
 		PRIMARY KEY (user_id, call_id),
 		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
 	)`,
+	// 9: whether an agent key may have the person hand a sampling request
+	// raised during its call to the agent's own client.
+	`ALTER TABLE agent_keys ADD COLUMN forward_sampling INTEGER NOT NULL DEFAULT 0`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

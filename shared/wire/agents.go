@@ -32,15 +32,18 @@ const (
 
 // AgentKey is an agent's key as the dashboard sees it: never the key itself.
 type AgentKey struct {
-	ID         string    `json:"id"`
-	Name       string    `json:"name"`
-	AllServers bool      `json:"allServers,omitempty"`
-	Servers    []string  `json:"servers,omitempty"` // server ids, when not AllServers
-	Tools      []string  `json:"tools,omitempty"`   // allowed tools; empty for all
-	Expires    time.Time `json:"expires,omitzero"`
-	Created    time.Time `json:"created"`
-	LastUsed   time.Time `json:"lastUsed,omitzero"`
-	Revoked    time.Time `json:"revoked,omitzero"`
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	AllServers bool     `json:"allServers,omitempty"`
+	Servers    []string `json:"servers,omitempty"` // server ids, when not AllServers
+	Tools      []string `json:"tools,omitempty"`   // allowed tools; empty for all
+	// ForwardSampling: the person may hand a sampling request raised during
+	// this agent's call to the agent's own client ([OpForwardAsk]).
+	ForwardSampling bool      `json:"forwardSampling,omitempty"`
+	Expires         time.Time `json:"expires,omitzero"`
+	Created         time.Time `json:"created"`
+	LastUsed        time.Time `json:"lastUsed,omitzero"`
+	Revoked         time.Time `json:"revoked,omitzero"`
 }
 
 // AgentKeysResult is the result of [OpListAgentKeys], oldest key first.
@@ -56,6 +59,8 @@ type CreateAgentKeyArgs struct {
 	Servers []string      `json:"servers,omitempty"`
 	Tools   []string      `json:"tools,omitempty"`
 	TTL     time.Duration `json:"ttl,omitempty"` // nanoseconds
+	// ForwardSampling: see [AgentKey]; off by default.
+	ForwardSampling bool `json:"forwardSampling,omitempty"`
 }
 
 // CreateAgentKeyResult is the result of [OpCreateAgentKey].

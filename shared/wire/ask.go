@@ -85,6 +85,9 @@ type Ask struct {
 	Agent string `json:"agent,omitempty"`
 	Tool  string `json:"tool,omitempty"`
 	Call  string `json:"call,omitempty"`
+	// Forward: the person may hand this sampling ask to the client of Agent
+	// ([OpForwardAsk]); see forward.go.
+	Forward bool `json:"forward,omitempty"`
 
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time

@@ -1,0 +1,353 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
+	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/model"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// sampler is an agent's sampling handler: it records the requests it gets
+// and answers with reply.
+type sampler struct {
+	mu    sync.Mutex
+	got   []*mcp.CreateMessageWithToolsParams
+	reply func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error)
+}
+
+func (s *sampler) handle(_ context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+	s.mu.Lock()
+	s.got = append(s.got, req.Params)
+	s.mu.Unlock()
+	return s.reply(req.Params)
+}
+
+func (s *sampler) requests() []*mcp.CreateMessageWithToolsParams {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*mcp.CreateMessageWithToolsParams(nil), s.got...)
+}
+
+// connectSampling connects an agent whose client declares sampling with
+// tools, answered by s (nil: the client declares no sampling).
+func (r *relay) connectSampling(key, era string, s *sampler) *agent {
+	r.t.Helper()
+	a := &agent{wire: &tap{base: http.DefaultTransport, key: key}, changed: make(chan struct{}, 1)}
+	opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+		select {
+		case a.changed <- struct{}{}:
+		default:
+		}
+	}}
+	if s != nil {
+		opts.CreateMessageWithToolsHandler = s.handle
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "sampling-agent", Version: "1"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.url + gateway.Path, HTTPClient: &http.Client{Transport: a.wire}},
+		&mcp.ClientSessionOptions{ProtocolVersion: era})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { cs.Close() })
+	a.cs = cs
+	return a
+}
+
+// do runs op with args from the dashboard and returns its reply (a result
+// or error frame), applying the state changes that arrive meanwhile.
+func (d *dashboard) do(op wire.OpName, args any) wire.Frame {
+	d.t.Helper()
+	d.ops++
+	id := "op-" + strconv.Itoa(d.ops)
+	fr, err := wire.Op(id, op, args)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	d.sub.HandleOp(fr)
+	deadline := time.After(waitFor)
+	for {
+		var b []byte
+		select {
+		case b = <-d.sub.Outbox():
+		case <-deadline:
+			d.t.Fatalf("%s got no reply within %v", op, waitFor)
+		}
+		f, err := wire.Decode(b)
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		if f.ID == id && (f.Type == wire.TypeResult || f.Type == wire.TypeError) {
+			return f
+		}
+		d.applyFrame(f)
+	}
+}
+
+// forward hands ask to its agent from the dashboard; nil means it was.
+func (d *dashboard) forward(ask string) *wire.Error {
+	d.t.Helper()
+	return d.do(wire.OpForwardAsk, wire.AskArgs{Ask: ask}).Error
+}
+
+// applyFrame applies a snapshot or delta frame to the dashboard's state.
+func (d *dashboard) applyFrame(fr wire.Frame) {
+	d.t.Helper()
+	switch fr.Type {
+	case wire.TypeSnapshot:
+		d.state = wire.Snapshot{}
+		json.Unmarshal(fr.Data, &d.state)
+	case wire.TypeDelta:
+		var delta wire.Delta
+		json.Unmarshal(fr.Data, &delta)
+		for _, c := range delta.Changes {
+			if err := d.state.Apply(c); err != nil {
+				d.t.Fatal(err)
+			}
+		}
+	}
+}
+
+// activity returns the texts of server's activity of kind.
+func (d *dashboard) activity(server string, kind wire.ActivityKind) []string {
+	var out []string
+	for _, j := range d.state.Journals {
+		if j.Server != server {
+			continue
+		}
+		for _, a := range j.Activity {
+			if a.Kind == kind {
+				out = append(out, a.Text)
+			}
+		}
+	}
+	return out
+}
+
+func TestForwardedSamplingIsAnsweredByTheAgentsClient(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) { testForwardedSampling(t, era) })
+	}
+}
+
+// testForwardedSampling has an agent speaking era answer a two-round
+// sampling conversation the person hands it.
+func testForwardedSampling(t *testing.T, era string) {
+	r := newRelay(t, broker.Config{})
+	fx := samplingfixture.Start(t, samplingfixture.Options{})
+	id := r.add("alice", "sampler", fx.URL())
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	s := &sampler{reply: func(p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+		last := p.Messages[len(p.Messages)-1]
+		if tr, ok := last.Content[0].(*mcp.ToolResultContent); ok {
+			return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "agent-model", StopReason: "endTurn",
+				Content: []mcp.Content{&mcp.TextContent{Text: "Agent: " + tr.Content[0].(*mcp.TextContent).Text}}}, nil
+		}
+		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "agent-model", StopReason: "toolUse",
+			Content: []mcp.Content{&mcp.ToolUseContent{ID: "call1", Name: samplingfixture.ToolName, Input: map[string]any{"city": "Oslo"}}}}, nil
+	}}
+	a := r.connectSampling("k1", era, s)
+	d := r.dashboard("alice")
+
+	done := a.callAsync(context.Background(), id+"__sample_tools")
+	for round := 1; round <= 2; round++ {
+		ask := d.ask()
+		if !ask.Forward || ask.Agent != "Claude" || ask.Tool != "sample_tools" || ask.Kind != wire.AskSampling {
+			t.Fatalf("round %d: ask forward %v agent %q tool %q kind %q", round, ask.Forward, ask.Agent, ask.Tool, ask.Kind)
+		}
+		if got := len(s.requests()); got != round-1 {
+			t.Fatalf("round %d: the agent got %d requests before the person's click", round, got)
+		}
+		if err := d.forward(ask.ID); err != nil {
+			t.Fatalf("round %d: forward: %v", round, err)
+		}
+		d.until("the forwarded ask settled", func() bool { return len(d.state.Asks) == 0 || d.state.Asks[0].ID != ask.ID })
+	}
+	res := <-done
+	out, err := samplingfixture.ParseOutcome(text(res))
+	if err != nil {
+		t.Fatalf("the agent's result: %s (%v)", text(res), err)
+	}
+	want := "Agent: " + samplingfixture.Weather("Oslo")
+	if out.Rounds != 2 || out.Text != want || out.Model != "agent-model" || len(out.ToolCalls) != 1 || out.ToolCalls[0].Input["city"] != "Oslo" {
+		t.Errorf("outcome %+v, want 2 rounds ending %q by agent-model after a get_weather call for Oslo", out, want)
+	}
+	reqs := s.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the agent got %d requests, want 2", len(reqs))
+	}
+	if len(reqs[0].Tools) != 1 || reqs[0].Tools[0].Name != samplingfixture.ToolName || reqs[0].ToolChoice == nil || reqs[0].ToolChoice.Mode != "auto" {
+		t.Errorf("the request reached the agent without its tools: %+v", reqs[0])
+	}
+	if len(reqs[1].Messages) != 3 {
+		t.Errorf("the second request has %d messages, want the history of 3", len(reqs[1].Messages))
+	}
+	d.until("the forwards noted", func() bool { return len(d.activity(id, wire.ActivitySamplingForwarded)) == 2 })
+	if note := d.activity(id, wire.ActivitySamplingForwarded)[0]; !strings.Contains(note, "Claude") || !strings.Contains(note, "sample_tools") {
+		t.Errorf("activity note %q does not name the agent and tool", note)
+	}
+}
+
+func TestForwardFailureLeavesTheAskToThePerson(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	fx := samplingfixture.Start(t, samplingfixture.Options{})
+	id := r.add("alice", "sampler", fx.URL())
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	s := &sampler{reply: func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+		return nil, errors.New("the user declined to sample")
+	}}
+	a := r.connectSampling("k1", eras[0], s)
+	d := r.dashboard("alice")
+
+	done := a.callAsync(context.Background(), id+"__sample_text")
+	ask := d.ask()
+	werr := d.forward(ask.ID)
+	if werr == nil || werr.Code != wire.CodeUpstream || !strings.Contains(werr.Message, "the user declined to sample") {
+		t.Fatalf("forward to a refusing client: %v", werr)
+	}
+	if len(s.requests()) != 1 {
+		t.Errorf("the agent got %d requests, want 1", len(s.requests()))
+	}
+	if len(d.state.Asks) != 1 || d.state.Asks[0].ID != ask.ID {
+		t.Fatalf("the ask did not stay after the failed forward: %+v", d.state.Asks)
+	}
+	reply := d.do(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionAccept,
+		Sampling: &wire.SamplingResult{Content: []wire.SamplingContent{{Type: wire.ContentText, Text: "a person's haiku"}}}})
+	if reply.Type != wire.TypeResult {
+		t.Fatalf("the person's answer after a failed forward: %+v", reply.Error)
+	}
+	out, err := samplingfixture.ParseOutcome(text(<-done))
+	if err != nil || out.Text != "a person's haiku" || out.Model != broker.DefaultAnswerModel {
+		t.Errorf("outcome %+v (%v)", out, err)
+	}
+}
+
+func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
+	yes := func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "m", Content: []mcp.Content{&mcp.TextContent{Text: "forwarded"}}}, nil
+	}
+	cases := []struct {
+		name    string
+		flag    bool
+		sampler *sampler
+		era     string
+	}{
+		{"key without the setting", false, &sampler{reply: yes}, eras[0]},
+		{"client without sampling", true, nil, eras[0]},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRelay(t, broker.Config{})
+			fx := samplingfixture.Start(t, samplingfixture.Options{})
+			id := r.add("alice", "sampler", fx.URL())
+			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: c.flag})
+			a := r.connectSampling("k1", c.era, c.sampler)
+			d := r.dashboard("alice")
+			done := a.callAsync(context.Background(), id+"__sample_text")
+			ask := d.ask()
+			if ask.Forward || ask.Agent != "Claude" {
+				t.Errorf("ask forward %v agent %q: forwarding offered", ask.Forward, ask.Agent)
+			}
+			werr := d.forward(ask.ID)
+			if werr == nil || werr.Code != wire.CodeBadRequest || !strings.Contains(werr.Message, "cannot be handed to an agent") {
+				t.Errorf("forward op: %v, want a clear refusal", werr)
+			}
+			if c.sampler != nil && len(c.sampler.requests()) != 0 {
+				t.Errorf("the agent got a request")
+			}
+			d.do(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionDecline})
+			if out, _ := samplingfixture.ParseOutcome(text(<-done)); out.Error == "" {
+				t.Errorf("declined: outcome %+v", out)
+			}
+		})
+	}
+}
+
+func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	endpoint := samplingfixture.StartModel(t)
+	drafter, err := model.New(model.Config{URL: endpoint.URL, Name: samplingfixture.ModelName, Key: samplingfixture.ModelKey,
+		HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.m.UseDrafter(drafter)
+	fx := samplingfixture.Start(t, samplingfixture.Options{})
+	id := r.add("alice", "sampler", fx.URL())
+	s := r.m.Session("alice")
+	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitReady("alice", id)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	agentSampler := &sampler{reply: func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "agent", Content: []mcp.Content{&mcp.TextContent{Text: "from the agent"}}}, nil
+	}}
+	a := r.connectSampling("k1", eras[0], agentSampler)
+	a.waitTool(t, id+"__sample_text")
+	out, err := samplingfixture.ParseOutcome(text(<-a.callAsync(context.Background(), id+"__sample_text")))
+	if err != nil || out.Model != samplingfixture.ModelName || out.Error != "" {
+		t.Fatalf("outcome %+v (%v), want the model's answer", out, err)
+	}
+	if n := len(agentSampler.requests()); n != 0 {
+		t.Errorf("the agent got %d requests in model mode", n)
+	}
+	if snap, _ := s.Snapshot(); len(snap.Asks) != 0 {
+		t.Errorf("a card was shown in model mode: %+v", snap.Asks)
+	}
+}
+
+// waitReady waits until user's server id is ready.
+func (r *relay) waitReady(user, id string) {
+	r.t.Helper()
+	s := r.m.Session(user)
+	changed := make(chan struct{}, 1)
+	stop := s.Watch(func(string) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	deadline := time.After(waitFor)
+	for {
+		for _, st := range s.Servers() {
+			if st.ID == id && st.State == wire.StateReady {
+				return
+			}
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			r.t.Fatalf("server %s not ready within %v", id, waitFor)
+		}
+	}
+}
+
+// waitTool waits until the agent lists tool.
+func (a *agent) waitTool(t *testing.T, tool string) {
+	t.Helper()
+	deadline := time.After(waitFor)
+	for a.toolNames(t)[tool] == nil {
+		select {
+		case <-a.changed:
+		case <-deadline:
+			t.Fatalf("the agent does not list %s within %v", tool, waitFor)
+		}
+	}
+}
