@@ -50,7 +50,7 @@ func (c *FormAskCard) renderInput(i int, fd schema.Field) app.UI {
 		Aria("describedby", id+"-help "+id+"-error").
 		OnInput(func(ctx app.Context, e app.Event) { c.edited(fd.Name, false) }, app.EventScope(c.Ask.ID, fd.Name)).
 		OnBlur(func(ctx app.Context, e app.Event) {
-			if !leavingForAnExit(e) {
+			if !leavingForAButton(e) {
 				c.edited(fd.Name, true)
 			}
 		}, app.EventScope(c.Ask.ID, fd.Name))

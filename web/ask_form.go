@@ -204,10 +204,11 @@ func elementChecked(id string) bool {
 	return el.Truthy() && el.Get("checked").Truthy()
 }
 
-// leavingForAnExit reports whether a blur moves the focus to a card's
-// Decline or Cancel button, where showing an error would move the button
-// from under the pointer.
-func leavingForAnExit(e app.Event) bool {
+// leavingForAButton reports whether a blur moves the focus to one of a
+// card's buttons (Submit, Decline, Cancel), where showing an error would
+// move the button from under the pointer and lose the click. Submit checks
+// every field anyway.
+func leavingForAButton(e app.Event) bool {
 	to := e.Get("relatedTarget")
-	return to.Truthy() && to.Get("matches").Truthy() && to.Call("matches", ".ask-decline, .ask-cancel").Bool()
+	return to.Truthy() && to.Get("matches").Truthy() && to.Call("matches", ".ask-accept, .ask-decline, .ask-cancel").Bool()
 }
