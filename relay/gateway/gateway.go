@@ -210,7 +210,7 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 		g.mu.Unlock()
 		nv.close()
 		return nil, errClosed
-	case raced && old != v: // another request made it first
+	case raced && old != v && old.grant.Load().User == grant.User: // another request made it first
 		g.mu.Unlock()
 		nv.close()
 		old.setGrant(grant)

@@ -2,7 +2,10 @@ package gateway
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -47,6 +50,16 @@ type Keys struct {
 // token: such grants cannot be revoked here, they expire with the token.
 const HostAgentKeyPrefix = "host-token:"
 
+// hostKeyID is the KeyID of an embedding site's agent token: it names the
+// user, the agent and its scope, because the gateway keeps one view and
+// one rate limit per KeyID. Two users' agents of the same name (or one
+// agent's tokens of different scopes) must never share them.
+func hostKeyID(c authn.Claims) string {
+	scope, _ := json.Marshal([]any{c.User, c.Agent.Name, c.Agent.Servers, c.Agent.Tools})
+	sum := sha256.Sum256(scope)
+	return HostAgentKeyPrefix + c.Agent.Name + ":" + hex.EncodeToString(sum[:8])
+}
+
 func (k *Keys) now() time.Time {
 	if k.Now != nil {
 		return k.Now()
@@ -69,7 +82,7 @@ func (k *Keys) Authenticate(ctx context.Context, bearer string) (Grant, error) {
 		return Grant{}, ErrUnauthorized
 	}
 	return Grant{
-		User: c.User, Agent: c.Agent.Name, KeyID: HostAgentKeyPrefix + c.Agent.Name,
+		User: c.User, Agent: c.Agent.Name, KeyID: hostKeyID(c),
 		Servers: c.Agent.Servers, Tools: c.Agent.Tools, Expires: c.Expires,
 	}, nil
 }

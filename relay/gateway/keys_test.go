@@ -191,3 +191,51 @@ func TestAuthenticateHostAgentToken(t *testing.T) {
 		}
 	}
 }
+
+// Two users of an embedding site whose agents share a name (and one agent's
+// tokens of different scopes) get grants of different KeyIDs: the gateway
+// keeps one view and one rate limit per KeyID, so a shared id would hand
+// one user's view to the other.
+func TestHostAgentTokensOfDifferentUsersNeverShareAKeyID(t *testing.T) {
+	ctx := context.Background()
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	der, _ := x509.MarshalPKIXPublicKey(pub)
+	path := filepath.Join(t.TempDir(), "host.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hostKeys, err := authn.LoadHostKeys(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relayPub, _, _ := ed25519.GenerateKey(rand.Reader)
+	v := authn.NewVerifier(authn.VerifierConfig{RelayKey: relayPub, Issuer: "relay", Audience: "switchboard", HostKeys: hostKeys, HostIssuer: "https://host.example"})
+	keys := &gateway.Keys{Store: openStore(t), Verifier: v}
+	grant := func(sub string, agent any) gateway.Grant {
+		now := time.Now()
+		claims := jwt.MapClaims{"iss": "https://host.example", "aud": "switchboard", "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), authn.AgentClaim: agent}
+		tok, err := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims).SignedString(priv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := keys.Authenticate(ctx, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	ann, bob := grant("ann", "claude"), grant("bob", "claude")
+	if ann.User == bob.User || ann.KeyID == bob.KeyID {
+		t.Errorf("ann's and bob's agents share the KeyID %q", ann.KeyID)
+	}
+	narrow := grant("ann", map[string]any{"name": "claude", "servers": []string{"s1"}})
+	if narrow.KeyID == ann.KeyID {
+		t.Errorf("a narrowed token of ann's agent shares the KeyID %q of its wider one", ann.KeyID)
+	}
+	if again := grant("ann", "claude"); again.KeyID != ann.KeyID {
+		t.Errorf("the same agent's next token has KeyID %q, was %q", again.KeyID, ann.KeyID)
+	}
+	if strings.Contains(ann.KeyID, ".") {
+		t.Errorf("the KeyID %q holds a token", ann.KeyID)
+	}
+}
