@@ -147,6 +147,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
+	v.expireAt(grant.Expires, func() { g.expire(viewKey{grant.KeyID, only}, v) })
 	v.http.ServeHTTP(w, r)
 }
 
@@ -222,6 +223,18 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 		old.close() // a key id reused for another user: nothing carries over
 	}
 	return nv, nil
+}
+
+// expire closes view v of k, its grant having expired; the key's next
+// request authenticates again.
+func (g *Gateway) expire(k viewKey, v *view) {
+	g.mu.Lock()
+	if g.views[k] == v {
+		delete(g.views, k)
+	}
+	g.mu.Unlock()
+	v.close()
+	g.log.Info("agent key expired; its sessions closed", "key", k.key)
 }
 
 // CloseKey closes every live MCP session of the key keyID at once; its

@@ -341,3 +341,19 @@ func TestBrowserFromAnotherOriginIsRefused(t *testing.T) {
 		t.Errorf("a request without a key got %d", resp.StatusCode)
 	}
 }
+
+// A key that expires ends its live sessions then, open streams included,
+// not only at its next request.
+func TestExpiryEndsALiveSession(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	r.add("alice", "first", startUpstream(t).url)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: time.Now().Add(time.Second)})
+	a := r.connect("k1", gateway.Path, eras[0])
+	ended := make(chan error, 1)
+	go func() { ended <- a.cs.Wait() }()
+	select {
+	case <-ended:
+	case <-time.After(waitFor):
+		t.Fatal("the session of an expired key is still open")
+	}
+}

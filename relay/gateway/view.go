@@ -68,6 +68,10 @@ type view struct {
 	subs    map[string]subscription         // by exposed URI
 	active  map[string]map[*activeCall]bool // calls in flight, by server
 	calls   atomic.Uint64                   // numbers the calls, for ask labels
+
+	expiry    *time.Timer // closes the view when its grant expires; under mu
+	expiresAt time.Time   // when expiry fires; under mu
+	closeOnce sync.Once
 }
 
 // exposure is what one server has on a view's MCP server: for each kind,
@@ -181,8 +185,37 @@ func (v *view) run() {
 	}
 }
 
-// close ends the view's sessions and stops its syncing.
+// expireAt arms the view to run expire at the expiry of its grant (zero:
+// never), replacing an earlier arming: a live session, its open streams
+// included, ends when its key does, not merely its next request.
+func (v *view) expireAt(at time.Time, expire func()) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if at.Equal(v.expiresAt) && (v.expiry != nil || at.IsZero()) {
+		return
+	}
+	if v.expiry != nil {
+		v.expiry.Stop()
+		v.expiry = nil
+	}
+	v.expiresAt = at
+	if !at.IsZero() {
+		v.expiry = time.AfterFunc(time.Until(at), expire)
+	}
+}
+
+// close ends the view's sessions and stops its syncing; later calls do
+// nothing.
 func (v *view) close() {
+	v.closeOnce.Do(v.closeNow)
+}
+
+func (v *view) closeNow() {
+	v.mu.Lock()
+	if v.expiry != nil {
+		v.expiry.Stop()
+	}
+	v.mu.Unlock()
 	v.stopWatch()
 	v.cancel()
 	<-v.done
