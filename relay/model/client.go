@@ -115,7 +115,7 @@ func (c *Client) Draft(ctx context.Context, req *wire.SamplingRequest) (wire.Sam
 		return wire.SamplingResult{}, c.fail(fmt.Sprintf("the model's answer is over %d bytes", maxResponseBytes))
 	case resp.StatusCode/100 != 2:
 		c.log.Warn("model endpoint refused", "status", resp.StatusCode)
-		return wire.SamplingResult{}, c.fail(fmt.Sprintf("the model endpoint answered %s: %s", resp.Status, errorText(raw)))
+		return wire.SamplingResult{}, c.fail(fmt.Sprintf("the model endpoint answered %s: %s", resp.Status, errorText([]byte(c.scrub(string(raw))))))
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(raw, &cr); err != nil {
@@ -142,7 +142,8 @@ func (c *Client) scrub(s string) string {
 	return strings.ReplaceAll(s, c.cfg.Key, "[key]")
 }
 
-// errorText is the message of an endpoint's error body, capped.
+// errorText is the message of an endpoint's error body, capped. The body
+// must be scrubbed first: a key the cap cuts would no longer be found.
 func errorText(raw []byte) string {
 	var e struct {
 		Error struct {

@@ -206,3 +206,18 @@ func TestAudioIsPassedWhereChatCompletionsTakesIt(t *testing.T) {
 		t.Errorf("an OGG, which chat completions does not take, became %v; want a note in words", ogg)
 	}
 }
+
+// An endpoint's error cut at its cap must not keep the start of a key the
+// cut split: the key is removed before the message is shortened.
+func TestDraftErrorsNeverCarryAPartOfTheKey(t *testing.T) {
+	pad := strings.Repeat("x", maxErrorBodyRunes-20)
+	e := newEndpoint(t, http.StatusUnauthorized, `{"error":{"message":"`+pad+` key `+testKey+`"}}`)
+	_, err := newClient(t, e.URL).Draft(context.Background(), weatherRequest())
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		t.Fatalf("error %v, want a wire error", err)
+	}
+	if strings.Contains(we.Message, testKey[:8]) {
+		t.Errorf("error message %q holds the start of the key", we.Message)
+	}
+}
