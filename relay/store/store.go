@@ -22,6 +22,8 @@ const (
 	fileName = "switchboard.db"
 	// dirMode keeps the data directory private to the relay's user.
 	dirMode = 0o700
+	// fileMode keeps a database file the store creates private too.
+	fileMode = 0o600
 	// busyTimeout is how long a connection waits for the write lock.
 	busyTimeout = 5 * time.Second
 	// maxOpenConns bounds the pool: WAL lets readers run beside the single
@@ -44,6 +46,14 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
+	// Create the database private to the relay's user, also in a directory
+	// that existed with wider permissions: SQLite gives its WAL and shared
+	// memory files the database file's mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, fileMode)
+	if err != nil {
+		return nil, fmt.Errorf("create store %s: %w", path, err)
+	}
+	f.Close()
 	db, err := sql.Open(driverName, path+"?"+dsnParams().Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)

@@ -83,3 +83,31 @@ func TestOpenFailsWhenDirectoryCannotBeCreated(t *testing.T) {
 		t.Fatal("Open under a regular file succeeded")
 	}
 }
+
+// A data directory that already exists with wider permissions (one the
+// command line was pointed at) still gets a database, WAL and shared memory
+// only the relay's user can read.
+func TestOpenCreatesPrivateFilesInAnExistingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.SetSetting(context.Background(), "theme", "dark"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"switchboard.db", "switchboard.db-wal", "switchboard.db-shm"} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got := info.Mode().Perm(); got&0o077 != 0 {
+			t.Errorf("%s mode = %o; others may read it", name, got)
+		}
+	}
+}
