@@ -42,7 +42,7 @@ func (m *Manager) Asking(reg store.Server) (conn.Asker, conn.AskModes) {
 		modes.Model = drafter.Name()
 	}
 	s.recordModes(reg.ID, modes)
-	asker := serverAsker{b: s.broker, server: reg.ID, name: reg.Name, sampling: modes.Sampling, drafter: drafter}
+	asker := serverAsker{b: s.broker, server: reg.ID, name: reg.Name, sampling: modes.Sampling, drafter: drafter, modelSlots: s.modelSlots}
 	return asker, conn.AskModes{Form: modes.Form, URL: modes.URL, Sampling: modes.Sampling != wire.SamplingOff}
 }
 

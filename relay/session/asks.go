@@ -42,6 +42,7 @@ type serverAsker struct {
 	server, name string
 	sampling     wire.SamplingMode // the server's sampling mode
 	drafter      Drafter           // nil without a configured model
+	modelSlots   chan struct{}     // the session's; see [maxModelAnswers]
 }
 
 // Ask implements [conn.Asker].

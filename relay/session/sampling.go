@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
@@ -61,8 +62,21 @@ func (s *Session) draft(ctx context.Context, id string) (any, error) {
 	return res, nil
 }
 
+// maxModelAnswers caps the sampling requests the model answers at once for
+// one user's servers in model mode: no card stands between a server and
+// the model there, so without it a server could spend the model's key on
+// as many requests as it sends at once.
+const maxModelAnswers = 4
+
 // byModel answers a sampling request with the model, without a card.
 func (a serverAsker) byModel(ctx context.Context, req *wire.SamplingRequest) (conn.Answer, error) {
+	select {
+	case a.modelSlots <- struct{}{}:
+		defer func() { <-a.modelSlots }()
+	default:
+		return conn.Answer{}, wire.NewError(wire.CodeBadRequest,
+			fmt.Sprintf("the model is already answering %d sampling requests; send this one when one of them is done", maxModelAnswers))
+	}
 	res, err := a.drafter.Draft(ctx, req)
 	if err != nil {
 		return conn.Answer{}, draftError(err)

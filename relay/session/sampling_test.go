@@ -3,10 +3,12 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -116,5 +118,59 @@ func TestModelModeAnswersWithoutACard(t *testing.T) {
 	}
 	if snap, _ := s.Snapshot(); len(snap.Asks) != 0 {
 		t.Errorf("a card was shown in model mode: %+v", snap.Asks)
+	}
+}
+
+// In model mode no card stands between a server and the model, so the
+// sampling requests the model answers at once are capped: one beyond the
+// cap is refused at once and never reaches the model.
+func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
+	var calls atomic.Int32
+	arrived, release := make(chan struct{}, 2*maxModelAnswers), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		arrived <- struct{}{}
+		<-release
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"model":"m-1","choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	var releaseOnce sync.Once
+	free := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(free) // before srv.Close: no handler is left blocked
+	drafter, err := model.New(model.Config{URL: srv.URL, Name: "m-1", HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, t.TempDir())
+	f.m.UseDrafter(drafter)
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+		t.Fatal(err)
+	}
+	asker := askerFor(f, "alice", id, "docs")
+	var running []<-chan askResult
+	for range maxModelAnswers {
+		running = append(running, askAsync(context.Background(), asker, samplingAsk()))
+		<-arrived
+	}
+	r := awaitAsk(t, askAsync(context.Background(), asker, samplingAsk()))
+	var we *wire.Error
+	if !errors.As(r.err, &we) || !strings.Contains(we.Message, "already answering") {
+		t.Errorf("a request beyond the cap got %+v, %v; want a refusal", r.ans, r.err)
+	}
+	if n := calls.Load(); n != maxModelAnswers {
+		t.Errorf("the model got %d requests, want %d", n, maxModelAnswers)
+	}
+	free()
+	for _, ch := range running {
+		if r := awaitAsk(t, ch); r.err != nil {
+			t.Errorf("a request within the cap: %v", r.err)
+		}
+	}
+	if r := awaitAsk(t, askAsync(context.Background(), asker, samplingAsk())); r.err != nil {
+		t.Errorf("a request once the others were done: %v", r.err)
 	}
 }

@@ -34,7 +34,10 @@ type Session struct {
 	running map[string]*runningCall // running calls by id
 
 	broker *broker.Broker // holds the asks while they wait
-	redial sync.Mutex     // one SetAskModes at a time
+	// modelSlots bounds the sampling requests the model answers at once
+	// for the user's servers in model mode; see sampling.go.
+	modelSlots chan struct{}
+	redial     sync.Mutex // one SetAskModes at a time
 
 	roots    []wire.Root         // the person's roots; see roots.go
 	prefsMu  sync.Mutex          // one change of roots or client preferences at a time
@@ -73,6 +76,8 @@ func newSession(user string, m *Manager) *Session {
 		epoch:   randomHex(8),
 		servers: map[string]*entry{},
 		subs:    map[*Subscriber]struct{}{},
+
+		modelSlots: make(chan struct{}, maxModelAnswers),
 	}
 	s.broker = m.newBroker(s)
 	s.loadRoots()
