@@ -9,9 +9,11 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -59,6 +61,11 @@ func New(cfg Config) (*Client, error) {
 	}
 	if !strings.HasPrefix(cfg.URL, "https://") && !strings.HasPrefix(cfg.URL, "http://") {
 		return nil, fmt.Errorf("the model URL must be http or https")
+	}
+	if u, err := url.Parse(cfg.URL); err != nil || u.Hostname() == "" {
+		return nil, errors.New("the model URL has no host")
+	} else if cfg.Key != "" && u.Scheme == "http" && !urlnorm.IsLoopback(strings.ToLower(u.Hostname())) {
+		return nil, errors.New("the model key would travel unencrypted: use an https model URL (plain http only to a loopback address)")
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout

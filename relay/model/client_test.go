@@ -221,3 +221,27 @@ func TestDraftErrorsNeverCarryAPartOfTheKey(t *testing.T) {
 		t.Errorf("error message %q holds the start of the key", we.Message)
 	}
 }
+
+// The key is a bearer token: it goes over plain http only to a loopback
+// address, where it never crosses a network.
+func TestNewRefusesAKeyOverPlainHTTP(t *testing.T) {
+	for url, ok := range map[string]bool{
+		"http://models.example/v1":  false,
+		"http://10.0.0.7:8000/v1":   false,
+		"https://models.example/v1": true,
+		"http://127.0.0.1:8000/v1":  true,
+		"http://localhost:11434/v1": true,
+		"http://[::1]:8000/v1":      true,
+	} {
+		_, err := New(Config{URL: url, Name: "m", Key: testKey})
+		if (err == nil) != ok {
+			t.Errorf("New(%s) with a key: %v, want ok=%v", url, err, ok)
+		}
+		if err != nil && strings.Contains(err.Error(), testKey) {
+			t.Errorf("the error holds the key: %v", err)
+		}
+	}
+	if _, err := New(Config{URL: "http://models.example/v1", Name: "m"}); err != nil {
+		t.Errorf("no key over plain http: %v", err)
+	}
+}
