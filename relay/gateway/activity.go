@@ -108,9 +108,14 @@ type recording struct {
 	asked   bool   // a person was asked during the operation
 }
 
+// maxRecordedName caps the name (or resource URI) of a recorded operation,
+// which is kept in the activity log and shown in the dashboards.
+const maxRecordedName = 512
+
 // startRecording starts the record c of an operation; c.Start is now.
 func startRecording(r Recorder, c CallRecord) *recording {
 	c.Start = time.Now()
+	c.Name = wire.Sanitize(c.Name, maxRecordedName) // a resource URI is the agent's own text
 	rec := &recording{r: r, c: c}
 	if lr, ok := r.(LiveRecorder); ok {
 		rec.running = lr.Started(c)

@@ -357,3 +357,25 @@ func TestExpiryEndsALiveSession(t *testing.T) {
 		t.Fatal("the session of an expired key is still open")
 	}
 }
+
+// The URI of a resource an agent reads through a template is the agent's
+// own text: the activity record keeps it capped and on one line.
+func TestRecordedResourceURIIsCapped(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	id := r.add("alice", "notes", startUpstream(t).url)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	a := r.connect("k1", gateway.Path, eras[0])
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	long := strings.Repeat("a", 200<<10) + "%0Afake"
+	if _, err := a.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "switchboard-" + id + "+note://" + long}); err != nil {
+		t.Fatal(err)
+	}
+	recs := r.recs.all()
+	if len(recs) != 1 {
+		t.Fatalf("records %d, want 1", len(recs))
+	}
+	if n := len(recs[0].Name); n > 4*1024 || strings.ContainsAny(recs[0].Name, "\n\r") {
+		t.Errorf("recorded a name of %d bytes", n)
+	}
+}
