@@ -86,15 +86,7 @@ func (c *Conn) ListResourceTemplatesMCP(ctx context.Context) ([]*mcp.ResourceTem
 // CallToolMCP returns (p's own progress token is replaced).
 func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress func(wire.Progress)) (*mcp.CallToolResult, error) {
 	q := *p
-	q.Meta = nil
-	if len(p.Meta) > 0 {
-		q.Meta = mcp.Meta{}
-		for k, v := range p.Meta {
-			if k != "progressToken" {
-				q.Meta[k] = v
-			}
-		}
-	}
+	q.Meta = withoutProgressToken(p.Meta)
 	if progress != nil {
 		token, stop := c.progress.add(progress)
 		defer stop()
@@ -105,17 +97,38 @@ func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress 
 	})
 }
 
-// GetPromptMCP gets a prompt.
+// withoutProgressToken is meta without a caller's progress token. The
+// connection's progress tokens are its own (progressTokens): a token an
+// agent chose could name another call on the connection, whose progress
+// (a person's, another agent's) would then carry this operation's.
+func withoutProgressToken(meta mcp.Meta) mcp.Meta {
+	if len(meta) == 0 {
+		return nil
+	}
+	out := mcp.Meta{}
+	for k, v := range meta {
+		if k != "progressToken" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// GetPromptMCP gets a prompt; p's progress token is dropped.
 func (c *Conn) GetPromptMCP(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	q := *p
+	q.Meta = withoutProgressToken(p.Meta)
 	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
-		return cs.GetPrompt(ctx, p)
+		return cs.GetPrompt(ctx, &q)
 	})
 }
 
-// ReadResourceMCP reads a resource.
+// ReadResourceMCP reads a resource; p's progress token is dropped.
 func (c *Conn) ReadResourceMCP(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	q := *p
+	q.Meta = withoutProgressToken(p.Meta)
 	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
-		return cs.ReadResource(ctx, p)
+		return cs.ReadResource(ctx, &q)
 	})
 }
 
