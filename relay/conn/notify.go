@@ -3,6 +3,7 @@ package conn
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,11 +77,19 @@ func (c *Conn) passLog(p *mcp.LoggingMessageParams) {
 // Holds are counted with the person's subscriptions ([Conn.Subscribe]):
 // the server is asked only for the first, and told by
 // [Conn.ReleaseSubscription] only after the last. Holds are made again on a
-// new session, like the person's.
+// new session, like the person's. The agents of one connection hold at
+// most [wire.MaxSubscriptions] resources, as the person does.
 func (c *Conn) HoldSubscription(ctx context.Context, uri string) error {
+	if !validKey(uri, maxURIRunes) {
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a subscription needs a resource URI of at most %d characters, on one line", maxURIRunes))
+	}
 	c.mu.Lock()
 	if c.agentSubs == nil {
 		c.agentSubs = map[string]int{}
+	}
+	if c.agentSubs[uri] == 0 && len(c.agentSubs) >= wire.MaxSubscriptions {
+		c.mu.Unlock()
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("agents may subscribe to at most %d resources of one server", wire.MaxSubscriptions))
 	}
 	c.agentSubs[uri]++
 	_, person := c.subs[uri]
