@@ -379,3 +379,18 @@ func TestRecordedResourceURIIsCapped(t *testing.T) {
 		t.Errorf("recorded a name of %d bytes", n)
 	}
 }
+
+// A subscription the relay refuses is an error for the agent, not a
+// silent success.
+func TestRefusedSubscriptionIsAnError(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	id := r.add("alice", "notes", startUpstream(t).url)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	a := r.connect("k1", gateway.Path, eras[0])
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	long := "switchboard-" + id + "+note://" + strings.Repeat("a", 100<<10)
+	if err := a.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: long}); err == nil {
+		t.Error("a subscription to a 100 KB URI succeeded")
+	}
+}

@@ -141,8 +141,10 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 		return nil
 	}
 	if err := up.HoldSubscription(ctx, own); err != nil {
-		_, err = passError(ctx, err)
-		return err
+		if _, rpcErr := passError(ctx, err); rpcErr != nil {
+			return rpcErr
+		}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: asWire(err).Message}
 	}
 	stop := up.OnResourceUpdated(func(u string) {
 		if u == own {
