@@ -82,8 +82,7 @@ func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 		rec.asked, _ = w.stop()
 		if err != nil {
 			rec.done(ctx, outcomeOf(ctx, err))
-			_, err = passError(ctx, err)
-			return nil, err
+			return nil, requestError(ctx, err)
 		}
 		rec.done(ctx, OutcomeOK)
 		return res, nil
@@ -114,8 +113,7 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 		rec.asked, _ = w.stop()
 		if err != nil {
 			rec.done(ctx, outcomeOf(ctx, err))
-			_, err = passError(ctx, err)
-			return nil, err
+			return nil, requestError(ctx, err)
 		}
 		rec.done(ctx, OutcomeOK)
 		if v.only == "" {
@@ -163,6 +161,16 @@ func passError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 		return nil, ctx.Err()
 	}
 	return toolError(err), nil
+}
+
+// requestError is what the agent gets for err on a request other than a
+// tool call: the server's JSON-RPC error as it is, the cancellation when the
+// agent cancelled, an internal error with the relay's reason otherwise.
+func requestError(ctx context.Context, err error) error {
+	if _, rpcErr := passError(ctx, err); rpcErr != nil {
+		return rpcErr
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: asWire(err).Message}
 }
 
 // outcomeOf is the recorded outcome of a call that failed with err.
@@ -213,8 +221,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 	p.Ref = &ref
 	res, err := up.CompleteMCP(ctx, &p)
 	if err != nil {
-		_, err = passError(ctx, err)
-		return nil, err
+		return nil, requestError(ctx, err)
 	}
 	return res, nil
 }
@@ -251,8 +258,7 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 			return nil, err
 		}
 		if err := up.PingMCP(ctx); err != nil {
-			_, err = passError(ctx, err)
-			return nil, err
+			return nil, requestError(ctx, err)
 		}
 		return next(ctx, method, req)
 	}

@@ -394,3 +394,19 @@ func TestRefusedSubscriptionIsAnError(t *testing.T) {
 		t.Error("a subscription to a 100 KB URI succeeded")
 	}
 }
+
+// A read the relay refuses (here, over its result limit) is an error for
+// the agent, with the relay's reason, not an empty result.
+func TestARefusedReadIsAnErrorForTheAgent(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	up := startUpstream(t)
+	id := r.add("alice", "notes", up.url)
+	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	a := r.connect("k1", gateway.Path, eras[0])
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	res, err := a.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "switchboard-" + id + "+" + hugeNote})
+	if err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Fatalf("read = %+v, %v; want an error naming the limit", res, err)
+	}
+}

@@ -141,10 +141,7 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 		return nil
 	}
 	if err := up.HoldSubscription(ctx, own); err != nil {
-		if _, rpcErr := passError(ctx, err); rpcErr != nil {
-			return rpcErr
-		}
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: asWire(err).Message}
+		return requestError(ctx, err)
 	}
 	stop := up.OnResourceUpdated(func(u string) {
 		if u == own {

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // upstream is an MCP server on 127.0.0.1 that the relay connects to: echo
@@ -30,6 +33,9 @@ var echoTool = &mcp.Tool{
 	Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, Title: "Echo it"},
 	Icons:        []mcp.Icon{{Source: "https://example.com/echo.png", MIMEType: "image/png"}},
 }
+
+// hugeNote is a note of the upstream whose read is over the relay's limit.
+const hugeNote = "note://huge"
 
 func startUpstream(t testing.TB) *upstream {
 	t.Helper()
@@ -67,7 +73,11 @@ func startUpstream(t testing.TB) *upstream {
 		})
 	u.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "note://{name}", Name: "notes"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "note at " + req.Params.URI}}}, nil
+			text := "note at " + req.Params.URI
+			if req.Params.URI == hugeNote { // over the relay's result limit
+				text = strings.Repeat("x", wire.MaxResultBytes+1)
+			}
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 		})
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return u.srv }, nil))
 	t.Cleanup(func() {
