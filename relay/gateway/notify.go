@@ -41,18 +41,17 @@ type subscription struct {
 const notifyTimeout = 10 * time.Second
 
 // hear makes the view listen to the log messages of server id's connection
-// up, or to none when up is nil.
+// up, or to none when up is nil. The listener it replaces is stopped after
+// v.mu is let go: stopping tells the server, and the session calls
+// v.changed (which takes v.mu) under its own lock.
 func (v *view) hear(id string, up upstream) {
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	h, ok := v.logs[id]
 	if ok && h.up == up {
+		v.mu.Unlock()
 		return
 	}
-	if ok {
-		h.stop()
-		delete(v.logs, id)
-	}
+	delete(v.logs, id)
 	if up != nil {
 		stopLog := up.OnLog(func(p *mcp.LoggingMessageParams) { v.logged(id, p) })
 		v.logs[id] = heard{up: up, stop: func() {
@@ -61,6 +60,10 @@ func (v *view) hear(id string, up upstream) {
 			defer cancel()
 			up.ReleaseAgentLogLevel(ctx, v)
 		}}
+	}
+	v.mu.Unlock()
+	if ok {
+		h.stop()
 	}
 }
 

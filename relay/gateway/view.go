@@ -190,13 +190,14 @@ func (v *view) close() {
 		ss.Close()
 	}
 	v.mu.Lock()
-	for id, h := range v.logs {
-		h.stop()
-		delete(v.logs, id)
-	}
+	logs := v.logs
+	v.logs = map[string]heard{}
 	subs := v.subs
 	v.subs = map[string]subscription{}
 	v.mu.Unlock()
+	for _, h := range logs { // outside v.mu: stopping tells the server
+		h.stop()
+	}
 	for _, sub := range subs {
 		v.release(sub)
 	}
