@@ -100,9 +100,11 @@ func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress 
 		defer stop()
 		q.SetProgressToken(token)
 	}
-	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+	res, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
 		return cs.CallTool(ctx, &q)
 	})
+	c.logOrder.settle(ctx) // the call's log messages reach the listeners first
+	return res, err
 }
 
 // GetPromptMCP gets a prompt.
