@@ -137,6 +137,9 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	if err != nil {
 		return err
 	}
+	// One subscribe at a time, so that two of one URI hold it once.
+	v.subscribing.Lock()
+	defer v.subscribing.Unlock()
 	v.mu.Lock()
 	_, dup := v.subs[uri]
 	v.mu.Unlock()
@@ -152,8 +155,14 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 			v.srv.ResourceUpdated(v.ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	})
+	sub := subscription{user: grant.User, server: id, uri: own, up: up, stop: stop}
 	v.mu.Lock()
-	v.subs[uri] = subscription{user: grant.User, server: id, uri: own, up: up, stop: stop}
+	if v.ctx.Err() != nil { // the view closed meanwhile, and released the others
+		v.mu.Unlock()
+		v.release(sub)
+		return errClosed
+	}
+	v.subs[uri] = sub
 	v.mu.Unlock()
 	return nil
 }

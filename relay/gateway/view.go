@@ -60,14 +60,15 @@ type view struct {
 	kick      chan struct{} // a server changed; buffered 1
 	stopWatch func()
 
-	syncing sync.Mutex // one sync at a time
-	mu      sync.Mutex
-	pending map[string]bool                 // servers to sync
-	shown   map[string]*exposure            // what each server has on srv
-	logs    map[string]heard                // the log listener of each server shown
-	subs    map[string]subscription         // by exposed URI
-	active  map[string]map[*activeCall]bool // calls in flight, by server
-	calls   atomic.Uint64                   // numbers the calls, for ask labels
+	syncing     sync.Mutex // one sync at a time
+	subscribing sync.Mutex // one subscribe at a time
+	mu          sync.Mutex
+	pending     map[string]bool                 // servers to sync
+	shown       map[string]*exposure            // what each server has on srv
+	logs        map[string]heard                // the log listener of each server shown
+	subs        map[string]subscription         // by exposed URI
+	active      map[string]map[*activeCall]bool // calls in flight, by server
+	calls       atomic.Uint64                   // numbers the calls, for ask labels
 }
 
 // exposure is what one server has on a view's MCP server: for each kind,
