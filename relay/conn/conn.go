@@ -123,6 +123,7 @@ type Conn struct {
 	calls       callRegistry
 	updated     listeners[string]
 	logs        listeners[*mcp.LoggingMessageParams]
+	logOrder    logOrder // log messages read along and handled, for CallToolMCP
 	agentLevels map[any]string
 	agentSubs   map[string]int
 

@@ -92,9 +92,11 @@ func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress 
 		defer stop()
 		q.SetProgressToken(token)
 	}
-	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+	res, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
 		return cs.CallTool(ctx, &q)
 	})
+	c.logOrder.settle(ctx) // the call's log messages reach the listeners first
+	return res, err
 }
 
 // withoutProgressToken is meta without a caller's progress token. The

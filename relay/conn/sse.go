@@ -12,7 +12,7 @@ import (
 // transport returns the go-sdk transport of c's configured kind, carrying
 // its requests through hc.
 func (c *Conn) transport(streamEnded func()) mcp.Transport {
-	hc := c.orders.tee(watchingClient(c.http, streamEnded), &c.calls, c.tasks.scan)
+	hc := c.orders.tee(watchingClient(c.http, streamEnded), &c.calls, c.tasks.scan, c.logOrder.scan)
 	if c.cfg.Transport == wire.TransportSSE {
 		return &sseTransport{
 			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: maxMessageBytes},

@@ -238,11 +238,15 @@ func (v *view) findPrompt(name string) (server, own string) {
 	return "", ""
 }
 
-// routing passes an agent's logging level on to the servers, and routes
-// its ping on a server's endpoint to that server (the aggregate endpoint
-// answers pings itself).
+// routing ends every request of an agent when the view closes (closing a
+// session waits for its requests), passes an agent's logging level on to
+// the servers, and routes its ping on a server's endpoint to that server
+// (the aggregate endpoint answers pings itself).
 func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(v.ctx, cancel)()
 		if method == "logging/setLevel" {
 			res, err := next(ctx, method, req)
 			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil {

@@ -41,18 +41,17 @@ type subscription struct {
 const notifyTimeout = 10 * time.Second
 
 // hear makes the view listen to the log messages of server id's connection
-// up, or to none when up is nil.
+// up, or to none when up is nil. The listener it replaces is stopped after
+// v.mu is let go: stopping tells the server, and the session calls
+// v.changed (which takes v.mu) under its own lock.
 func (v *view) hear(id string, up upstream) {
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	h, ok := v.logs[id]
 	if ok && h.up == up {
+		v.mu.Unlock()
 		return
 	}
-	if ok {
-		h.stop()
-		delete(v.logs, id)
-	}
+	delete(v.logs, id)
 	if up != nil {
 		stopLog := up.OnLog(func(p *mcp.LoggingMessageParams) { v.logged(id, p) })
 		v.logs[id] = heard{up: up, stop: func() {
@@ -61,6 +60,10 @@ func (v *view) hear(id string, up upstream) {
 			defer cancel()
 			up.ReleaseAgentLogLevel(ctx, v)
 		}}
+	}
+	v.mu.Unlock()
+	if ok {
+		h.stop()
 	}
 }
 
@@ -134,6 +137,9 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	if err != nil {
 		return err
 	}
+	// One subscribe at a time, so that two of one URI hold it once.
+	v.subscribing.Lock()
+	defer v.subscribing.Unlock()
 	v.mu.Lock()
 	_, dup := v.subs[uri]
 	v.mu.Unlock()
@@ -148,8 +154,14 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 			v.srv.ResourceUpdated(v.ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	})
+	sub := subscription{user: grant.User, server: id, uri: own, up: up, stop: stop}
 	v.mu.Lock()
-	v.subs[uri] = subscription{user: grant.User, server: id, uri: own, up: up, stop: stop}
+	if v.ctx.Err() != nil { // the view closed meanwhile, and released the others
+		v.mu.Unlock()
+		v.release(sub)
+		return errClosed
+	}
+	v.subs[uri] = sub
 	v.mu.Unlock()
 	return nil
 }

@@ -60,14 +60,15 @@ type view struct {
 	kick      chan struct{} // a server changed; buffered 1
 	stopWatch func()
 
-	syncing sync.Mutex // one sync at a time
-	mu      sync.Mutex
-	pending map[string]bool                 // servers to sync
-	shown   map[string]*exposure            // what each server has on srv
-	logs    map[string]heard                // the log listener of each server shown
-	subs    map[string]subscription         // by exposed URI
-	active  map[string]map[*activeCall]bool // calls in flight, by server
-	calls   atomic.Uint64                   // numbers the calls, for ask labels
+	syncing     sync.Mutex // one sync at a time
+	subscribing sync.Mutex // one subscribe at a time
+	mu          sync.Mutex
+	pending     map[string]bool                 // servers to sync
+	shown       map[string]*exposure            // what each server has on srv
+	logs        map[string]heard                // the log listener of each server shown
+	subs        map[string]subscription         // by exposed URI
+	active      map[string]map[*activeCall]bool // calls in flight, by server
+	calls       atomic.Uint64                   // numbers the calls, for ask labels
 
 	expiry    *time.Timer // closes the view when its grant expires; under mu
 	expiresAt time.Time   // when expiry fires; under mu
@@ -223,13 +224,14 @@ func (v *view) closeNow() {
 		ss.Close()
 	}
 	v.mu.Lock()
-	for id, h := range v.logs {
-		h.stop()
-		delete(v.logs, id)
-	}
+	logs := v.logs
+	v.logs = map[string]heard{}
 	subs := v.subs
 	v.subs = map[string]subscription{}
 	v.mu.Unlock()
+	for _, h := range logs { // outside v.mu: stopping tells the server
+		h.stop()
+	}
 	for _, sub := range subs {
 		v.release(sub)
 	}

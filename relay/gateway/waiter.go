@@ -31,10 +31,11 @@ type waiter struct {
 	last     float64
 	sent     bool // a progress notification went out
 	asked    bool
+	out      int // asks shown and not yet settled
 	timedOut bool
 	stopped  bool
 	ticking  chan struct{} // closed to stop the ticker; nil when not ticking
-	tickDone chan struct{}
+	tickers  sync.WaitGroup
 }
 
 func newWaiter(ctx context.Context, ss *mcp.ServerSession, token any, interval time.Duration) *waiter {
@@ -48,22 +49,30 @@ func (w *waiter) note(n session.AskNote) {
 	switch n {
 	case session.AskShown:
 		w.asked = true
+		w.out++
 		if w.token != nil && w.ticking == nil && !w.stopped && w.interval > 0 {
-			w.ticking, w.tickDone = make(chan struct{}), make(chan struct{})
-			go w.tick(w.ticking, w.tickDone)
+			w.ticking = make(chan struct{})
+			w.tickers.Add(1)
+			go w.tick(w.ticking)
 		}
+		return
 	case session.AskTimedOut:
 		w.timedOut = true
+	}
+	// Settled or timed out: once no ask is out, the call waits no more.
+	if w.out--; w.out <= 0 && w.ticking != nil {
+		close(w.ticking)
+		w.ticking = nil
 	}
 }
 
 // tick tells the agent it waits, now and every interval, until stop.
-func (w *waiter) tick(stop, done chan struct{}) {
-	defer close(done)
+func (w *waiter) tick(stop chan struct{}) {
+	defer w.tickers.Done()
 	t := time.NewTicker(w.interval)
 	defer t.Stop()
 	for {
-		w.send(0, 0, msgWaiting)
+		w.sendWaiting(stop)
 		select {
 		case <-stop:
 			return
@@ -77,10 +86,23 @@ func (w *waiter) tick(stop, done chan struct{}) {
 // forward passes one progress notification of the server to the agent.
 func (w *waiter) forward(p wire.Progress) { w.send(p.Progress, p.Total, p.Message) }
 
+// sendWaiting tells the agent it waits, unless the ticker stop was stopped.
+func (w *waiter) sendWaiting(stop chan struct{}) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ticking == stop {
+		w.sendLocked(0, 0, msgWaiting)
+	}
+}
+
 // send notifies the agent of progress.
 func (w *waiter) send(progress, total float64, msg string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.sendLocked(progress, total, msg)
+}
+
+func (w *waiter) sendLocked(progress, total float64, msg string) {
 	if w.stopped {
 		return
 	}
@@ -96,12 +118,12 @@ func (w *waiter) send(progress, total float64, msg string) {
 func (w *waiter) stop() (asked, timedOut bool) {
 	w.mu.Lock()
 	w.stopped = true
-	stop, done := w.ticking, w.tickDone
+	if w.ticking != nil {
+		close(w.ticking)
+		w.ticking = nil
+	}
 	asked, timedOut = w.asked, w.timedOut
 	w.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		<-done
-	}
+	w.tickers.Wait()
 	return asked, timedOut
 }

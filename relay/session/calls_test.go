@@ -174,3 +174,49 @@ func TestTaskCallIsFollowedAgainAfterARestart(t *testing.T) {
 		t.Errorf("stored tasks after the call ended = %+v, %v; want none", tasks, err)
 	}
 }
+
+func TestServerRemovedElsewhereTakesItsCallsAndJournal(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, dir)
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	started := make(chan struct{})
+	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+	}
+	sub := s.Subscribe(wire.Hello{})
+	fr, _ := wire.Op("op-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "block", Call: "call-1"})
+	sub.HandleOp(fr)
+	<-started
+	s.addLog(id, wire.LogEntry{Level: "info", Data: json.RawMessage(`"hello"`)})
+
+	other, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.DeleteServer(context.Background(), "alice", id); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.m.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := s.Snapshot()
+	if len(snap.Calls) != 0 {
+		t.Errorf("calls after the server was removed elsewhere: %+v", snap.Calls)
+	}
+	// The call's context ended: its op is answered and it stops running.
+	for fr := next(t, sub); fr.ID != "op-1"; fr = next(t, sub) {
+	}
+	s.mu.Lock()
+	running, journal := len(s.running), s.journals[id]
+	s.mu.Unlock()
+	if journal != nil {
+		t.Error("the removed server's journal is kept")
+	}
+	if running != 0 {
+		t.Errorf("%d calls still running on the removed server", running)
+	}
+}

@@ -293,17 +293,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 		s.m.logger.Error("delete server", "user", s.user, "server", id, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not delete the server")
 	}
-	delete(s.servers, id)
-	s.dropAsksLocked(id)
-	s.dropJournalLocked(id)
-	s.abandonCallsLocked(id)
-	for i, oid := range s.order {
-		if oid == id {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	s.publishLocked([]wire.Change{{Kind: wire.KindServer, Server: id, Key: id, Remove: true}})
+	s.dropEntryLocked(id)
 	c := e.conn
 	s.mu.Unlock()
 	s.m.logger.Info("server removed", "user", s.user, "server", id)

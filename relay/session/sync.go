@@ -86,10 +86,13 @@ func (s *Session) sync(ctx context.Context) error {
 	return nil
 }
 
-// dropEntryLocked forgets server id in memory and tells the dashboards.
+// dropEntryLocked forgets server id in memory, with its asks, journal and
+// calls, and tells the dashboards.
 func (s *Session) dropEntryLocked(id string) {
 	delete(s.servers, id)
 	s.dropAsksLocked(id)
+	s.dropJournalLocked(id)
+	s.abandonCallsLocked(id)
 	for i, oid := range s.order {
 		if oid == id {
 			s.order = append(s.order[:i], s.order[i+1:]...)

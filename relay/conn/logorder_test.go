@@ -1,0 +1,39 @@
+package conn
+
+import (
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A log message a server sends during a call reaches the listeners before
+// the call returns, though the go-sdk hands notifications over from a
+// queue of its own: the agent gateway passes it on the call's stream.
+func TestCallsLogMessagesAreHeardBeforeItReturns(t *testing.T) {
+	f := newFixture(t, legacyEra, nil)
+	f.server.AddTool(&mcp.Tool{Name: "chatty", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Data: "working"})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	c, _, _ := startReady(t, f)
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	if err := c.SetAgentLogLevel(ctx, "agent", "info"); err != nil {
+		t.Fatal(err)
+	}
+	var heard atomic.Int64
+	stop := c.OnLog(func(*mcp.LoggingMessageParams) { heard.Add(1) })
+	defer stop()
+	for i := range 20 {
+		if _, err := c.CallToolMCP(ctx, &mcp.CallToolParams{Name: "chatty", Arguments: map[string]any{}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := heard.Load(); got != int64(i+1) {
+			t.Fatalf("after call %d the listener heard %d log messages", i+1, got)
+		}
+	}
+}

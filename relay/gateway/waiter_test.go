@@ -1,0 +1,63 @@
+package gateway
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// The agent is told its call waits for a person only while an ask is out.
+func TestWaiterStopsTellingOnceTheAskIsSettled(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	heard := make(chan string, 256)
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			select {
+			case heard <- req.Params.Message:
+			default:
+			}
+		},
+	})
+	server := mcp.NewServer(&mcp.Implementation{Name: "gateway", Version: "1"}, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	w := newWaiter(ctx, ss, "tok", 5*time.Millisecond)
+	w.note(session.AskShown)
+	if m := <-heard; m != msgWaiting {
+		t.Fatalf("heard %q first, want %q", m, msgWaiting)
+	}
+	w.note(session.AskSettled)
+	w.forward(wire.Progress{Progress: 1, Message: "working again"})
+	// Messages sent before the settle may still arrive; none after the
+	// server's own progress.
+	for m := <-heard; m != "working again"; m = <-heard {
+	}
+	deadline := time.After(100 * time.Millisecond) // twenty intervals
+	for {
+		select {
+		case m := <-heard:
+			t.Fatalf("heard %q after the ask was settled", m)
+		case <-deadline:
+			if asked, timedOut := w.stop(); !asked || timedOut {
+				t.Errorf("stop = %v, %v; want asked, not timed out", asked, timedOut)
+			}
+			return
+		}
+	}
+}
