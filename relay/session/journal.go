@@ -191,11 +191,13 @@ func (s *Session) SetLogLevel(ctx context.Context, id, level string) error {
 		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("%q is not a log level; use one of debug, info, notice, warning, error, critical, alert, emergency", wire.Sanitize(level, 20)))
 	}
 	s.prefsMu.Lock()
-	defer s.prefsMu.Unlock()
 	c, err := s.changePrefsLocked(ctx, id, func(p *clientPrefs) { p.LogLevel = level })
+	s.prefsMu.Unlock() // the server's answer may be slow: dials wait for prefsMu
 	if err != nil || c == nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, settingTimeout)
+	defer cancel()
 	if err := c.SetLogLevel(ctx, level); err != nil {
 		we := asWireError(err)
 		return wire.NewError(we.Code, "the level is saved, but the server did not take it: "+we.Message)
