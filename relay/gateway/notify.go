@@ -175,13 +175,22 @@ func (v *view) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not subscribed"}
 	}
-	v.release(sub)
+	// The agent hears no more updates from now on; telling the server may
+	// take a while, and the agent need not wait for it.
+	sub.stop()
+	go v.releaseUpstream(sub)
 	return nil
 }
 
 // release ends one subscription of the view.
 func (v *view) release(sub subscription) {
 	sub.stop()
+	v.releaseUpstream(sub)
+}
+
+// releaseUpstream gives back the connection's hold of sub, which tells the
+// server after the last hold.
+func (v *view) releaseUpstream(sub subscription) {
 	ctx, cancel := context.WithTimeout(context.Background(), notifyTimeout)
 	defer cancel()
 	if err := sub.up.ReleaseSubscription(ctx, sub.uri); err != nil {
