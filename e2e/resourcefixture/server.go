@@ -6,27 +6,22 @@
 package resourcefixture
 
 import (
-	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 )
 
 // Path is where the fixture serves MCP.
-const Path = "/mcp"
-
-// readHeaderTimeout bounds how long the fixture waits for a request's headers.
-const readHeaderTimeout = 5 * time.Second
+const Path = fixture.Path
 
 // Server is a resource fixture. Its methods are safe for concurrent use.
 type Server struct {
 	mu    sync.Mutex
-	addr  string // host:port, fixed by the first Start
 	clock string // the text of ClockURI
 	subs  int    // resources/subscribe requests for ClockURI, over every start
 	subCh chan struct{}
@@ -34,15 +29,15 @@ type Server struct {
 	// signals each change.
 	slow   [2]int
 	slowCh chan struct{}
-	mcp    *mcp.Server // nil while stopped
-	http   *http.Server
-	done   chan struct{}
+
+	*fixture.Loopback // serves s.newMCPServer()
 }
 
 // Start starts a fixture on a free loopback port and stops it when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{clock: "tick 0", subCh: make(chan struct{}, 64), slowCh: make(chan struct{}, 64)}
+	s.Loopback = fixture.NewLoopback(s.newMCPServer)
 	if err := s.Start(); err != nil {
 		t.Fatalf("start resource fixture: %v", err)
 	}
@@ -54,69 +49,12 @@ func Start(t testing.TB) *Server {
 	return s
 }
 
-// Start listens on 127.0.0.1: a free port the first time, the same port
-// afterwards; each start is a fresh MCP server with no sessions.
-func (s *Server) Start() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.mcp != nil {
-		return errors.New("fixture already running")
-	}
-	addr := s.addr
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
-	}
-	s.addr = ln.Addr().String()
-	s.mcp = s.newMCPServer()
-	srv := s.mcp
-	mux := http.NewServeMux()
-	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
-	s.done = make(chan struct{})
-	go func(h *http.Server, done chan struct{}) {
-		defer close(done)
-		h.Serve(ln)
-	}(s.http, s.done)
-	return nil
-}
-
-// Stop closes the listener and every connection at once, like a crash.
-func (s *Server) Stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.mcp == nil {
-		return nil
-	}
-	err := s.http.Close()
-	<-s.done
-	for ss := range s.mcp.Sessions() {
-		ss.Close()
-	}
-	s.mcp, s.http, s.done = nil, nil, nil
-	if err != nil {
-		return fmt.Errorf("close fixture http server: %w", err)
-	}
-	return nil
-}
-
-// URL is the fixture's MCP endpoint; it stays the same across Stop and Start.
-func (s *Server) URL() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return "http://" + s.addr + Path
-}
-
 // SetClock changes the text of ClockURI and tells the subscribed clients.
 func (s *Server) SetClock(text string) {
 	s.mu.Lock()
 	s.clock = text
-	srv := s.mcp
 	s.mu.Unlock()
-	if srv != nil {
+	if srv := s.Server(); srv != nil {
 		srv.ResourceUpdated(contextBackground(), &mcp.ResourceUpdatedNotificationParams{URI: ClockURI})
 	}
 }
