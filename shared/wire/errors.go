@@ -24,12 +24,18 @@ const (
 	CodeInternal   Code = "internal"    // the relay failed; details are in its log
 
 	CodeNotConfigured Code = "not_configured" // the relay lacks the configuration the op needs (a model)
+
+	CodeConnectionLost Code = "connection_lost" // the connection to the server broke while the op ran
+	CodeTimeout        Code = "timeout"         // the relay's per-call timeout passed
+	CodeProtocol       Code = "protocol"        // the server answered with a JSON-RPC error (RPCCode)
 )
 
 // Error is a failure reported to the dashboard. Message is always sanitized.
 type Error struct {
 	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// RPCCode is the server's JSON-RPC error code, for CodeProtocol.
+	RPCCode int `json:"rpcCode,omitempty"`
 }
 
 // Error implements error.

@@ -30,6 +30,11 @@ type AddServerArgs struct {
 	Name      string `json:"name"`
 	URL       string `json:"url"`
 	Transport string `json:"transport,omitempty"` // TransportStreamable (default) or TransportSSE
+	// ID is a caller-chosen id (normalized by the relay); empty for a generated one.
+	ID string `json:"id,omitempty"`
+	// Headers are sent upstream on every request; their values are secrets.
+	Headers map[string]string `json:"headers,omitempty"`
+	Retry   *Retry            `json:"retry,omitempty"`
 }
 
 // AddServerResult is the result of [OpAddServer]. Existing is set when a
@@ -57,6 +62,9 @@ type CallToolResult struct {
 	Content           []Content       `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError,omitempty"`
+	// OutputCheck is the relay's check of StructuredContent against the
+	// tool's outputSchema, set when the tool has one.
+	OutputCheck *OutputCheck `json:"outputCheck,omitempty"`
 }
 
 // Content is one MCP content block. Only the fields of its type are set.

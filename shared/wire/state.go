@@ -39,12 +39,24 @@ type Snapshot struct {
 
 // Server is one registered MCP server as the dashboard sees it.
 type Server struct {
-	ID        string      `json:"id"`
-	Name      string      `json:"name"`
-	URL       string      `json:"url"`
-	Transport string      `json:"transport"`
-	State     ServerState `json:"state"`
-	Error     string      `json:"error,omitempty"` // sanitized, set when State is failed
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Transport string `json:"transport"`
+	// TransportInUse is the transport the connection uses (set when
+	// Transport is TransportAuto and it found one).
+	TransportInUse string      `json:"transportInUse,omitempty"`
+	State          ServerState `json:"state"`
+	Error          string      `json:"error,omitempty"` // sanitized, set when State is failed
+
+	// HeaderNames name the custom headers sent upstream; values never leave the relay.
+	HeaderNames []string `json:"headerNames,omitempty"`
+	// Disconnected is set while the person keeps the server disconnected.
+	Disconnected bool   `json:"disconnected,omitempty"`
+	Retry        *Retry `json:"retry,omitempty"`
+	// Configured is set for servers from the relay operator's configuration
+	// file (stdio among them): a person cannot remove or edit them.
+	Configured bool `json:"configured,omitempty"`
 
 	Auth *AuthState `json:"auth,omitempty"` // OAuth status, when the server uses OAuth
 	// AskModes are the kinds of asks the relay lets this server raise; a
@@ -92,6 +104,7 @@ type Tool struct {
 	InputSchema  json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Annotations  json.RawMessage `json:"annotations,omitempty"`
+	Icons        []Icon          `json:"icons,omitempty"` // safe icons only (see [Icon])
 	// TaskSupport is the tool's execution.taskSupport (TaskSupport*), and
 	// Uncallable, when set, says why the relay cannot call the tool.
 	TaskSupport string `json:"taskSupport,omitempty"`

@@ -1,0 +1,75 @@
+package wire
+
+import "encoding/json"
+
+// Server configuration: how a person adds, edits, connects, disconnects,
+// imports and exports servers.
+
+// More transports: auto tries Streamable HTTP and falls back to SSE; stdio
+// servers come only from the relay operator's configuration file.
+const (
+	TransportAuto  = "auto"
+	TransportStdio = "stdio"
+)
+
+// Server configuration ops.
+const (
+	// OpUpdateServer edits a server in place: [UpdateServerArgs] → {}.
+	OpUpdateServer OpName = "server.update"
+	// OpSetServerConnected connects or disconnects a server without removing
+	// it: [SetServerConnectedArgs] → {}.
+	OpSetServerConnected OpName = "server.set_connected"
+	// OpImportServers adds the HTTP entries of an mcpServers JSON document:
+	// [ImportServersArgs] → [ImportServersResult].
+	OpImportServers OpName = "servers.import"
+)
+
+// Retry is a server's reconnect policy. Zero fields take the relay's defaults.
+type Retry struct {
+	Attempts    int `json:"attempts,omitempty"`    // failed attempts in a row before giving up
+	BaseDelayMS int `json:"baseDelayMs,omitempty"` // first delay, doubled on each failure
+	MaxDelayMS  int `json:"maxDelayMs,omitempty"`  // cap on the delay
+}
+
+// UpdateServerArgs are the arguments of [OpUpdateServer]. Nil fields are left
+// as they are. Headers maps a header name to its new value; an empty value
+// deletes the header; names not mentioned are kept.
+type UpdateServerArgs struct {
+	Server    string            `json:"server"`
+	Name      *string           `json:"name,omitempty"`
+	URL       *string           `json:"url,omitempty"`
+	Transport *string           `json:"transport,omitempty"`
+	Headers   map[string]string `json:"headers,omitempty"`
+	Retry     *Retry            `json:"retry,omitempty"`
+}
+
+// SetServerConnectedArgs are the arguments of [OpSetServerConnected].
+type SetServerConnectedArgs struct {
+	Server    string `json:"server"`
+	Connected bool   `json:"connected"`
+}
+
+// ImportServersArgs are the arguments of [OpImportServers]: the document as
+// a desktop MCP client writes it ({"mcpServers": {name: entry}}).
+type ImportServersArgs struct {
+	Document json.RawMessage `json:"document"`
+}
+
+// ImportServersResult reports each entry of an import.
+type ImportServersResult struct {
+	Added   []ImportedServer `json:"added,omitempty"`
+	Skipped []SkippedServer  `json:"skipped,omitempty"`
+}
+
+// ImportedServer is an entry an import added (or found already there).
+type ImportedServer struct {
+	Name     string `json:"name"`
+	ID       string `json:"id"`
+	Existing bool   `json:"existing,omitempty"`
+}
+
+// SkippedServer is an entry an import could not take, and why.
+type SkippedServer struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
