@@ -10,6 +10,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/mcpservers"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -118,7 +119,7 @@ func serversImport() *command {
 		if err != nil {
 			return err
 		}
-		entries, err := parseImport(b)
+		entries, err := mcpservers.Parse(b)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.fs.Arg(0), err)
 		}
