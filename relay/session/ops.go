@@ -151,6 +151,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 	switch f.Op {
 	case wire.OpAddServer:
 		return withArgs(f.Data, func(a wire.AddServerArgs) (any, error) { return s.Add(ctx, a) })
+	case wire.OpImportServers:
+		return withArgs(f.Data, func(a wire.ImportServersArgs) (any, error) { return s.ImportServers(ctx, a) })
 	case wire.OpRemoveServer:
 		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.RemoveServer(ctx, a.Server) })
 	case wire.OpRetryServer:

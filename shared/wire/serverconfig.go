@@ -66,6 +66,8 @@ type ImportedServer struct {
 	Name     string `json:"name"`
 	ID       string `json:"id"`
 	Existing bool   `json:"existing,omitempty"`
+	// Note says what of the entry was not taken (headers without a value).
+	Note string `json:"note,omitempty"`
 }
 
 // SkippedServer is an entry an import could not take, and why.
