@@ -42,6 +42,11 @@ type codeRejection interface {
 
 // Login trades one-time codes for session cookies.
 type Login struct {
+	// SecureCookie marks the session cookie Secure even on a request that
+	// arrived over plain HTTP: the relay behind an HTTPS reverse proxy
+	// (its public URL is https).
+	SecureCookie bool
+
 	codes  LoginCodes
 	signer *Signer
 	ttl    time.Duration
@@ -109,7 +114,7 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writePage(w, http.StatusInternalServerError, pageInternal)
 		return
 	}
-	http.SetCookie(w, SessionCookie(token, time.Now().Add(l.ttl), r.TLS != nil))
+	http.SetCookie(w, SessionCookie(token, time.Now().Add(l.ttl), r.TLS != nil || l.SecureCookie))
 	l.log.InfoContext(r.Context(), "login: session started", "user", user)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

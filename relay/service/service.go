@@ -83,11 +83,12 @@ func (s *Service) init(ctx context.Context) error {
 		}
 	}
 	verifier := authn.NewVerifier(vcfg)
-	origins, err := authn.NewOriginPolicy(cfg.AllowedOrigins)
+	origins, err := authn.NewOriginPolicy(append(publicOrigin(cfg.PublicURL), cfg.AllowedOrigins...))
 	if err != nil {
 		return err
 	}
 	s.login = authn.NewLogin(s.store, s.signer, cfg.SessionTTL, cfg.Logger)
+	s.login.SecureCookie = publicHTTPS(cfg.PublicURL)
 
 	guard := netguard.Policy{AllowLoopback: cfg.AllowLoopback}
 	httpClient := guard.Client(0)

@@ -38,7 +38,7 @@ func serve(args []string) error {
 	fs := newFlagSet("serve")
 	df := addDataFlags(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
-	publicURL := fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR)")
+	publicURL := fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
 	demo := fs.Bool("demo", false, "also run a demo MCP server and register it for the local user")
 	origins := fs.String("allowed-origins", "", "comma-separated origins, besides the relay's own, allowed to open the WebSocket")
 	hostKeys := fs.String("host-keys", "", "PEM or JWKS file with the public keys of a site that embeds the dashboard")
