@@ -54,6 +54,9 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		return nil, fmt.Errorf("create store %s: %w", path, err)
 	}
 	f.Close()
+	if err := tightenFiles(path); err != nil {
+		return nil, err
+	}
 	db, err := sql.Open(driverName, path+"?"+dsnParams().Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)

@@ -111,3 +111,59 @@ func TestOpenCreatesPrivateFilesInAnExistingDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A new data directory is 0700 and the database, its WAL and its shared
+// memory are 0600; files an older relay left readable by others are made
+// private when the store opens.
+func TestStoreFilesArePrivate(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSetting(ctx, "theme", "dark"); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"switchboard.db", "switchboard.db-wal", "switchboard.db-shm"}
+	checkModes := func(when string) {
+		t.Helper()
+		if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
+			t.Errorf("%s: data directory: %v %v, want 700", when, info.Mode().Perm(), err)
+		}
+		for _, name := range names {
+			info, err := os.Stat(filepath.Join(dir, name))
+			if err != nil {
+				t.Errorf("%s: %s: %v", when, name, err)
+				continue
+			}
+			if got := info.Mode().Perm(); got != 0o600 {
+				t.Errorf("%s: %s mode = %o, want 600", when, name, got)
+			}
+		}
+	}
+	checkModes("created")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		if _, err := os.Stat(path); err == nil {
+			if err := os.Chmod(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "switchboard.db-wal"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.SetSetting(ctx, "theme", "light"); err != nil {
+		t.Fatal(err)
+	}
+	checkModes("reopened")
+}
