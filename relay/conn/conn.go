@@ -38,6 +38,8 @@ type Config struct {
 	// Transport is wire.TransportStreamable (the default) or
 	// wire.TransportSSE, the legacy HTTP+SSE transport.
 	Transport string
+	// Command is the process of a wire.TransportStdio server (see stdio.go).
+	Command *Command
 	// Auth, when set, authorizes the connection with OAuth: it supplies the
 	// bearer token and decides on 401 and 403 answers. A server that needs
 	// a person to authorize moves to StateAuthenticating and waits, without

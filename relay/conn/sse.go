@@ -12,6 +12,12 @@ import (
 // transport returns the go-sdk transport of c's configured kind, carrying
 // its requests through hc.
 func (c *Conn) transport(streamEnded func()) mcp.Transport {
+	if c.cfg.Transport == wire.TransportStdio {
+		if c.cfg.Command == nil {
+			return noCommand{}
+		}
+		return c.stdioTransport()
+	}
 	hc := c.orders.tee(watchingClient(c.http, streamEnded), &c.calls, c.tasks.scan, c.logOrder.scan)
 	if c.cfg.Transport == wire.TransportSSE {
 		return &sseTransport{
