@@ -78,6 +78,9 @@ func (c Config) withDefaults() Config {
 	if c.Transport == "" {
 		c.Transport = wire.TransportStreamable
 	}
+	if c.Transport == wire.TransportStdio {
+		c.Auth = nil // OAuth is for HTTP servers
+	}
 	if c.Journal == nil {
 		c.Journal = noJournal{}
 	}

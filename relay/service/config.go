@@ -20,6 +20,10 @@ type Config struct {
 	SessionTTL     time.Duration
 	LocalUser      string // the user a local login signs in as
 	AllowLoopback  bool   // let the relay reach MCP servers on loopback addresses
+	// StdioConfigFile is the operator's file of stdio servers (mcpServers
+	// layout: command, args, env, cwd); every user gets a process of each.
+	// Empty for none.
+	StdioConfigFile string
 
 	// Connection tuning; zero values pick the connection defaults.
 	HealthInterval time.Duration

@@ -96,6 +96,13 @@ func (s *Service) init(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	stdio, err := loadStdioServers(cfg.StdioConfigFile)
+	if err != nil {
+		return err
+	}
+	if missing := stdio.missing(); len(missing) > 0 {
+		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
+	}
 	s.sessions = session.NewManager(s.store, func(reg store.Server, emit func(wire.Server)) session.Connection {
 		asker, modes := s.sessions.Asking(reg)
 		client := s.sessions.ClientFeatures(reg)
@@ -111,6 +118,7 @@ func (s *Service) init(ctx context.Context) error {
 			Asker:          asker,
 			Modes:          modes,
 			Transport:      reg.Transport,
+			Command:        stdio.command(reg),
 			Auth:           auth.For(reg.User, reg.ID, reg.URL),
 			Roots:          client.Roots,
 			LogLevel:       client.LogLevel,
@@ -119,6 +127,7 @@ func (s *Service) init(ctx context.Context) error {
 		}, emit)
 	}, cfg.Logger)
 	s.sessions.UseAuth(dashboardAuth{auth})
+	s.sessions.UseConfigured(stdio.list)
 	if err := s.useModel(httpClient); err != nil {
 		return err
 	}

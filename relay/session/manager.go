@@ -52,6 +52,8 @@ type Manager struct {
 
 	auth Auth // OAuth of the servers; nil without
 
+	configured []ConfiguredServer // the operator's servers, in every session
+
 	agents Agents // agent keys and activity; nil without
 
 	mu       sync.Mutex
@@ -73,12 +75,15 @@ func NewManager(st Store, dial Dialer, logger *slog.Logger) *Manager {
 // Session returns the session of user, creating it on first use.
 func (m *Manager) Session(user string) *Session {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	s, ok := m.sessions[user]
 	if !ok {
 		s = newSession(user, m)
 		s.closed = m.closed // after Close, a new session refuses dashboards and servers
 		m.sessions[user] = s
+	}
+	m.mu.Unlock()
+	if !ok {
+		s.startConfigured() // outside m.mu: the dialer asks the manager
 	}
 	return s
 }

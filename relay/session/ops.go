@@ -290,6 +290,10 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 		s.mu.Unlock()
 		return wire.NewError(wire.CodeNotFound, "no such server")
 	}
+	if isConfigured(e.reg) {
+		s.mu.Unlock()
+		return refuseConfigured(e.reg, "removed")
+	}
 	if err := s.m.store.DeleteServer(ctx, s.user, id); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.mu.Unlock()
 		s.m.logger.Error("delete server", "user", s.user, "server", id, "err", err)

@@ -166,6 +166,7 @@ func (s *Session) update(e *entry, dial int, st wire.Server) {
 // server's identity.
 func (s *Session) stampLocked(e *entry, st *wire.Server) {
 	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, e.reg.URL, e.reg.Transport
+	st.Configured = isConfigured(e.reg)
 	modes := e.modes
 	st.AskModes = &modes
 	stampClientLocked(e, st)

@@ -62,7 +62,7 @@ func (s *Session) sync(ctx context.Context) error {
 	var gone []Connection
 	var goneIDs []string
 	for _, id := range append([]string(nil), s.order...) {
-		if _, ok := stored[id]; ok {
+		if _, ok := stored[id]; ok || isConfigured(s.servers[id].reg) {
 			continue
 		}
 		e := s.servers[id]

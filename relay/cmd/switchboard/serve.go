@@ -46,6 +46,7 @@ func serve(args []string) error {
 	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
 	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
 	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
+	stdioConfig := fs.String("stdio-config", "", "JSON file of stdio MCP servers (mcpServers layout: command, args, env, cwd) that every user gets a process of; the child's environment is its env plus PATH and HOME")
 	loopback := fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
 	of := addOAuthFlags(fs)
 	mf := addModelFlags(fs)
@@ -83,19 +84,20 @@ func serve(args []string) error {
 		return err
 	}
 	svc, err := service.New(ctx, service.Config{
-		DataDir:        *df.data,
-		Demo:           *demo,
-		AllowedOrigins: splitList(*origins),
-		AllowedHosts:   hosts,
-		Issuer:         *df.issuer,
-		Audience:       *df.audience,
-		HostKeysFile:   *hostKeys,
-		HostIssuer:     *hostIssuer,
-		SessionTTL:     *sessionTTL,
-		LocalUser:      *user,
-		AllowLoopback:  *loopback,
-		AskTimeout:     *askTimeout,
-		Logger:         logger,
+		DataDir:         *df.data,
+		Demo:            *demo,
+		AllowedOrigins:  splitList(*origins),
+		AllowedHosts:    hosts,
+		Issuer:          *df.issuer,
+		Audience:        *df.audience,
+		HostKeysFile:    *hostKeys,
+		HostIssuer:      *hostIssuer,
+		SessionTTL:      *sessionTTL,
+		LocalUser:       *user,
+		AllowLoopback:   *loopback,
+		StdioConfigFile: *stdioConfig,
+		AskTimeout:      *askTimeout,
+		Logger:          logger,
 
 		ModelURL:  *mf.url,
 		ModelName: *mf.name,
