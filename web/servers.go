@@ -63,6 +63,7 @@ func (l *ServerList) Render() app.UI {
 	shown := l.filtered()
 	return app.Aside().ID("server-list").Class("sb-servers").Aria("label", "Servers").Body(
 		&AddServerForm{},
+		&ServerTransfer{Servers: l.Servers},
 		app.Div().Class("sb-filter").Body(
 			app.Label().For("server-filter").Text("Filter servers"),
 			app.Input().ID("server-filter").Type("search").AutoComplete(false).
@@ -177,14 +178,22 @@ func (l *ServerList) renderActions(s wire.Server) app.UI {
 				Text(choose(busy == busyRetry, "Retrying…", "Retry")).
 				OnClick(func(ctx app.Context, e app.Event) { l.retry(id) }, app.EventScope(id))
 		}),
-		disabledIf(app.Button().ID("remove-"+id).Class("remove-server", "sb-button", "is-quiet").Type("button"), busy != "").
-			Aria("label", choose(busy == busyRemove, "Removing "+s.Name+"…", "Remove "+s.Name)).
-			Text(choose(busy == busyRemove, "Removing…", "Remove")).
-			OnClick(func(ctx app.Context, e app.Event) {
-				l.confirming = id
-				focusLater(ctx, "confirm-remove-"+id)
-			}, app.EventScope(id)),
+		app.If(s.Configured, func() app.UI {
+			return app.Span().Class("server-configured").Text("From the relay's configuration")
+		}).Else(func() app.UI { return l.renderRemove(s) }),
 	)
+}
+
+// renderRemove is the Remove button of a person's own server.
+func (l *ServerList) renderRemove(s wire.Server) app.UI {
+	id, busy := s.ID, l.busy[s.ID]
+	return disabledIf(app.Button().ID("remove-"+id).Class("remove-server", "sb-button", "is-quiet").Type("button"), busy != "").
+		Aria("label", choose(busy == busyRemove, "Removing "+s.Name+"…", "Remove "+s.Name)).
+		Text(choose(busy == busyRemove, "Removing…", "Remove")).
+		OnClick(func(ctx app.Context, e app.Event) {
+			l.confirming = id
+			focusLater(ctx, "confirm-remove-"+id)
+		}, app.EventScope(id))
 }
 
 func (l *ServerList) retry(id string) {
@@ -252,6 +261,9 @@ func transportAndHost(s wire.Server) string {
 	}
 	if s.Transport == "" {
 		return host
+	}
+	if host == "" {
+		return s.Transport
 	}
 	return s.Transport + " · " + host
 }
