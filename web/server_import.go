@@ -126,6 +126,9 @@ func (t *ServerTransfer) imported(r store.Reply) {
 		return
 	}
 	t.report = &res
+	// The file may hold header values: they leave the page once sent.
+	setDOMValue("import-text", "")
+	setDOMValue("import-file", "")
 }
 
 func (t *ServerTransfer) renderReport() app.UI {
