@@ -3,6 +3,7 @@ package conn
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"os/exec"
 	"sync"
@@ -52,8 +53,12 @@ func (c *Conn) stdioTransport() mcp.Transport {
 		c.tasks.scan(msg)
 		c.logOrder.scan(msg)
 	}
-	return &stdioReadAlong{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, scan: scan}
+	return &stdioReadAlong{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, scan: scan, log: c.log}
 }
+
+// errStartCommand is what a person sees of a command that did not start:
+// its path and the reason are the operator's, in the relay's log.
+var errStartCommand = errors.New("the configured command did not start; the relay's log says why")
 
 // errNoCommand fails a stdio connection configured without a command.
 var errNoCommand = wire.NewError(wire.CodeNotConfigured, "the relay's configuration has no command for this server")
@@ -68,13 +73,15 @@ func (noCommand) Connect(context.Context) (mcp.Connection, error) { return nil, 
 type stdioReadAlong struct {
 	inner mcp.Transport
 	scan  func(msg []byte)
+	log   *slog.Logger
 }
 
 // Connect implements [mcp.Transport].
 func (t *stdioReadAlong) Connect(ctx context.Context) (mcp.Connection, error) {
 	conn, err := t.inner.Connect(ctx)
 	if err != nil {
-		return nil, err
+		t.log.Warn("start stdio server", "err", err)
+		return nil, errStartCommand
 	}
 	return &stdioReadAlongConn{Connection: conn, scan: t.scan}, nil
 }

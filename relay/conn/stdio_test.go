@@ -144,3 +144,16 @@ func TestStdioServerWithoutACommandFails(t *testing.T) {
 		t.Errorf("error = %q", failed.Error)
 	}
 }
+
+func TestStdioCommandThatDoesNotStartKeepsItsPathFromThePerson(t *testing.T) {
+	var logs syncBuffer
+	cfg := stdioConfig("/nonexistent/secret-layout/server", nil, &logs)
+	_, r := start(t, cfg)
+	failed := r.awaitState(wire.StateFailed)
+	if strings.Contains(failed.Error, "secret-layout") || !strings.Contains(failed.Error, "did not start") {
+		t.Errorf("error shown = %q", failed.Error)
+	}
+	if !strings.Contains(logs.String(), "secret-layout") {
+		t.Errorf("the relay log does not say which command failed:\n%s", logs.String())
+	}
+}
