@@ -12,11 +12,11 @@ import (
 
 // Limits on one document.
 const (
-	MaxDocumentBytes = 1 << 20 // a file larger than this is refused whole
-	MaxEntries       = 500     // servers in one document
-	MaxHeaders       = 32      // headers of one entry
-	MaxArgs          = 256     // arguments of one stdio command
-	MaxEnv           = 128     // environment variables of one stdio command
+	MaxDocumentBytes = 512 << 10 // a file larger than this is refused whole; it fits in one op frame
+	MaxEntries       = 500       // servers in one document
+	MaxHeaders       = 32        // headers of one entry
+	MaxArgs          = 256       // arguments of one stdio command
+	MaxEnv           = 128       // environment variables of one stdio command
 )
 
 // Entry is one server of a document, in the document's order. Exactly one
