@@ -123,6 +123,15 @@ func TestStdioServersFromTheConfigurationRunOneProcessPerUser(t *testing.T) {
 	if we := (*wire.Error)(nil); !errors.As(err, &we) || we.Code != wire.CodeBadRequest || !strings.Contains(we.Message, "configuration") {
 		t.Errorf("removing a configured server: %v", err)
 	}
+	for _, op := range []wire.OpName{wire.OpAuthorize, wire.OpSetClient} {
+		f := wire.Frame{Type: wire.TypeOp, ID: "1", Op: op, Data: json.RawMessage(`{"server":"` + id + `","clientId":"x"}`)}
+		sub := ann.Subscribe(wire.Hello{})
+		sub.HandleOp(f)
+		if got := awaitReply(t, sub, "1"); got.Error == nil || !strings.Contains(got.Error.Message, "configuration") {
+			t.Errorf("%s on a configured server: %+v", op, got)
+		}
+		sub.Close()
+	}
 	if _, err := ann.Add(ctx, wire.AddServerArgs{Name: "Local Files", URL: "http://127.0.0.1:9/mcp"}); err == nil {
 		t.Error("a person added a server under the configured server's name")
 	}
@@ -179,6 +188,26 @@ func TestStdioIDs(t *testing.T) {
 	} {
 		if got := stdioID(name); got != want {
 			t.Errorf("stdioID(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// awaitReply reads sub's frames until the answer to op id.
+func awaitReply(t *testing.T, sub *session.Subscriber, id string) wire.Frame {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case b := <-sub.Outbox():
+			f, err := wire.Decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.ID == id && (f.Type == wire.TypeResult || f.Type == wire.TypeError) {
+				return f
+			}
+		case <-timeout:
+			t.Fatalf("no answer to op %s within 10s", id)
 		}
 	}
 }

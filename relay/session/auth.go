@@ -31,6 +31,9 @@ func (s *Session) authOp(ctx context.Context, f wire.Frame) (any, error) {
 	if s.m.auth == nil {
 		return nil, wire.NewError(wire.CodeUnknownOp, "this relay does not do OAuth")
 	}
+	if err := s.refuseOnConfigured(f.Data, "authorized with OAuth"); err != nil {
+		return nil, err
+	}
 	if f.Op == wire.OpAuthorize {
 		return onServer(s, f.Data, func(_ Connection, a wire.ServerArgs) (any, error) {
 			u, err := s.m.auth.Authorize(ctx, s.user, a.Server)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -46,4 +47,21 @@ func (s *Session) startConfigured() {
 	for _, e := range added {
 		s.connect(e)
 	}
+}
+
+// refuseOnConfigured is the refusal of an op (what: "authorized with OAuth")
+// on a server of the operator's configuration, or nil for any other
+// server; data are the op's arguments, which name the server.
+func (s *Session) refuseOnConfigured(data json.RawMessage, what string) error {
+	var args wire.ServerArgs
+	if json.Unmarshal(data, &args) != nil {
+		return nil // the op's own decoding says what is wrong
+	}
+	s.mu.Lock()
+	e, ok := s.servers[args.Server]
+	s.mu.Unlock()
+	if ok && isConfigured(e.reg) {
+		return refuseConfigured(e.reg, what)
+	}
+	return nil
 }
