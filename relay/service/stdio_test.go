@@ -211,3 +211,45 @@ func awaitReply(t *testing.T, sub *session.Subscriber, id string) wire.Frame {
 		}
 	}
 }
+
+// Each user's configured servers have a stored row (what belongs to a
+// server needs one); a server dropped from the configuration is forgotten
+// at the next start, with what belonged to it.
+func TestStdioServersDroppedFromTheConfigurationAreForgotten(t *testing.T) {
+	bin, err := stdioFixture()
+	if err != nil {
+		t.Fatalf("build the stdio fixture: %v", err)
+	}
+	ctx := context.Background()
+	data := t.TempDir()
+	both := writeStdioConfig(t, map[string]any{"A": map[string]any{"command": bin}, "B": map[string]any{"command": bin}})
+	svc, err := New(ctx, Config{DataDir: data, StdioConfigFile: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := svc.sessions.Session("ann")
+	awaitReady(t, ann, "stdio-b")
+	if err := ann.SetAskModes(ctx, wire.SetAskModesArgs{Server: "stdio-b", Form: true}); err != nil {
+		t.Fatalf("ask modes of a configured server: %v", err)
+	}
+	regs, err := svc.store.Servers(ctx, "ann")
+	if err != nil || len(regs) != 2 {
+		t.Fatalf("ann's stored servers = %+v, %v; want A and B", regs, err)
+	}
+	svc.Close()
+
+	onlyA := writeStdioConfig(t, map[string]any{"A": map[string]any{"command": bin}})
+	svc, err = New(ctx, Config{DataDir: data, StdioConfigFile: onlyA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	ann = svc.sessions.Session("ann")
+	if got := ann.Servers(); len(got) != 1 || got[0].ID != "stdio-a" {
+		t.Errorf("ann's servers after B left the configuration = %+v", got)
+	}
+	regs, err = svc.store.Servers(ctx, "ann")
+	if err != nil || len(regs) != 1 || regs[0].ID != "stdio-a" {
+		t.Errorf("ann's stored servers = %+v, %v; want A only", regs, err)
+	}
+}

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -11,10 +14,12 @@ import (
 
 // ConfiguredServer is a server of the relay operator's configuration (a
 // stdio server): every user's session has it, with a connection (and so a
-// process) of its own, from the session's start to its end. It is never
-// stored, and no op can add, edit or remove it.
+// process) of its own, from the session's start to its end. No op can add,
+// edit or remove it. Each user's session stores a row for it, so that what
+// belongs to the server (ask modes, subscriptions) has a server to belong to,
+// and deletes the rows of servers the configuration no longer has.
 type ConfiguredServer struct {
-	ID   string // unique among configured servers; never a stored server's
+	ID   string // unique among configured servers; "stdio-" and a slug
 	Name string
 }
 
@@ -31,21 +36,56 @@ func refuseConfigured(reg store.Server, what string) error {
 		reg.Name, what))
 }
 
-// startConfigured adds the operator's servers to a new session and
-// connects them.
+// configuredTimeout bounds the store writes of a session's start.
+const configuredTimeout = 5 * time.Second
+
+// startConfigured stores the operator's servers for a new session (and
+// forgets those the configuration dropped), adds them and connects them.
 func (s *Session) startConfigured() {
+	ctx, cancel := context.WithTimeout(context.Background(), configuredTimeout)
+	defer cancel()
+	s.forgetUnconfigured(ctx)
 	var added []*entry
-	s.mu.Lock()
 	for _, c := range s.m.configured {
-		if _, ok := s.servers[c.ID]; ok || s.closed {
-			continue
+		reg := store.Server{User: s.user, ID: c.ID, Name: c.Name, Transport: wire.TransportStdio}
+		if err := s.m.store.PutServer(ctx, reg); err != nil {
+			if errors.Is(err, store.ErrNameTaken) {
+				s.m.logger.Warn("configured server not offered: the user has a server of that name", "user", s.user, "server", c.ID)
+				continue
+			}
+			s.m.logger.Error("store configured server", "user", s.user, "server", c.ID, "err", err)
 		}
-		reg := store.Server{User: s.user, ID: c.ID, Name: c.Name, Transport: wire.TransportStdio, CreatedAt: time.Now()}
-		added = append(added, s.addEntryLocked(reg))
+		reg.CreatedAt = time.Now()
+		s.mu.Lock()
+		if _, ok := s.servers[c.ID]; !ok && !s.closed {
+			added = append(added, s.addEntryLocked(reg))
+		}
+		s.mu.Unlock()
 	}
-	s.mu.Unlock()
 	for _, e := range added {
 		s.connect(e)
+	}
+}
+
+// forgetUnconfigured deletes the user's stored stdio servers that the
+// operator's configuration no longer has, with all that belonged to them.
+func (s *Session) forgetUnconfigured(ctx context.Context) {
+	regs, err := s.m.store.Servers(ctx, s.user)
+	if err != nil {
+		s.m.logger.Error("list servers", "user", s.user, "err", err)
+		return
+	}
+	for _, r := range regs {
+		if !isConfigured(r) || slices.ContainsFunc(s.m.configured, func(c ConfiguredServer) bool { return c.ID == r.ID }) {
+			continue
+		}
+		if err := s.m.store.DeleteServer(ctx, s.user, r.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.m.logger.Error("delete unconfigured server", "user", s.user, "server", r.ID, "err", err)
+			continue
+		}
+		s.forgetAuth(ctx, r.ID)
+		s.forgetAskModes(ctx, r.ID)
+		s.m.logger.Info("configured server gone from the configuration", "user", s.user, "server", r.ID)
 	}
 }
 

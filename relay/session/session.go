@@ -103,7 +103,8 @@ func (s *Session) snapshotLocked() wire.Snapshot {
 // restore adds a persisted registration and connects it.
 func (s *Session) restore(reg store.Server) {
 	s.mu.Lock()
-	if _, ok := s.servers[reg.ID]; ok || s.closed {
+	// The operator's servers are the session's own, from its start.
+	if _, ok := s.servers[reg.ID]; ok || s.closed || isConfigured(reg) {
 		s.mu.Unlock()
 		return
 	}

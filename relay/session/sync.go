@@ -55,7 +55,7 @@ func (s *Session) sync(ctx context.Context) error {
 	}
 	var added []*entry
 	for _, r := range regs {
-		if _, ok := s.servers[r.ID]; !ok {
+		if _, ok := s.servers[r.ID]; !ok && !isConfigured(r) {
 			added = append(added, s.addEntryLocked(r))
 		}
 	}
