@@ -267,16 +267,8 @@ func (c *Client) Discover(ctx context.Context) {
 	required := c.required
 	need := required && !c.disc.freshFor(c.challenge.resourceMetadata, c.m.now())
 	c.mu.Unlock()
-	if required {
-		// Machine credentials given since the server asked for a person:
-		// the next attempt uses them.
-		if mc, err := c.machine(ctx); mc != nil && err == nil {
-			c.mu.Lock()
-			c.required, c.stepUp, c.lastErr = false, nil, ""
-			c.notifyLocked()
-			c.mu.Unlock()
-			return
-		}
+	if required && c.machineInstead(ctx) {
+		return
 	}
 	if !need {
 		return

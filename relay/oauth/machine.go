@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -69,6 +70,39 @@ func (c *Client) machine(ctx context.Context) (*store.OAuthMachine, error) {
 		return nil, err
 	}
 	return &mc, nil
+}
+
+// machineInstead stops waiting for a person when c's server has machine
+// credentials now (given since it asked for one): the connection then
+// reconnects and obtains its token with them. It reports whether it did.
+func (c *Client) machineInstead(ctx context.Context) bool {
+	c.mu.Lock()
+	required := c.required
+	c.mu.Unlock()
+	if !required {
+		return false
+	}
+	if mc, err := c.machine(ctx); mc == nil || err != nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.required, c.stepUp, c.lastErr = false, nil, ""
+	c.notifyLocked()
+	return true
+}
+
+// Recheck applies machine access given while the relay runs (by
+// "switchboard servers machine-access" on the same data directory): every
+// server waiting for a person to authorize that has machine credentials now
+// stops waiting and connects with them.
+func (m *Manager) Recheck(ctx context.Context) {
+	m.mu.Lock()
+	clients := slices.Collect(maps.Values(m.clients))
+	m.mu.Unlock()
+	for _, c := range clients {
+		c.machineInstead(ctx)
+	}
 }
 
 // obtainMachine obtains a token with mc and makes it current. The caller

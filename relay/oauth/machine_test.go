@@ -276,3 +276,31 @@ func TestCheckMachine(t *testing.T) {
 		})
 	}
 }
+
+func TestMachineAccessGivenWhileAServerWaitsForAPersonIsUsed(t *testing.T) {
+	w := newWorld(t, oauthfixture.AuthConfig{ClientCredentials: true,
+		Clients: []oauthfixture.Client{{ID: "svc", Secret: machineSecret}}}, readScope)
+	ctx := context.Background()
+	if err := w.st.PutServer(ctx, store.Server{User: "ann", ID: "s1", Name: "s1", URL: w.rs.URL(), Transport: wire.TransportStreamable}); err != nil {
+		t.Fatal(err)
+	}
+	_, r := w.connect("ann", "s1", w.rs.URL(), "")
+	r.awaitState(wire.StateAuthenticating)
+	w.mgr.Recheck(ctx) // nothing to apply yet
+	if st, _ := w.mgr.For("ann", "s1", w.rs.URL()).Watch(); !st.Required {
+		t.Fatal("Recheck without machine access stopped the wait for a person")
+	}
+	err := w.oauth.PutMachine(ctx, store.OAuthMachine{User: "ann", Server: "s1", Grant: store.MachineClientCredentials,
+		ClientID: "svc", AuthMethod: "client_secret_basic", Secret: machineSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mgr.Recheck(ctx)
+	r.awaitState(wire.StateReady)
+	if n := len(machineRequests(w.as, "client_credentials")); n != 1 {
+		t.Errorf("%d client credentials grants, want 1", n)
+	}
+	if n := w.as.Stats().Authorizations; n != 0 {
+		t.Errorf("%d authorization requests, want none", n)
+	}
+}
