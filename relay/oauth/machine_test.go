@@ -304,3 +304,24 @@ func TestMachineAccessGivenWhileAServerWaitsForAPersonIsUsed(t *testing.T) {
 		t.Errorf("%d authorization requests, want none", n)
 	}
 }
+
+func TestMachineAccessAsksForTheScopeAToolNeeds(t *testing.T) {
+	w := newWorld(t, oauthfixture.AuthConfig{ClientCredentials: true,
+		Clients: []oauthfixture.Client{{ID: "svc", Secret: machineSecret}}}, adminScope)
+	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
+		AuthMethod: "client_secret_basic", Secret: machineSecret})
+	c, r := w.connect("ann", "s1", w.rs.URL(), "")
+	r.awaitState(wire.StateReady)
+	if err := <-callAdmin(c); err != nil {
+		t.Fatalf("admin call: %v", err)
+	}
+	reqs := machineRequests(w.as, "client_credentials")
+	if len(reqs) != 2 {
+		t.Fatalf("%d client credentials grants, want 2 (connect, then the admin scope): %+v", len(reqs), reqs)
+	}
+	if scopes := strings.Fields(reqs[1].Scope); !slices.Contains(scopes, "mcp:read") || !slices.Contains(scopes, "mcp:admin") {
+		t.Errorf("second grant asked for %v, want mcp:read and mcp:admin", scopes)
+	}
+	echo(t, c, "still works")
+	neverAskedAPerson(t, r)
+}
