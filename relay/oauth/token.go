@@ -173,33 +173,30 @@ func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Va
 	return &ans, nil
 }
 
-// postToken posts form to a token endpoint, authenticated as id (nil: the
-// form identifies the client itself), and decodes a successful answer into
-// answer. No secret of the form or of id reaches its errors.
+// postToken posts form to a token endpoint, authenticated as id, and
+// decodes a successful answer into answer. No secret of the form or of id
+// reaches its errors.
 func (m *Manager) postToken(ctx context.Context, endpoint string, form url.Values, id *identity, answer any) error {
-	secrets := []string{form.Get("code"), form.Get("code_verifier"), form.Get("refresh_token"), form.Get("assertion"), form.Get("subject_token")}
-	basic := false
-	if id != nil {
-		secrets = append(secrets, id.secret)
-		basic = id.method == methodBasic && id.secret != ""
-		switch {
-		case id.method == methodPrivateKeyJWT:
-			if id.signer == nil {
-				return &userError{msg: "private_key_jwt needs a private key"}
-			}
-			assertion, err := id.signer.assertion(id.clientID, id.issuer, m.now())
-			if err != nil {
-				return &userError{msg: "could not sign the client assertion", err: err}
-			}
-			secrets = append(secrets, assertion)
-			form.Set("client_assertion_type", assertionTypeJWT)
-			form.Set("client_assertion", assertion)
-		case !basic:
-			form.Set("client_id", id.clientID)
+	secrets := []string{form.Get("code"), form.Get("code_verifier"), form.Get("refresh_token"), form.Get("assertion"), form.Get("subject_token"), id.secret}
+	basic := id.method == methodBasic && id.secret != ""
+	switch {
+	case id.method == methodPrivateKeyJWT:
+		if id.signer == nil {
+			return &userError{msg: "private_key_jwt needs a private key"}
 		}
-		if id.method == methodPost && id.secret != "" {
-			form.Set("client_secret", id.secret)
+		// RFC 7523 3: the assertion identifies the client; no client_id.
+		assertion, err := id.signer.assertion(id.clientID, id.issuer, m.now())
+		if err != nil {
+			return &userError{msg: "could not sign the client assertion", err: err}
 		}
+		secrets = append(secrets, assertion)
+		form.Set("client_assertion_type", assertionTypeJWT)
+		form.Set("client_assertion", assertion)
+	case !basic:
+		form.Set("client_id", id.clientID)
+	}
+	if id.method == methodPost && id.secret != "" {
+		form.Set("client_secret", id.secret)
 	}
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
