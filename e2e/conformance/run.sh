@@ -1,11 +1,9 @@
 #!/bin/sh
 # Runs every client scenario of the official MCP conformance suite against
 # "switchboard conformance-client", one scenario at a time, and prints
-#   PASS name | FAIL name: reason | GAP name: reason
-# per scenario and then "N passed, M failed[, K skipped]" (the skipped being
-# the known gaps listed above it). A WARNING fails
-# a scenario like a FAILURE. Exits 1 when a scenario outside the known gaps
-# fails.
+#   PASS name | FAIL name: reason
+# per scenario and then "N passed, M failed". A WARNING fails a scenario
+# like a FAILURE. Exits 1 when a scenario fails.
 #
 # The suite must be installed in this directory (make conformance runs
 # npm ci here). Environment:
@@ -26,10 +24,6 @@ bin=${SWITCHBOARD_BIN:-$root/bin/switchboard}
 timeout_ms=${CONFORMANCE_TIMEOUT_MS:-30000}
 logs=${CONFORMANCE_LOGS:-$root/e2e/out/conformance}
 suite=$dir/node_modules/.bin/conformance
-
-# Extension scenarios the relay does not implement (machine-to-machine and
-# enterprise-managed authorization): reported, never counted as failures.
-known_gaps=" auth/client-credentials-jwt auth/client-credentials-basic auth/cross-app-access-complete-flow "
 
 # The suite imports fs.globSync, which Node 20 lacks; the hook stubs it.
 export NODE_OPTIONS="--import $dir/node20-compat.mjs"
@@ -87,8 +81,6 @@ fi
 
 passed=0
 failed=0
-gaps=0
-gap_lines=
 for name in $scenarios; do
 	out=$logs/$(echo "$name" | tr '/' '_')
 	log=$out.log
@@ -102,29 +94,11 @@ for name in $scenarios; do
 		passed=$((passed + 1))
 		continue
 	fi
-	why=$(reason "$out" "$log")
-	case "$known_gaps" in
-	*" $name "*)
-		gaps=$((gaps + 1))
-		gap_lines="$gap_lines
-GAP $name: $why"
-		;;
-	*)
-		echo "FAIL $name: $why"
-		failed=$((failed + 1))
-		;;
-	esac
+	echo "FAIL $name: $(reason "$out" "$log")"
+	failed=$((failed + 1))
 done
 
 echo
-if [ "$gaps" -gt 0 ]; then
-	echo "Known gaps, skipped (extension scenarios not implemented, not counted as failures):${gap_lines}"
-	echo
-fi
 echo "logs: $logs"
-if [ "$gaps" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $gaps skipped"
-else
-	echo "$passed passed, $failed failed"
-fi
+echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -1,6 +1,7 @@
 package oauthfixture
 
 import (
+	"crypto"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -27,6 +28,9 @@ const (
 	MethodBasic = "client_secret_basic"
 	MethodPost  = "client_secret_post"
 	MethodNone  = "none"
+	// MethodPrivateKeyJWT authenticates with a client assertion signed by
+	// the key registered as the client's PublicKey (RFC 7523 2.2).
+	MethodPrivateKeyJWT = "private_key_jwt"
 )
 
 // Defaults of [AuthConfig].
@@ -79,6 +83,14 @@ type AuthConfig struct {
 	// MetadataAtRoot publishes the metadata at the root well-known URL even
 	// with a PathPrefix, as servers of MCP authorization 2025-03-26 did.
 	MetadataAtRoot bool
+	// ClientCredentials offers the client credentials grant to confidential
+	// clients.
+	ClientCredentials bool
+	// TrustedIdP, when set, offers the JWT bearer grant of cross-app
+	// access for the identity assertion grants (ID-JAG) it issues.
+	TrustedIdP *IdP
+	// SigningAlgs are advertised as token_endpoint_auth_signing_alg_values_supported.
+	SigningAlgs []string
 }
 
 // Client is a registered client. An empty Secret is a public client.
@@ -86,6 +98,8 @@ type Client struct {
 	ID, Secret   string
 	RedirectURIs []string
 	Method       string // token endpoint authentication method; default basic with a secret, none without
+	// PublicKey verifies the client assertions of MethodPrivateKeyJWT.
+	PublicKey crypto.PublicKey
 }
 
 // AuthRequest is an authorization request the server received.
@@ -97,7 +111,7 @@ type AuthRequest struct {
 type TokenRequest struct {
 	GrantType  string
 	ClientID   string
-	AuthMethod string // how the client authenticated: basic, post or none
+	AuthMethod string // how the client authenticated: basic, post, none or private_key_jwt
 	Resource   string
 	Scope      string
 	Error      string // the error answered, if any
@@ -145,6 +159,7 @@ type grant struct {
 	scopes                                     []string
 	expires                                    time.Time // codes and access tokens
 	used                                       bool      // codes
+	noRefresh                                  bool      // machine grants get no refresh token
 }
 
 // StartAuthServer starts an authorization server on a free 127.0.0.1 port
@@ -262,8 +277,11 @@ func (a *AuthServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		"authorization_endpoint":                a.issuer + "/authorize",
 		"token_endpoint":                        a.issuer + "/token",
 		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token"},
+		"grant_types_supported":                 a.grantTypes(),
 		"token_endpoint_auth_methods_supported": a.cfg.AuthMethods,
+	}
+	if len(a.cfg.SigningAlgs) > 0 {
+		meta["token_endpoint_auth_signing_alg_values_supported"] = a.cfg.SigningAlgs
 	}
 	if len(a.cfg.ScopesSupported) > 0 {
 		meta["scopes_supported"] = a.cfg.ScopesSupported

@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// serveToken answers the authorization_code and refresh_token grants.
+// serveToken answers the authorization_code and refresh_token grants, and
+// the machine grants when configured (machine.go).
 func (a *AuthServer) serveToken(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
@@ -70,6 +71,12 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request, f url.Values,
 		}
 		delete(a.refresh, rt) // rotation: a refresh token is used once
 		a.stats.Refreshes++
+	case grantClientCredentials, grantJWTBearer:
+		var status int
+		var code, description string
+		if g, status, code, description = a.machineGrant(clientID, method, f, rec); code != "" {
+			return status, code, description
+		}
 	default:
 		return http.StatusBadRequest, "unsupported_grant_type", "use authorization_code or refresh_token"
 	}
@@ -85,7 +92,7 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request, f url.Values,
 	if len(g.scopes) > 0 {
 		answer["scope"] = strings.Join(g.scopes, " ")
 	}
-	if slices.Contains(g.scopes, ScopeOfflineAccess) || !slices.Contains(a.cfg.ScopesSupported, ScopeOfflineAccess) {
+	if !g.noRefresh && (slices.Contains(g.scopes, ScopeOfflineAccess) || !slices.Contains(a.cfg.ScopesSupported, ScopeOfflineAccess)) {
 		rt := random("rt")
 		a.refresh[rt] = &grant{clientID: clientID, resource: g.resource, scopes: g.scopes}
 		a.secrets = append(a.secrets, rt)
@@ -100,6 +107,9 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request, f url.Values,
 func (a *AuthServer) authenticate(r *http.Request, f url.Values) (clientID, method string, ok bool) {
 	id, secret, basic := r.BasicAuth()
 	switch {
+	case f.Get("client_assertion_type") != "":
+		id, ok = a.verifyClientAssertion(f)
+		return id, MethodPrivateKeyJWT, ok
 	case basic:
 		method = MethodBasic
 		id, _ = url.QueryUnescape(id)

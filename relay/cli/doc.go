@@ -4,11 +4,13 @@
 //	switchboard servers add --data DIR --user USER --name NAME --url URL [--transport T]
 //	switchboard servers list --data DIR [--user USER]
 //	switchboard servers import --data DIR --user USER FILE
+//	switchboard servers machine-access --data DIR --user USER --id ID --client-id C (--client-secret-file F | --private-key-file F) | --clear
 //	switchboard agent-key create --data DIR --user USER --name NAME [--servers ID,...] [--tools T,...] [--ttl D]
 //	switchboard agent-key list --data DIR --user USER
 //	switchboard agent-key revoke --data DIR --user USER --id ID
 //
 // They write the SQLite file directly. A relay running on the same data
 // directory notices within a second and applies the change: new servers
-// connect, removed ones close, a revoked key's agents are disconnected.
+// connect, removed ones close, a server waiting for a person connects with
+// the machine access given to it, a revoked key's agents are disconnected.
 package cli

@@ -14,12 +14,14 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Servers runs "switchboard servers add|list|import".
+// Servers runs "switchboard servers add|list|import|machine-access".
 func Servers(args []string, out io.Writer) error {
 	return dispatch("servers", args, out, map[string]func() *command{
 		"add":    serversAdd,
 		"list":   serversList,
 		"import": serversImport,
+		// machine access: machine.go
+		"machine-access": serversMachine,
 	})
 }
 

@@ -14,7 +14,11 @@ func TestParseContext(t *testing.T) {
 		{name: "empty means none", raw: ""},
 		{name: "pre-registered client", raw: `{"name":"auth/pre-registration","client_id":"pre-registered-client","client_secret":"s3"}`,
 			want: Context{ClientID: "pre-registered-client", ClientSecret: "s3"}},
-		{name: "other members ignored", raw: `{"name":"x","private_key_pem":"-----"}`},
+		{name: "machine client with a key", raw: `{"name":"x","client_id":"c","private_key_pem":"-----","signing_algorithm":"ES256"}`,
+			want: Context{ClientID: "c", PrivateKeyPEM: "-----", SigningAlgorithm: "ES256"}},
+		{name: "cross-app identity provider", raw: `{"client_id":"c","client_secret":"s","idp_client_id":"i","idp_id_token":"t","idp_issuer":"http://idp","idp_token_endpoint":"http://idp/token"}`,
+			want: Context{ClientID: "c", ClientSecret: "s", IdPClientID: "i", IdPIDToken: "t", IdPIssuer: "http://idp", IdPTokenEndpoint: "http://idp/token"}},
+		{name: "other members ignored", raw: `{"name":"x","color":"blue"}`},
 		{name: "not JSON", raw: `client_id=x`, wantErr: true},
 		{name: "wrong type", raw: `{"client_id":7}`, wantErr: true},
 	}

@@ -10,6 +10,12 @@
 // server asks for one, performs the scenario's operation (calling its tool)
 // and returns; the suite's mock server judges what it saw.
 //
+// The extension scenarios of machine access (client credentials with
+// client_secret_basic or private_key_jwt, cross-app access) configure the
+// run's server for machine access with the context's credentials, as an
+// operator would, and the identity provider of the context for cross-app
+// access; the relay's OAuth client then obtains the token without a person.
+//
 // Nothing here needs a person: an authorization is approved by fetching the
 // authorization URL without following its redirect and handing the code and
 // state in its Location to the relay's callback logic, and a form

@@ -43,9 +43,11 @@ type headless struct {
 }
 
 // newHeadless opens a store in a new directory under cfg.TempDir and
-// starts an OAuth manager on it for the server at serverURL, with the
-// context's pre-registered client for that server.
-func newHeadless(ctx context.Context, cfg Config, serverURL string) (_ *headless, err error) {
+// starts an OAuth manager on it for the server at serverURL: with the
+// context's pre-registered client for that server, or, for a machine access
+// scenario (sc.machine), with the server registered and configured for
+// machine access with the context's credentials.
+func newHeadless(ctx context.Context, cfg Config, sc scenario, serverURL string) (_ *headless, err error) {
 	dir, err := os.MkdirTemp(cfg.TempDir, "switchboard-conformance-")
 	if err != nil {
 		return nil, fmt.Errorf("oauth store directory: %w", err)
@@ -70,18 +72,26 @@ func newHeadless(ctx context.Context, cfg Config, serverURL string) (_ *headless
 	if err != nil {
 		return nil, err
 	}
-	var clients []oauth.Credentials
-	if cfg.Context.ClientID != "" {
-		clients = append(clients, oauth.Credentials{Server: serverURL, ClientID: cfg.Context.ClientID, ClientSecret: cfg.Context.ClientSecret})
-	}
-	m, err := oauth.NewManager(oauth.Config{
-		Store:             st.OAuth(sealer),
+	ost := st.OAuth(sealer)
+	ocfg := oauth.Config{
+		Store:             ost,
 		HTTPClient:        cfg.HTTPClient,
 		CallbackURL:       callbackURL,
 		ClientMetadataURL: clientMetadataURL,
-		Clients:           clients,
 		Logger:            cfg.Logger,
-	})
+	}
+	switch {
+	case sc.machine != "":
+		if err := configureMachine(ctx, st, ost, cfg, sc.machine, serverURL); err != nil {
+			return nil, err
+		}
+		if sc.machine == store.MachineCrossApp {
+			ocfg.CrossApp = crossApp(cfg.Context)
+		}
+	case cfg.Context.ClientID != "":
+		ocfg.Clients = []oauth.Credentials{{Server: serverURL, ClientID: cfg.Context.ClientID, ClientSecret: cfg.Context.ClientSecret}}
+	}
+	m, err := oauth.NewManager(ocfg)
 	if err != nil {
 		return nil, err
 	}

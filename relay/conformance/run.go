@@ -58,7 +58,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("server url: %w", err)
 	}
-	h, err := newHeadless(ctx, cfg, url)
+	h, err := newHeadless(ctx, cfg, sc, url)
 	if err != nil {
 		return err
 	}

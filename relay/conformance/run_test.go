@@ -142,7 +142,7 @@ func TestRunRejectsUnknownScenariosWithoutConnecting(t *testing.T) {
 		default:
 		}
 	}))
-	for _, name := range []string{"", "tools-call", "auth/client-credentials-jwt", "auth/cross-app-access-complete-flow"} {
+	for _, name := range []string{"", "tools-call", "auth/client-credentials", "auth/cross-app-access"} {
 		if err := run(t, t.Context(), name, url); !errors.Is(err, ErrUnknownScenario) {
 			t.Errorf("Run(%q) = %v, want ErrUnknownScenario", name, err)
 		}

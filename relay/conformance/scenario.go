@@ -3,6 +3,8 @@ package conformance
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // scenario is what the client does in one suite scenario once connected.
@@ -11,6 +13,9 @@ type scenario struct {
 	// nothing (the handshake and listing are the test).
 	tool string
 	args json.RawMessage
+	// machine, when set, is the grant of machine access the server is
+	// configured with (a store.Machine* grant).
+	machine string
 }
 
 // authTool is the tool every authorization scenario's server offers; calling
@@ -25,11 +30,9 @@ var scenarios = map[string]scenario{
 	"sse-retry":                           {tool: "test_reconnection"},
 }
 
-// authScenarios are the authorization scenarios the relay's OAuth client
-// implements: the authorization code flow with discovery, registration
-// (dynamic, metadata document or pre-registered), scopes and step-up. The
-// suite's extension scenarios (client credentials, cross-app access) are
-// not among them: the relay acts for a person, not as a machine client.
+// authScenarios are the authorization scenarios of the authorization code
+// flow: discovery, registration (dynamic, metadata document or
+// pre-registered), scopes and step-up.
 var authScenarios = []string{
 	"auth/metadata-default",
 	"auth/metadata-var1",
@@ -52,10 +55,22 @@ var authScenarios = []string{
 	"auth/offline-access-not-supported",
 }
 
+// machineScenarios are the extension scenarios of machine access, with
+// their grant: the server is configured with the context's credentials, and
+// the relay obtains its token without a person.
+var machineScenarios = map[string]string{
+	"auth/client-credentials-basic":       store.MachineClientCredentials,
+	"auth/client-credentials-jwt":         store.MachineClientCredentials,
+	"auth/cross-app-access-complete-flow": store.MachineCrossApp,
+}
+
 // lookup returns the scenario called name.
 func lookup(name string) (scenario, bool) {
 	if sc, ok := scenarios[name]; ok {
 		return sc, true
+	}
+	if grant, ok := machineScenarios[name]; ok {
+		return scenario{tool: authTool, machine: grant}, true
 	}
 	if slices.Contains(authScenarios, name) {
 		return scenario{tool: authTool}, true
@@ -67,6 +82,9 @@ func lookup(name string) (scenario, bool) {
 func Scenarios() []string {
 	names := slices.Clone(authScenarios)
 	for name := range scenarios {
+		names = append(names, name)
+	}
+	for name := range machineScenarios {
 		names = append(names, name)
 	}
 	slices.Sort(names)

@@ -3,6 +3,7 @@ package conn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -132,6 +133,10 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				continue
 			}
 			t.needed.Store(true)
+			if st, _ := t.auth.Watch(); !st.Required && st.Error != "" {
+				// No person can help (machine access): say why.
+				return nil, fmt.Errorf("%w: %s", errAuthRequired, st.Error)
+			}
 			return nil, errAuthRequired
 		case resp.StatusCode == http.StatusForbidden && insufficientScope(resp.Header):
 			if !repeatable {

@@ -48,6 +48,7 @@ type Client struct {
 	renewErr   string            // why that one failed, sanitized
 	challenge  challenge         // of the last 401
 	stepUp     []string          // scopes a 403 insufficient_scope asked for, with those granted
+	regrant    bool              // a machine token lacks scope: obtain another before use
 	required   bool              // a person must authorize
 	disc       *discovery        // the last discovery, nil before one succeeded
 	ident      *identity         // the client identity last used or entered
@@ -141,21 +142,24 @@ func (c *Client) statusLocked() wire.AuthState {
 func (c *Client) Token(ctx context.Context) (string, error) {
 	c.load(ctx)
 	c.mu.Lock()
-	tok := c.token
+	tok, regrant := c.token, c.regrant
 	c.mu.Unlock()
 	if tok == nil {
 		return "", nil
 	}
-	if tok.Expiry.IsZero() || c.m.now().Add(marginFor(tok)).Before(tok.Expiry) {
+	if !regrant && (tok.Expiry.IsZero() || c.m.now().Add(marginFor(tok)).Before(tok.Expiry)) {
 		return tok.AccessToken, nil
 	}
 	c.refreshMu.Lock()
 	defer c.refreshMu.Unlock()
 	now := c.m.now()
 	c.mu.Lock()
-	cur, retryAt, why := c.token, c.renewAfter, c.renewErr
+	cur, retryAt, why, regrant := c.token, c.renewAfter, c.renewErr, c.regrant
 	c.mu.Unlock()
-	valid := cur != nil && now.Before(cur.Expiry)
+	valid := cur != nil && (cur.Expiry.IsZero() || now.Before(cur.Expiry))
+	if cur != nil && cur.ClientSource == sourceMachine && cur.AccessToken == tok.AccessToken {
+		return c.renewMachine(ctx, cur, valid && !regrant)
+	}
 	switch {
 	case cur == nil:
 		return "", errAuthorizationRequired
@@ -205,6 +209,9 @@ func (c *Client) Unauthorized(ctx context.Context, sent string, challenge http.H
 	if tok != nil && tok.AccessToken != sent {
 		return true
 	}
+	if mc, err := c.machine(ctx); mc != nil || err != nil {
+		return c.machineUnauthorized(ctx, mc, err, canRefresh)
+	}
 	reason := ""
 	if tok != nil {
 		reason = "the server refused the token"
@@ -241,6 +248,12 @@ func (c *Client) InsufficientScope(challenge http.Header) {
 	if ch.resourceMetadata != "" {
 		c.challenge.resourceMetadata = ch.resourceMetadata
 	}
+	if c.token != nil && c.token.ClientSource == sourceMachine {
+		// Machine access asks for the scopes itself, at the next request.
+		c.regrant = true
+		c.notifyLocked()
+		return
+	}
 	c.required, c.lastErr = true, ""
 	c.notifyLocked()
 }
@@ -251,8 +264,12 @@ func (c *Client) InsufficientScope(challenge http.Header) {
 // Failures are reported in the state's Error.
 func (c *Client) Discover(ctx context.Context) {
 	c.mu.Lock()
-	need := c.required && !c.disc.freshFor(c.challenge.resourceMetadata, c.m.now())
+	required := c.required
+	need := required && !c.disc.freshFor(c.challenge.resourceMetadata, c.m.now())
 	c.mu.Unlock()
+	if required && c.machineInstead(ctx) {
+		return
+	}
 	if !need {
 		return
 	}
@@ -364,7 +381,7 @@ func (c *Client) setToken(tok *store.OAuthToken) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.token, c.loaded, c.renewAfter, c.renewErr = tok, true, time.Time{}, ""
-	c.required, c.stepUp, c.lastErr = false, nil, ""
+	c.required, c.stepUp, c.regrant, c.lastErr = false, nil, false, ""
 	c.notifyLocked()
 }
 
@@ -372,10 +389,18 @@ func (c *Client) setToken(tok *store.OAuthToken) {
 // must authorize again, and reason says why. An empty reason (a request
 // refused without a token) keeps the reason given before.
 func (c *Client) drop(ctx context.Context, reason string) {
+	c.discard(ctx, reason, true)
+}
+
+// discard forgets the token, deleting it from the store, and records
+// reason (when not empty); required says whether a person must authorize
+// now (not for machine access, which obtains its tokens itself).
+func (c *Client) discard(ctx context.Context, reason string, required bool) {
 	reason = wire.Sanitize(reason, wire.MaxErrorMessage)
 	c.mu.Lock()
 	had := c.token != nil
-	c.token, c.stepUp, c.required = nil, nil, true
+	c.token, c.stepUp, c.regrant = nil, nil, false
+	c.required = c.required || required
 	c.renewAfter, c.renewErr = time.Time{}, ""
 	if reason != "" {
 		c.lastErr = reason

@@ -73,6 +73,28 @@ func (d *discovery) freshFor(metadataURL string, now time.Time) bool {
 //  3. the metadata must list S256 in code_challenge_methods_supported, and
 //     its authorization endpoint must be http(s) (http only on loopback).
 func (m *Manager) discover(ctx context.Context, serverURL, metadataURL string) (*discovery, error) {
+	d, err := m.discoverServers(ctx, serverURL, metadataURL)
+	if err != nil {
+		return nil, err
+	}
+	asm := d.asm
+	switch {
+	case !slices.Contains(asm.CodeChallengeMethodsSupported, pkceMethod):
+		return nil, &userError{msg: "the authorization server " + asm.Issuer + " does not support PKCE with S256; the relay refuses to authorize without it"}
+	case asm.AuthorizationEndpoint == "":
+		return nil, &userError{msg: "the authorization server " + asm.Issuer + " names no authorization or token endpoint"}
+	}
+	if _, err := urlsafe.CheckOpenable(asm.AuthorizationEndpoint); err != nil {
+		return nil, &userError{msg: "the authorization endpoint cannot be opened: " + err.Error()}
+	}
+	return d, nil
+}
+
+// discoverServers is the part of discover that every grant needs: the
+// protected resource and its authorization server's metadata, with a token
+// endpoint. The checks of the authorization code flow (PKCE, an
+// authorization endpoint) are discover's.
+func (m *Manager) discoverServers(ctx context.Context, serverURL, metadataURL string) (*discovery, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	prm, err := m.resourceMetadata(ctx, serverURL, metadataURL)
@@ -91,13 +113,8 @@ func (m *Manager) discover(ctx context.Context, serverURL, metadataURL string) (
 	switch {
 	case err != nil:
 		return nil, err
-	case !slices.Contains(asm.CodeChallengeMethodsSupported, pkceMethod):
-		return nil, &userError{msg: "the authorization server " + asm.Issuer + " does not support PKCE with S256; the relay refuses to authorize without it"}
-	case asm.AuthorizationEndpoint == "" || asm.TokenEndpoint == "":
+	case asm.TokenEndpoint == "":
 		return nil, &userError{msg: "the authorization server " + asm.Issuer + " names no authorization or token endpoint"}
-	}
-	if _, err := urlsafe.CheckOpenable(asm.AuthorizationEndpoint); err != nil {
-		return nil, &userError{msg: "the authorization endpoint cannot be opened: " + err.Error()}
 	}
 	d.asm = asm
 	return d, nil

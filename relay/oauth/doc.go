@@ -69,6 +69,25 @@
 //     it, and nothing obtained afterwards (a late refresh or callback) is
 //     stored.
 //
+// Machine access: a server given machine credentials (store.OAuthMachine,
+// set by the operator with "switchboard servers machine-access") never asks
+// a person. On its 401 the client discovers the authorization server as
+// above (without the authorization code flow's PKCE requirement), checks
+// that it offers the grant and the client authentication method (and, for
+// private_key_jwt, the signing algorithm), and obtains a token: the client
+// credentials grant, authenticated by client_secret_basic,
+// client_secret_post or a client assertion signed with the configured key
+// (RFC 7523: iss and sub the client id, aud the issuer, two minutes, a
+// fresh jti); or cross-app access ([CrossApp]): the user's ID token
+// exchanged at the enterprise identity provider (RFC 8693) for an ID-JAG
+// with the authorization server's issuer as audience and the server as
+// resource, presented in the JWT bearer grant. Such tokens are obtained
+// anew, not refreshed, shortly before they expire, on a 401 and on a 403
+// insufficient_scope (with the scopes asked for). A grant that fails is
+// shown in the status (Required stays false) and held off for a few
+// seconds; the connection retries. [Manager.Recheck] lets a server that
+// waits for a person use machine credentials given meanwhile.
+//
 // Headless clients (the conformance client) use the same calls without a
 // browser: [Manager.Authorize] for the authorization server's URL, and
 // [Manager.Callback] with the URL the authorization server redirected to.

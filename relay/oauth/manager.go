@@ -51,6 +51,8 @@ type Store interface {
 	PutState(ctx context.Context, st store.OAuthState) error
 	ConsumeState(ctx context.Context, state string, now time.Time, check func(store.OAuthState) error) (store.OAuthState, error)
 	Forget(ctx context.Context, user, server string) error
+	// Machine returns the machine access of user's server, if any.
+	Machine(ctx context.Context, user, server string) (store.OAuthMachine, bool, error)
 }
 
 // Credentials are a client pre-registered with an authorization server,
@@ -82,6 +84,9 @@ type Config struct {
 	ClientMetadataURL string
 	ClientName        string        // default "Switchboard"
 	Clients           []Credentials // pre-registered clients
+	// CrossApp, when set, is the enterprise identity provider of the
+	// servers configured for cross-app access (store.MachineCrossApp).
+	CrossApp *CrossApp
 	// SuccessURL and ErrorURL, when set, are where the callback sends the
 	// popup after a success or a failure (the failure with an error query
 	// parameter), and the start page after a failure. Each is an absolute
@@ -153,6 +158,11 @@ func NewManager(cfg Config) (*Manager, error) {
 				return nil, fmt.Errorf("oauth: pre-registered client %d: %w", i+1, err)
 			}
 			cfg.Clients[i].Server = u
+		}
+	}
+	if cfg.CrossApp != nil {
+		if err := cfg.CrossApp.check(); err != nil {
+			return nil, fmt.Errorf("oauth: %w", err)
 		}
 	}
 	if cfg.ClientName == "" {

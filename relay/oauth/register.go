@@ -45,8 +45,9 @@ type identity struct {
 	source   string // store.ClientManual, store.ClientDynamic, sourceConfig or sourceDocument
 	clientID string
 	secret   string
-	method   string // token endpoint authentication method
-	issuer   string // the authorization server it is for; empty when unknown
+	method   string           // token endpoint authentication method
+	issuer   string           // the authorization server it is for; empty when unknown
+	signer   *assertionSigner // signs the client assertions of private_key_jwt
 }
 
 // identity returns the client identity for c at d's authorization server,

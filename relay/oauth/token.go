@@ -155,13 +155,44 @@ func (m *Manager) clientAuth(ctx context.Context, c *Client, issuer, source, cli
 	return nil, errClientChanged
 }
 
-// requestToken posts form to a token endpoint, authenticated as id. It
-// follows no redirect, which would resend the form (code, verifier,
-// refresh token, secret) elsewhere.
+// requestToken posts form to a token endpoint, authenticated as id, and
+// returns the bearer token it answers. It follows no redirect, which would
+// resend the form (code, verifier, refresh token, assertion, secret)
+// elsewhere.
 func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Values, id *identity) (*tokenAnswer, error) {
-	secrets := []string{form.Get("code"), form.Get("code_verifier"), form.Get("refresh_token"), id.secret}
+	var ans tokenAnswer
+	if err := m.postToken(ctx, endpoint, form, id, &ans); err != nil {
+		return nil, err
+	}
+	switch {
+	case ans.AccessToken == "":
+		return nil, &userError{msg: "the token endpoint's answer has no access_token"}
+	case ans.TokenType != "" && !strings.EqualFold(ans.TokenType, "bearer"):
+		return nil, &userError{msg: fmt.Sprintf("the token endpoint issued a %q token; only bearer tokens are supported", describeRefusal(ans.TokenType, ""))}
+	}
+	return &ans, nil
+}
+
+// postToken posts form to a token endpoint, authenticated as id, and
+// decodes a successful answer into answer. No secret of the form or of id
+// reaches its errors.
+func (m *Manager) postToken(ctx context.Context, endpoint string, form url.Values, id *identity, answer any) error {
+	secrets := []string{form.Get("code"), form.Get("code_verifier"), form.Get("refresh_token"), form.Get("assertion"), form.Get("subject_token"), id.secret}
 	basic := id.method == methodBasic && id.secret != ""
-	if !basic {
+	switch {
+	case id.method == methodPrivateKeyJWT:
+		if id.signer == nil {
+			return &userError{msg: "private_key_jwt needs a private key"}
+		}
+		// RFC 7523 3: the assertion identifies the client; no client_id.
+		assertion, err := id.signer.assertion(id.clientID, id.issuer, m.now())
+		if err != nil {
+			return &userError{msg: "could not sign the client assertion", err: err}
+		}
+		secrets = append(secrets, assertion)
+		form.Set("client_assertion_type", assertionTypeJWT)
+		form.Set("client_assertion", assertion)
+	case !basic:
 		form.Set("client_id", id.clientID)
 	}
 	if id.method == methodPost && id.secret != "" {
@@ -171,7 +202,7 @@ func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Va
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, &userError{msg: "the token endpoint is not a URL", err: err}
+		return &userError{msg: "the token endpoint is not a URL", err: err}
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
@@ -181,15 +212,15 @@ func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Va
 	}
 	resp, err := m.post.Do(req)
 	if err != nil {
-		return nil, &userError{msg: "token request: " + redact(err.Error(), secrets...), err: err}
+		return &userError{msg: "token request: " + redact(err.Error(), secrets...), err: err}
 	}
 	defer resp.Body.Close()
 	if isRedirect(resp.StatusCode) {
-		return nil, &userError{msg: fmt.Sprintf("the token endpoint answered with a redirect (HTTP %d); the relay does not send credentials on to another address", resp.StatusCode)}
+		return &userError{msg: fmt.Sprintf("the token endpoint answered with a redirect (HTTP %d); the relay does not send credentials on to another address", resp.StatusCode)}
 	}
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBytes))
 	if err != nil {
-		return nil, &userError{msg: "token request: reading the answer failed", err: err}
+		return &userError{msg: "token request: reading the answer failed", err: err}
 	}
 	if resp.StatusCode != http.StatusOK {
 		var refusal struct {
@@ -200,17 +231,10 @@ func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Va
 		if json.Unmarshal(raw, &refusal) == nil && refusal.Code != "" {
 			te.code, te.description = redact(refusal.Code, secrets...), redact(refusal.Description, secrets...)
 		}
-		return nil, te
+		return te
 	}
-	var ans tokenAnswer
-	if err := json.Unmarshal(raw, &ans); err != nil {
-		return nil, &userError{msg: "the token endpoint's answer is not a token"}
+	if err := json.Unmarshal(raw, answer); err != nil {
+		return &userError{msg: "the token endpoint's answer is not a token"}
 	}
-	switch {
-	case ans.AccessToken == "":
-		return nil, &userError{msg: "the token endpoint's answer has no access_token"}
-	case ans.TokenType != "" && !strings.EqualFold(ans.TokenType, "bearer"):
-		return nil, &userError{msg: fmt.Sprintf("the token endpoint issued a %q token; only bearer tokens are supported", describeRefusal(ans.TokenType, ""))}
-	}
-	return &ans, nil
+	return nil
 }

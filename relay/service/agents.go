@@ -44,8 +44,9 @@ func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origi
 }
 
 // watchStore applies what other processes change in the data directory
-// while the relay runs: servers added or removed (switchboard servers) and
-// keys revoked (switchboard agent-key revoke).
+// while the relay runs: servers added or removed (switchboard servers),
+// machine access given (switchboard servers machine-access) and keys
+// revoked (switchboard agent-key revoke).
 func (s *Service) watchStore() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &s.agents
@@ -56,6 +57,7 @@ func (s *Service) watchStore() {
 			if err := s.sessions.Sync(ctx); err != nil {
 				s.cfg.Logger.Error("sync registrations", "err", err)
 			}
+			s.oauth.Recheck(ctx)
 			checked := time.Now()
 			ids, err := s.store.RevokedAgentKeys(ctx, since.Add(-time.Second))
 			if err != nil {

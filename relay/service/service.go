@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
 	"github.com/switchboard-mcp/switchboard/relay/hub"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
+	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -37,6 +38,7 @@ type Service struct {
 	handler  http.Handler
 	demoStop func()
 	agents   agentsPart
+	oauth    *oauth.Manager
 
 	closeOnce sync.Once
 	closeErr  error
@@ -103,6 +105,7 @@ func (s *Service) init(ctx context.Context) error {
 	if missing := stdio.missing(); len(missing) > 0 {
 		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
 	}
+	s.oauth = auth
 	s.sessions = session.NewManager(s.store, func(reg store.Server, emit func(wire.Server)) session.Connection {
 		asker, modes := s.sessions.Asking(reg)
 		client := s.sessions.ClientFeatures(reg)

@@ -160,6 +160,22 @@ var migrations = []string{
 	// 9: whether an agent key may have the person hand a sampling request
 	// raised during its call to the agent's own client.
 	`ALTER TABLE agent_keys ADD COLUMN forward_sampling INTEGER NOT NULL DEFAULT 0`,
+	// 10: machine access to a server: the credentials with which the relay
+	// obtains its tokens without a person (OAuth client credentials, or
+	// cross-app access). The secret is sealed; it goes with the server.
+	`CREATE TABLE oauth_machine_clients (
+		user_id     TEXT    NOT NULL,
+		server_id   TEXT    NOT NULL,
+		grant_type  TEXT    NOT NULL, -- client_credentials or cross_app
+		client_id   TEXT    NOT NULL,
+		auth_method TEXT    NOT NULL, -- client_secret_basic, client_secret_post or private_key_jwt
+		secret      BLOB    NOT NULL, -- sealed client secret or PEM private key
+		signing_alg TEXT    NOT NULL, -- JWS algorithm of private_key_jwt; empty: from the key
+		scope       TEXT    NOT NULL, -- space-separated; empty: what the server asks for
+		created_at  INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, server_id),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

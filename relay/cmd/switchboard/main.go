@@ -3,7 +3,7 @@
 //	switchboard serve [flags]     run the relay (prints a one-time login URL)
 //	switchboard login [flags]     print a fresh one-time login URL for a running relay
 //	switchboard token --sub NAME  print a token signed with the relay's key
-//	switchboard servers add|list|import   register servers without a browser
+//	switchboard servers add|list|import|machine-access   register servers without a browser
 //	switchboard agent-key create|list|revoke   manage the keys agents use
 //	switchboard conformance-client URL  run one MCP conformance scenario
 //
@@ -26,7 +26,7 @@ commands:
   serve   run the relay and dashboard
   login   print a fresh one-time login URL
   token   print a token signed with the relay's key
-  servers add|list|import
+  servers add|list|import|machine-access
           register MCP servers without a browser (a running relay picks them up)
   agent-key create|list|revoke
           manage the keys agents use at /mcp and /api/tools
