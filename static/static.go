@@ -15,7 +15,9 @@ const (
 	IconSVG    = "icons/icon.svg"
 	Icon       = "icons/icon-192.png"
 	IconLarge  = "icons/icon-512.png"
-	Wasm       = "dist/app.wasm"
+	// EmbedScript is the script a host page loads to embed the dashboard.
+	EmbedScript = "embed.js"
+	Wasm        = "dist/app.wasm"
 	WasmBrotli = "dist/app.wasm.br"
 	WasmGzip   = "dist/app.wasm.gz"
 	// WasmSum holds the hex SHA-256 of the app.wasm the .br and .gz files
@@ -23,7 +25,7 @@ const (
 	WasmSum = "dist/app.wasm.sha256"
 )
 
-//go:embed switchboard.css icons all:dist
+//go:embed switchboard.css embed.js icons all:dist
 var files embed.FS
 
 // FS returns the embedded files, under the paths above.

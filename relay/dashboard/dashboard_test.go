@@ -20,6 +20,7 @@ func builtFS(wasm string) fstest.MapFS {
 		static.IconSVG:    {Data: []byte("<svg/>")},
 		static.Icon:       {Data: []byte("png192")},
 		static.IconLarge:  {Data: []byte("png512")},
+		static.EmbedScript: {Data: []byte("/* embed */")},
 		static.Wasm:       {Data: []byte(wasm)},
 		static.WasmBrotli: {Data: []byte("br:" + wasm)},
 		static.WasmGzip:   {Data: []byte("gz:" + wasm)},

@@ -17,9 +17,14 @@ type Config struct {
 	Audience       string   // aud every token must carry
 	HostKeysFile   string   // PEM or JWKS public keys of an embedding site; empty for none
 	HostIssuer     string   // iss of tokens minted by the embedding site
-	SessionTTL     time.Duration
-	LocalUser      string // the user a local login signs in as
-	AllowLoopback  bool   // let the relay reach MCP servers on loopback addresses
+	// EmbedOrigins are the sites (scheme://host[:port]) that may frame the
+	// embedded dashboard; none means embedding is off. Their pages talk to
+	// the frame, not to the relay: the frame's WebSocket has the relay's own
+	// origin.
+	EmbedOrigins  []string
+	SessionTTL    time.Duration
+	LocalUser     string // the user a local login signs in as
+	AllowLoopback bool   // let the relay reach MCP servers on loopback addresses
 
 	// Connection tuning; zero values pick the connection defaults.
 	HealthInterval time.Duration

@@ -124,7 +124,11 @@ func (s *Service) init(ctx context.Context) error {
 	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 
-	dash, err := dashboard.New(dashboard.Config{})
+	embedOrigins, err := authn.EmbedOrigins(cfg.EmbedOrigins)
+	if err != nil {
+		return err
+	}
+	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins})
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,7 @@ func serve(args []string) error {
 	origins := fs.String("allowed-origins", "", "comma-separated origins, besides the relay's own, allowed to open the WebSocket")
 	hostKeys := fs.String("host-keys", "", "PEM or JWKS file with the public keys of a site that embeds the dashboard")
 	hostIssuer := fs.String("host-issuer", "", "issuer of the tokens that site mints")
+	embedOrigins := fs.String("embed-origins", "", "comma-separated origins of the sites allowed to frame the embedded dashboard (/embed, loaded by /embed.js)")
 	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
 	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
 	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
@@ -91,6 +92,7 @@ func serve(args []string) error {
 		Audience:       *df.audience,
 		HostKeysFile:   *hostKeys,
 		HostIssuer:     *hostIssuer,
+		EmbedOrigins:   splitList(*embedOrigins),
 		SessionTTL:     *sessionTTL,
 		LocalUser:      *user,
 		AllowLoopback:  *loopback,
