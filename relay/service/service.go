@@ -140,6 +140,7 @@ func (s *Service) init(ctx context.Context) error {
 	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}
+	routeEmbedOAuth(mux, auth, verifier, origins)
 	mux.Handle("/", dash)
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
 
