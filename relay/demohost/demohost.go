@@ -158,6 +158,7 @@ var pageTemplate = template.Must(template.New("host").Parse(`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Example site with Switchboard embedded</title>
+<link rel="icon" href="{{.Relay}}/web/icons/icon.svg">
 <style>
   body { font-family: Georgia, serif; margin: 0; background: #f3efe6; color: #2b2a27; }
   header { display: flex; gap: 16px; align-items: center; padding: 12px 24px; background: #2b2a27; color: #f3efe6; }
