@@ -19,8 +19,6 @@ const (
 	msgHandoffToken   = "switchboard:handoff-token"   // embed → popup: {token}
 )
 
-// startPath is the relay's start page of an authorization (oauth.StartPath).
-const startPath = "/oauth/start"
 
 // embedPopup is the authorization popup of an embed: it keeps its opener
 // (the hand-off page needs it; that page drops it before it leaves for the
@@ -33,7 +31,7 @@ func (p embedPopup) Open(start string) bool {
 		return false
 	}
 	u, err := url.Parse(start)
-	if err != nil || u.Path != startPath {
+	if err != nil || u.Path != OAuthStartPath {
 		return p.browserPopup.Open(start)
 	}
 	u.Path = OAuthHandoffPath

@@ -15,6 +15,9 @@ const (
 	// opened it and starts the authorization there (the relay's
 	// oauth.HandoffPath).
 	OAuthHandoffPath = "/oauth/handoff"
+	// OAuthStartPath is the relay's start page of an authorization (the
+	// relay's oauth.StartPath), which the hand-off page stands in for.
+	OAuthStartPath = "/oauth/start"
 )
 
 // Query parameters of [EmbedPath].
