@@ -19,7 +19,6 @@ const (
 	msgHandoffToken   = "switchboard:handoff-token"   // embed → popup: {token}
 )
 
-
 // embedPopup is the authorization popup of an embed: it keeps its opener
 // (the hand-off page needs it; that page drops it before it leaves for the
 // authorization server) and opens the hand-off page for the start URL.
