@@ -134,6 +134,7 @@ func TestEmbed(t *testing.T) {
 		id := e.frame.waitNewCard(wire.AskForm, nil)
 		e.host.waitHostEvent("questions", "ev.count === 1")
 		e.host.waitText("#host-badge", "1")
+		t.Logf("screenshot: %s", e.host.screenshot("embed-questions"))
 		if n := e.frame.count(".server-row"); n != 0 {
 			t.Errorf("the questions view shows %d server rows", n)
 		}

@@ -11,6 +11,7 @@ import (
 type Config struct {
 	DataDir        string   // SQLite database and the relay's signing key
 	Demo           bool     // also run the demo MCP server and register it for LocalUser
+	DemoUsers      []string // with Demo, also register the demo server for these users
 	AllowedOrigins []string // origins besides the relay's own that may open the WebSocket
 	AllowedHosts   []string // Host names the relay answers to besides loopback ones
 	Issuer         string   // iss of tokens the relay mints

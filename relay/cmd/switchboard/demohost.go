@@ -9,12 +9,16 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/demohost"
 )
 
 // demoHostKeyFile is where --demo-host writes the public key of its site,
 // in the data directory, for the relay to verify the site's tokens.
 const demoHostKeyFile = "demo-host-key.pem"
+
+// demoHostUsers are the example site's users who get the demo server with --demo.
+var demoHostUsers = []string{authn.HostUserPrefix + demohost.DefaultUser, authn.HostUserPrefix + "bob"}
 
 // demoHost is the example site of --demo-host: its listener, its origin
 // (localhost, another site than the relay's 127.0.0.1) and its handler.

@@ -85,7 +85,10 @@ func serve(args []string) error {
 		ln.Close()
 		return err
 	}
-	var dh *demoHost
+	var (
+		dh        *demoHost
+		demoUsers []string
+	)
 	if *demoHostOn {
 		if *hostKeys != "" || *hostIssuer != "" {
 			ln.Close()
@@ -98,10 +101,12 @@ func serve(args []string) error {
 		defer dh.ln.Close()
 		*hostKeys, *hostIssuer = dh.keyFile, demohost.Issuer
 		*embedOrigins += "," + dh.origin
+		demoUsers = demoHostUsers
 	}
 	svc, err := service.New(ctx, service.Config{
 		DataDir:        *df.data,
 		Demo:           *demo,
+		DemoUsers:      demoUsers,
 		AllowedOrigins: splitList(*origins),
 		AllowedHosts:   hosts,
 		Issuer:         *df.issuer,
