@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -75,6 +76,19 @@ func TestEmbed(t *testing.T) {
 			t.Errorf("bob's embed lists %v, want only beta", got)
 		}
 		e.host.waitHostEvent("servers", `ev.servers.length === 1 && ev.servers[0].name === "beta"`)
+
+		// The host themes the embed: dark, its own accent; a value that
+		// would load something is dropped.
+		eval[any](e.host, `sb.setTheme({colorScheme: "dark", properties: {"--sb-accent": "rgb(11, 122, 90)", "--sb-surface": "url(https://evil.example/x.png)"}})`)
+		const prop = `getComputedStyle(document.documentElement).getPropertyValue(%s).trim()`
+		e.frame.waitJS("the host's accent", fmt.Sprintf(prop, `"--sb-accent"`)+` === "rgb(11, 122, 90)"`)
+		e.frame.waitJS("the dark colours", fmt.Sprintf(prop, `"--sb-bg"`)+` === "#0f1216"`)
+		if got := eval[string](e.frame, fmt.Sprintf(prop, `"--sb-surface"`)); strings.Contains(got, "url") {
+			t.Errorf("the host set --sb-surface to %q", got)
+		}
+		t.Logf("screenshot: %s", e.host.screenshot("embed-dark"))
+		eval[any](e.host, `sb.setTheme({colorScheme: "light"})`)
+		e.frame.waitJS("the light colours", fmt.Sprintf(prop, `"--sb-bg"`)+` === "#f4f5f7"`)
 	})
 
 	t.Run("AnUnlistedSiteIsRefused", func(t *testing.T) {
@@ -134,6 +148,7 @@ func TestEmbed(t *testing.T) {
 		id := e.frame.waitNewCard(wire.AskForm, nil)
 		e.host.waitHostEvent("questions", "ev.count === 1")
 		e.host.waitText("#host-badge", "1")
+		e.frame.waitJS("the card settled", `document.getAnimations().every(a => a.playState !== "running")`)
 		t.Logf("screenshot: %s", e.host.screenshot("embed-questions"))
 		if n := e.frame.count(".server-row"); n != 0 {
 			t.Errorf("the questions view shows %d server rows", n)
