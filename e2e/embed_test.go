@@ -106,11 +106,14 @@ func TestEmbed(t *testing.T) {
 	})
 
 	t.Run("AFreshTokenKeepsTheSocket", func(t *testing.T) {
-		// Tokens of 2 s: embed.js fetches a fresh one before each expires.
+		// Tokens of 2 s (expiring 1 to 2 s after they are minted, as exp
+		// counts whole seconds): embed.js fetches a fresh one when three
+		// quarters of the current one's time are gone, so the fourth is
+		// fetched more than 2.25 s after the first, which has expired by then.
 		e := openEmbed(t, w.hostURL, url.Values{"user": {"alice"}, "view": {"questions"}, "ttl": {"2"}})
 		e.frame.waitEmbed("live")
 		sockets := e.frame.watchSockets()
-		e.host.waitJS("three tokens, the first long expired", `window.hostTokens >= 3`)
+		e.host.waitJS("four tokens, the first expired", `window.hostTokens >= 4`)
 		e.frame.waitEmbed("live")
 		if types := eventTypes(e.host.hostEvents()); slices.Contains(types, "signed-out") {
 			t.Errorf("the embed signed out although fresh tokens came: %v", types)
