@@ -15,14 +15,15 @@ const (
 	IconSVG    = "icons/icon.svg"
 	Icon       = "icons/icon-192.png"
 	IconLarge  = "icons/icon-512.png"
-	// EmbedScript is the script a host page loads to embed the dashboard.
-	EmbedScript = "embed.js"
-	Wasm        = "dist/app.wasm"
-	WasmBrotli  = "dist/app.wasm.br"
-	WasmGzip    = "dist/app.wasm.gz"
+	Wasm       = "dist/app.wasm"
+	WasmBrotli = "dist/app.wasm.br"
+	WasmGzip   = "dist/app.wasm.gz"
 	// WasmSum holds the hex SHA-256 of the app.wasm the .br and .gz files
 	// were made from, so a stale pair is never served with a newer app.wasm.
 	WasmSum = "dist/app.wasm.sha256"
+
+	// EmbedScript is the script a host page loads to embed the dashboard.
+	EmbedScript = "embed.js"
 )
 
 //go:embed switchboard.css embed.js icons all:dist

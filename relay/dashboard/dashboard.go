@@ -88,7 +88,7 @@ func New(cfg Config) (http.Handler, error) {
 	}
 
 	web.Routes()
-	return &handler{
+	h := &handler{
 		headers: headers,
 		wasm:    wasm,
 		assets:  assets,
@@ -97,21 +97,22 @@ func New(cfg Config) (http.Handler, error) {
 		embedHeaders: embedHeaders(cfg.EmbedOrigins),
 		embedScript:  embedScript,
 		page: &app.Handler{
-			Name:                  "Switchboard",
-			ShortName:             "Switchboard",
-			Title:                 "Switchboard",
-			Description:           "Your MCP servers, live: tools, prompts and resources.",
-			LoadingLabel:          "Loading Switchboard… {progress}%",
-			ThemeColor:            themeColor,
-			BackgroundColor:       themeColor,
-			Icon:                  app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
-			Styles:                []string{web.StylesheetPath},
-			Resources:             resolver{},
-			Version:               buildVersion(wasm.raw.body, assets),
-			WasmContentLength:     strconv.Itoa(len(wasm.raw.body)),
-			ServiceWorkerTemplate: serviceWorker,
+			Name:              "Switchboard",
+			ShortName:         "Switchboard",
+			Title:             "Switchboard",
+			Description:       "Your MCP servers, live: tools, prompts and resources.",
+			LoadingLabel:      "Loading Switchboard… {progress}%",
+			ThemeColor:        themeColor,
+			BackgroundColor:   themeColor,
+			Icon:              app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
+			Styles:            []string{web.StylesheetPath},
+			Resources:         resolver{},
+			Version:           buildVersion(wasm.raw.body, assets),
+			WasmContentLength: strconv.Itoa(len(wasm.raw.body)),
 		},
-	}, nil
+	}
+	h.page.ServiceWorkerTemplate = serviceWorker
+	return h, nil
 }
 
 // ServeHTTP implements http.Handler.

@@ -16,16 +16,18 @@ import (
 // builtFS is a static tree as `make wasm` leaves it; wasm is app.wasm's content.
 func builtFS(wasm string) fstest.MapFS {
 	return fstest.MapFS{
-		static.Stylesheet:  {Data: []byte("body{}")},
-		static.IconSVG:     {Data: []byte("<svg/>")},
-		static.Icon:        {Data: []byte("png192")},
-		static.IconLarge:   {Data: []byte("png512")},
+		static.Stylesheet: {Data: []byte("body{}")},
+		static.IconSVG:    {Data: []byte("<svg/>")},
+		static.Icon:       {Data: []byte("png192")},
+		static.IconLarge:  {Data: []byte("png512")},
+		static.Wasm:       {Data: []byte(wasm)},
+		static.WasmBrotli: {Data: []byte("br:" + wasm)},
+		static.WasmGzip:   {Data: []byte("gz:" + wasm)},
+		static.WasmSum:    {Data: []byte(sum(wasm) + "\n")},
+		"dist/.gitkeep":   {Data: nil},
+
+		// static/embed.js, served to host pages
 		static.EmbedScript: {Data: []byte("/* embed */")},
-		static.Wasm:        {Data: []byte(wasm)},
-		static.WasmBrotli:  {Data: []byte("br:" + wasm)},
-		static.WasmGzip:    {Data: []byte("gz:" + wasm)},
-		static.WasmSum:     {Data: []byte(sum(wasm) + "\n")},
-		"dist/.gitkeep":    {Data: nil},
 	}
 }
 
