@@ -320,3 +320,20 @@ func (w *socketWatch) counts() (created, closed int) {
 	defer w.mu.Unlock()
 	return w.created, w.closed
 }
+
+// cookiesOf returns the names of the cookies the browser holds for u, as
+// the page of p would send them.
+func (p *tab) cookiesOf(u string) []string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	res, err := chromedp.Call(ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{u}})
+	if err != nil {
+		p.t.Fatalf("read cookies: %v", err)
+	}
+	var names []string
+	for _, c := range res.Cookies {
+		names = append(names, c.Name)
+	}
+	return names
+}

@@ -65,6 +65,9 @@ func TestEmbed(t *testing.T) {
 				t.Errorf("the embed registered %d service workers, want none", regs)
 			}
 		}
+		if cookies := e.frame.cookiesOf(w.r.URL() + "/"); len(cookies) != 0 {
+			t.Errorf("the embed works with cookies of the relay: %v", cookies)
+		}
 		t.Logf("screenshot: %s", e.host.screenshot("embed-host-page"))
 	})
 
