@@ -21,9 +21,12 @@ const (
 	// WasmSum holds the hex SHA-256 of the app.wasm the .br and .gz files
 	// were made from, so a stale pair is never served with a newer app.wasm.
 	WasmSum = "dist/app.wasm.sha256"
+
+	// EmbedScript is the script a host page loads to embed the dashboard.
+	EmbedScript = "embed.js"
 )
 
-//go:embed switchboard.css icons all:dist
+//go:embed switchboard.css embed.js icons all:dist
 var files embed.FS
 
 // FS returns the embedded files, under the paths above.

@@ -63,9 +63,7 @@ func startAuthorize(server string) {
 	if c == nil {
 		return
 	}
-	c.Authorize(server, func() store.Popup {
-		return browserPopup{w: app.Window().Call("open", "about:blank", popupName, popupFeatures)}
-	})
+	c.Authorize(server, openAuthPopup)
 }
 
 // browserPopup is a window opened by window.open; w is null when the

@@ -23,6 +23,7 @@ const serversRenderedMark = "switchboard:servers-rendered"
 // handler (which prerenders them) both call it.
 func Routes() {
 	app.Route("/", func() app.Composer { return &Dashboard{} })
+	app.Route(EmbedPath, func() app.Composer { return &EmbedPage{} })
 	pageRoutes()
 }
 

@@ -32,9 +32,14 @@ func connectRelay(notify func()) {
 		return
 	}
 	page.once.Do(func() {
+		var token func() string
+		if embedded() {
+			token = embedToken
+		}
 		c := store.New(store.Config{
-			URL:  relayURL(app.Window().URL()),
-			Dial: dialBrowser,
+			URL:   relayURL(app.Window().URL()),
+			Dial:  dialBrowser,
+			Token: token,
 			OnChange: func() {
 				page.mu.Lock()
 				n := page.notify

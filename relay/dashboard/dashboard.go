@@ -24,6 +24,10 @@ type Config struct {
 	// FrameAncestors is the CSP frame-ancestors source list naming the sites
 	// that may embed the dashboard; "" means 'self'.
 	FrameAncestors string
+	// EmbedOrigins are the sites (scheme://host[:port], as a browser
+	// writes an origin) that may frame the embedded dashboard
+	// ([web.EmbedPath]); none means embedding is off.
+	EmbedOrigins []string
 }
 
 // themeColor colours the browser's UI around the dashboard; it matches the icon.
@@ -48,6 +52,10 @@ type handler struct {
 	page    *app.Handler // go-app: pages, scripts, manifest
 	wasm    wasmFiles
 	assets  map[string]asset // /web/... path → file
+
+	embedOrigins []string    // sites that may frame the embed
+	embedHeaders http.Header // security headers of the embed page
+	embedScript  asset       // static/embed.js
 }
 
 // New returns the dashboard's handler, to mount at "/".
@@ -71,12 +79,23 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkEmbedOrigins(cfg.EmbedOrigins); err != nil {
+		return nil, err
+	}
+	embedScript, err := readEmbedScript(files)
+	if err != nil {
+		return nil, err
+	}
 
 	web.Routes()
-	return &handler{
+	h := &handler{
 		headers: headers,
 		wasm:    wasm,
 		assets:  assets,
+
+		embedOrigins: cfg.EmbedOrigins,
+		embedHeaders: embedHeaders(cfg.EmbedOrigins),
+		embedScript:  embedScript,
 		page: &app.Handler{
 			Name:              "Switchboard",
 			ShortName:         "Switchboard",
@@ -91,7 +110,9 @@ func New(cfg Config) (http.Handler, error) {
 			Version:           buildVersion(wasm.raw.body, assets),
 			WasmContentLength: strconv.Itoa(len(wasm.raw.body)),
 		},
-	}, nil
+	}
+	h.page.ServiceWorkerTemplate = serviceWorker
+	return h, nil
 }
 
 // ServeHTTP implements http.Handler.
@@ -116,6 +137,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.serve(w, r)
 	case refused[p]:
 		http.NotFound(w, r)
+	case p == web.EmbedScriptPath:
+		serveEmbedScript(w, r, h.embedScript)
+	case p == web.EmbedPath:
+		if why := embedRefusal(h.embedOrigins, r); why != "" {
+			serveRefusal(w, why)
+			return
+		}
+		for k, v := range h.embedHeaders {
+			w.Header()[k] = v
+		}
+		h.page.ServeHTTP(w, r)
 	default:
 		h.page.ServeHTTP(w, r)
 	}

@@ -25,6 +25,9 @@ func builtFS(wasm string) fstest.MapFS {
 		static.WasmGzip:   {Data: []byte("gz:" + wasm)},
 		static.WasmSum:    {Data: []byte(sum(wasm) + "\n")},
 		"dist/.gitkeep":   {Data: nil},
+
+		// static/embed.js, served to host pages
+		static.EmbedScript: {Data: []byte("/* embed */")},
 	}
 }
 

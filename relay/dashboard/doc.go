@@ -7,6 +7,11 @@
 // answer carries a Content-Security-Policy fit for a go-app page (scripts from
 // the origin only, plus 'wasm-unsafe-eval' to compile the WebAssembly).
 //
+// The embedded dashboard (web.EmbedPath) is served only to the sites of
+// Config.EmbedOrigins, with frame-ancestors naming exactly them and no
+// service worker; web.EmbedScriptPath serves static/embed.js, which host
+// pages load (see embed.go).
+//
 // When app.wasm was not built into package static (a plain `go build`), the
 // handler answers every request with 503 and says how to build it.
 package dashboard

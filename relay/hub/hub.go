@@ -146,7 +146,8 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 	h.logger.Debug("dashboard attached", "user", claims.User)
 
 	readErr := make(chan error, 1)
-	go func() { readErr <- h.readOps(ctx, c, sub) }()
+	reauths := make(chan reauth)
+	go func() { readErr <- h.readOps(ctx, c, sub, claims.User, reauths) }()
 	pings := time.NewTicker(h.ping)
 	defer pings.Stop()
 	lost := make(chan struct{}, 1)
@@ -181,6 +182,12 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 		case <-expiry.C:
 			c.Close(websocket.StatusCode(wire.CloseUnauthorized), "token expired")
 			return
+		case a := <-reauths:
+			if a.refused != "" {
+				c.Close(websocket.StatusCode(wire.CloseUnauthorized), a.refused)
+				return
+			}
+			expiry.Reset(a.expires.Sub(h.now()))
 		case err := <-readErr:
 			if websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
 				h.logger.Debug("dashboard read failed", "user", claims.User, "err", err)
@@ -191,9 +198,10 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 	}
 }
 
-// readOps reads frames until the socket fails, handing ops to the subscriber
-// and answering anything else with an error frame.
-func (h *Hub) readOps(ctx context.Context, c *websocket.Conn, sub *session.Subscriber) error {
+// readOps reads frames until the socket fails, handing ops to the subscriber,
+// fresh tokens to the serve loop (see readReauth) and answering anything
+// else with an error frame.
+func (h *Hub) readOps(ctx context.Context, c *websocket.Conn, sub *session.Subscriber, user string, reauths chan<- reauth) error {
 	for {
 		typ, b, err := c.Read(ctx)
 		if err != nil {
@@ -206,6 +214,16 @@ func (h *Hub) readOps(ctx context.Context, c *websocket.Conn, sub *session.Subsc
 		f, err := wire.Decode(b)
 		if err != nil {
 			sub.Reply(wire.ErrorFrame("", wire.NewError(wire.CodeBadFrame, err.Error())))
+			continue
+		}
+		if f.Type == wire.TypeAuth {
+			if a, ok := h.readReauth(f, user, sub); ok {
+				select {
+				case reauths <- a:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
 			continue
 		}
 		if f.Type != wire.TypeOp {

@@ -11,15 +11,21 @@ import (
 type Config struct {
 	DataDir        string   // SQLite database and the relay's signing key
 	Demo           bool     // also run the demo MCP server and register it for LocalUser
+	DemoUsers      []string // with Demo, also register the demo server for these users
 	AllowedOrigins []string // origins besides the relay's own that may open the WebSocket
 	AllowedHosts   []string // Host names the relay answers to besides loopback ones
 	Issuer         string   // iss of tokens the relay mints
 	Audience       string   // aud every token must carry
 	HostKeysFile   string   // PEM or JWKS public keys of an embedding site; empty for none
 	HostIssuer     string   // iss of tokens minted by the embedding site
-	SessionTTL     time.Duration
-	LocalUser      string // the user a local login signs in as
-	AllowLoopback  bool   // let the relay reach MCP servers on loopback addresses
+	// EmbedOrigins are the sites (scheme://host[:port]) that may frame the
+	// embedded dashboard; none means embedding is off. Their pages talk to
+	// the frame, not to the relay: the frame's WebSocket has the relay's own
+	// origin.
+	EmbedOrigins  []string
+	SessionTTL    time.Duration
+	LocalUser     string // the user a local login signs in as
+	AllowLoopback bool   // let the relay reach MCP servers on loopback addresses
 	// StdioConfigFile is the operator's file of stdio servers (mcpServers
 	// layout: command, args, env, cwd); every user gets a process of each.
 	// Empty for none.

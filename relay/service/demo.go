@@ -36,23 +36,36 @@ func (s *Service) startDemo(ctx context.Context) error {
 	if err := s.store.SetSetting(ctx, demoAddrSetting, addr); err != nil {
 		return err
 	}
-	sess := s.sessions.Session(s.cfg.LocalUser)
+	for _, user := range append([]string{s.cfg.LocalUser}, s.cfg.DemoUsers...) {
+		if err := s.registerDemo(ctx, user, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// registerDemo registers the demo server at u for user, replacing a
+// registration of an earlier run that points at another port.
+func (s *Service) registerDemo(ctx context.Context, user, u string) error {
+	sess := s.sessions.Session(user)
 	res, err := sess.AddServer(ctx, demoName, u)
 	if err == nil {
-		s.cfg.Logger.Info("demo server ready to use", "url", u, "server", res.ID)
+		s.cfg.Logger.Info("demo server ready to use", "user", user, "url", u, "server", res.ID)
 		return nil
 	}
-	// A demo registration from an earlier run points at another port: replace it.
 	snap, _ := sess.Snapshot()
 	for _, srv := range snap.Servers {
 		if srv.Name == demoName {
+			if srv.URL == u {
+				return nil // registered by an earlier run, at this address
+			}
 			if err := sess.RemoveServer(ctx, srv.ID); err != nil {
 				return err
 			}
 		}
 	}
 	if _, err := sess.AddServer(ctx, demoName, u); err != nil {
-		return fmt.Errorf("register demo server: %w", err)
+		return fmt.Errorf("register demo server for %s: %w", user, err)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // reservedPaths are routes of the relay a client metadata document may not take.
-var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath, oauth.StartPath}
+var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath}
 
 // newOAuth builds the OAuth manager: tokens and registrations sealed in the
 // store, every request through hc (netguard), the callback under PublicURL.

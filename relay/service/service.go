@@ -137,7 +137,11 @@ func (s *Service) init(ctx context.Context) error {
 	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 
-	dash, err := dashboard.New(dashboard.Config{})
+	embedOrigins, err := authn.EmbedOrigins(cfg.EmbedOrigins)
+	if err != nil {
+		return err
+	}
+	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins})
 	if err != nil {
 		return err
 	}
@@ -149,6 +153,7 @@ func (s *Service) init(ctx context.Context) error {
 	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}
+	routeEmbedOAuth(mux, auth, verifier, origins)
 	mux.Handle("/", dash)
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
 

@@ -27,7 +27,8 @@ type FrameType string
 // Frame types.
 const (
 	// TypeAuth (dashboard → relay) carries a token when the socket was opened
-	// without a session cookie or Authorization header. It must be the first frame.
+	// without a session cookie or Authorization header: first, before the hello,
+	// and again with a fresh token before the last one expires.
 	TypeAuth FrameType = "auth"
 	// TypeHello (dashboard → relay) starts the stream; see [Hello].
 	TypeHello FrameType = "hello"

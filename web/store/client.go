@@ -21,6 +21,11 @@ type Config struct {
 	OnChange func()
 	// Now tells the time; it defaults to time.Now.
 	Now func() time.Time
+	// Token, when set, returns the token a socket sends in an auth frame
+	// before its hello (an embedded dashboard has no session cookie); ""
+	// means there is none yet, and the client dials once [Client.Reauth]
+	// says one came.
+	Token func() string
 }
 
 // Client holds the dashboard's connection to the relay and its mirror of the
@@ -34,6 +39,7 @@ type Client struct {
 	gen     int    // generation of the current socket; events of older ones are ignored
 	sock    Socket // nil while no socket is open
 	backoff time.Duration
+	noToken bool // a dial found no token (Config.Token); Reauth dials
 
 	loaded bool          // a snapshot was applied
 	resync bool          // the next hello asks for a fresh snapshot
@@ -111,7 +117,8 @@ func (c *Client) View() View {
 // dial opens the socket of generation gen, unless a newer one replaced it.
 func (c *Client) dial(gen int) {
 	c.mu.Lock()
-	if gen != c.gen || c.status == StatusSignedOut {
+	if gen != c.gen || c.status == StatusSignedOut || c.awaitingTokenLocked() {
+		c.noToken = c.noToken || (gen == c.gen && c.awaitingTokenLocked())
 		c.mu.Unlock()
 		return
 	}
@@ -146,6 +153,7 @@ func (c *Client) opened(gen int) {
 	}
 	sock := c.sock
 	c.mu.Unlock()
+	c.sendToken(sock)
 	if f, err := wire.NewFrame(wire.TypeHello, hello); err == nil && sock != nil {
 		if b, err := wire.Encode(f); err == nil {
 			_ = sock.Send(string(b)) // a failed send ends in Closed

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/demohost"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 )
 
@@ -40,9 +41,11 @@ func serve(args []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
 	publicURL := fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
 	demo := fs.Bool("demo", false, "also run a demo MCP server and register it for the local user")
+	demoHostOn := fs.Bool("demo-host", false, "also serve an example site on another loopback origin (http://localhost:PORT) that embeds the dashboard with its own users' tokens")
 	origins := fs.String("allowed-origins", "", "comma-separated origins, besides the relay's own, allowed to open the WebSocket")
 	hostKeys := fs.String("host-keys", "", "PEM or JWKS file with the public keys of a site that embeds the dashboard")
 	hostIssuer := fs.String("host-issuer", "", "issuer of the tokens that site mints")
+	embedOrigins := fs.String("embed-origins", "", "comma-separated origins of the sites allowed to frame the embedded dashboard (/embed, loaded by /embed.js)")
 	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
 	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
 	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
@@ -83,15 +86,35 @@ func serve(args []string) error {
 		ln.Close()
 		return err
 	}
+	var (
+		dh        *demoHost
+		demoUsers []string
+	)
+	if *demoHostOn {
+		if *hostKeys != "" || *hostIssuer != "" {
+			ln.Close()
+			return errors.New("--demo-host brings its own host keys and issuer: drop --host-keys and --host-issuer")
+		}
+		if dh, err = startDemoHost(*df.data, base, *df.audience); err != nil {
+			ln.Close()
+			return err
+		}
+		defer dh.ln.Close()
+		*hostKeys, *hostIssuer = dh.keyFile, demohost.Issuer
+		*embedOrigins += "," + dh.origin
+		demoUsers = demoHostUsers
+	}
 	svc, err := service.New(ctx, service.Config{
 		DataDir:        *df.data,
 		Demo:           *demo,
+		DemoUsers:      demoUsers,
 		AllowedOrigins: splitList(*origins),
 		AllowedHosts:   hosts,
 		Issuer:         *df.issuer,
 		Audience:       *df.audience,
 		HostKeysFile:   *hostKeys,
 		HostIssuer:     *hostIssuer,
+		EmbedOrigins:   splitList(*embedOrigins),
 		SessionTTL:     *sessionTTL,
 		LocalUser:      *user,
 		AllowLoopback:  *loopback,
@@ -126,6 +149,14 @@ func serve(args []string) error {
 	logger.Info("switchboard listening", "addr", ln.Addr().String())
 	fmt.Fprintf(os.Stdout, "\nSwitchboard is running. Open this one-time login link (valid %s):\n\n  %s\n\n",
 		service.LoginCodeTTL, loginURL)
+	if dh != nil {
+		go func() {
+			if err := dh.serve(); err != nil {
+				logger.Error("demo host stopped", "err", err)
+			}
+		}()
+		fmt.Fprintf(os.Stdout, "An example site embedding the dashboard (add ?user=bob for another user, ?view=questions for the questions panel):\n\n  %s/\n\n", dh.origin)
+	}
 
 	select {
 	case err := <-served:
