@@ -53,6 +53,7 @@ type Manager struct {
 	auth Auth // OAuth of the servers; nil without
 
 	agents Agents // agent keys and activity; nil without
+	grants Grants // OAuth grants and consent; nil without
 
 	mu       sync.Mutex
 	asks     broker.Config // tunes each session's broker
