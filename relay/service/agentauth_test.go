@@ -1,0 +1,413 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+
+	"github.com/switchboard-mcp/switchboard/relay/agentauth"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// oauthRelay is a relay with the demo server, served on loopback, that
+// MCP clients add by its URL.
+type oauthRelay struct {
+	t    *testing.T
+	svc  *Service
+	srv  *httptest.Server
+	demo string // the demo server's id
+}
+
+func newOAuthRelay(t *testing.T) *oauthRelay {
+	t.Helper()
+	svc, err := New(context.Background(), Config{DataDir: t.TempDir(), Demo: true, AllowLoopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(svc.Handler())
+	t.Cleanup(func() { srv.Close(); svc.Close() })
+	r := &oauthRelay{t: t, svc: svc, srv: srv}
+	r.demo = r.waitReady()
+	return r
+}
+
+// waitReady waits until the local user's demo server is ready and returns its id.
+func (r *oauthRelay) waitReady() string {
+	s := r.svc.sessions.Session(DefaultLocalUser)
+	changed := make(chan struct{}, 1)
+	stop := s.Watch(func(string) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	deadline := time.After(20 * time.Second)
+	for {
+		for _, st := range s.Servers() {
+			if st.State == wire.StateReady {
+				return st.ID
+			}
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			r.t.Fatal("the demo server did not become ready")
+		}
+	}
+}
+
+// consent is how a test answers the consent card of a request id.
+type consent func(request string, card wire.AgentConsent) wire.AnswerAgentConsentArgs
+
+// approve approves what the card asks for.
+func approve(request string, card wire.AgentConsent) wire.AnswerAgentConsentArgs {
+	return wire.AnswerAgentConsentArgs{Request: request, Approve: true, AllServers: card.AllServers, Servers: card.Servers}
+}
+
+func deny(request string, _ wire.AgentConsent) wire.AnswerAgentConsentArgs {
+	return wire.AnswerAgentConsentArgs{Request: request}
+}
+
+// noRedirects is a client that shows redirects instead of following them.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// authorize plays the browser: it opens the authorization URL, answers the
+// consent card the relay sends it to as the local user, and returns the
+// query the client's redirect URI receives.
+func (r *oauthRelay) authorize(authURL string, answer consent) (url.Values, error) {
+	resp, err := noRedirects.Get(authURL)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || err != nil {
+		return nil, errors.New("authorize: status " + resp.Status)
+	}
+	if loc.Path != agentauth.ConsentPath {
+		return loc.Query(), nil // an error straight back to the client
+	}
+	id := loc.Query().Get(agentauth.ConsentParam)
+	ctx := context.Background()
+	card, err := r.svc.agents.auth.Consent(ctx, DefaultLocalUser, id)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.svc.agents.auth.Decide(ctx, DefaultLocalUser, answer(id, card))
+	if err != nil {
+		return nil, err
+	}
+	back, err := url.Parse(res.Redirect)
+	if err != nil {
+		return nil, err
+	}
+	return back.Query(), nil
+}
+
+// fetcher is the go-sdk's code fetcher, answering consent with answer.
+func (r *oauthRelay) fetcher(answer consent) auth.AuthorizationCodeFetcher {
+	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		q, err := r.authorize(args.URL, answer)
+		if err != nil {
+			return nil, err
+		}
+		if e := q.Get("error"); e != "" {
+			return nil, errors.New("authorization refused: " + e)
+		}
+		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+	}
+}
+
+// connect adds the relay's endpoint at path to a go-sdk client by its URL,
+// with the go-sdk's own OAuth handler registering dynamically.
+func (r *oauthRelay) connect(path string, answer consent) (*mcp.ClientSession, *auth.AuthorizationCodeHandler, error) {
+	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName: "Test Agent", RedirectURIs: []string{"http://127.0.0.1:7777/callback"},
+			GrantTypes: []string{"authorization_code", "refresh_token"},
+		}},
+		AuthorizationCodeFetcher: r.fetcher(answer),
+		RequestRefreshToken:      true,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.srv.URL + path, OAuthHandler: h}, nil)
+	if err == nil {
+		r.t.Cleanup(func() { cs.Close() })
+	}
+	return cs, h, err
+}
+
+func TestClientAddsTheRelayByURLAndCallsTools(t *testing.T) {
+	r := newOAuthRelay(t)
+	cs, h, err := r.connect("/mcp", approve)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	ctx := context.Background()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := r.demo + "__echo"
+	found := false
+	for _, tl := range tools.Tools {
+		found = found || tl.Name == echo
+	}
+	if !found {
+		t.Fatalf("tools %v lack %s", tools.Tools, echo)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: echo, Arguments: map[string]any{"text": "through oauth"}})
+	if err != nil || res.IsError {
+		t.Fatalf("call: %v %+v", err, res)
+	}
+	if b, _ := json.Marshal(res.Content); !strings.Contains(string(b), "through oauth") {
+		t.Errorf("echo answered %s", b)
+	}
+	grants, err := r.svc.agents.auth.ListGrants(ctx, DefaultLocalUser)
+	if err != nil || len(grants) != 1 || grants[0].ClientName != "Test Agent" || !grants[0].AllServers {
+		t.Fatalf("grants %+v (%v), want the one just given", grants, err)
+	}
+	if grants[0].Endpoint != r.srv.URL+"/mcp" {
+		t.Errorf("grant bound to %q, want %q", grants[0].Endpoint, r.srv.URL+"/mcp")
+	}
+	ts, _ := h.TokenSource(ctx)
+	tok, err := ts.Token()
+	if err != nil || !strings.HasPrefix(tok.AccessToken, "sba_") || tok.RefreshToken == "" {
+		t.Fatalf("token %+v (%v)", tok, err)
+	}
+}
+
+func TestDeniedConsentIsRefused(t *testing.T) {
+	r := newOAuthRelay(t)
+	_, _, err := r.connect("/mcp", deny)
+	if err == nil || !strings.Contains(err.Error(), "access_denied") {
+		t.Fatalf("connect after a denial: %v, want access_denied", err)
+	}
+	if grants, _ := r.svc.agents.auth.ListGrants(context.Background(), DefaultLocalUser); len(grants) != 0 {
+		t.Errorf("a denial left grants %+v", grants)
+	}
+}
+
+// pkce returns a verifier and its S256 challenge.
+func pkce() (string, string) {
+	v := oauth2.GenerateVerifier()
+	return v, oauth2.S256ChallengeFromVerifier(v)
+}
+
+// register registers a client with redirect and returns its id.
+func (r *oauthRelay) register(redirect string) string {
+	r.t.Helper()
+	resp, err := http.Post(r.srv.URL+agentauth.RegisterPath, "application/json",
+		strings.NewReader(`{"client_name":"Raw","redirect_uris":["`+redirect+`"]}`))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&reg); err != nil || resp.StatusCode != http.StatusCreated {
+		r.t.Fatalf("register: %s %v", resp.Status, err)
+	}
+	return reg.ClientID
+}
+
+// authURL is an authorization request of client for resource.
+func (r *oauthRelay) authURL(client, redirect, resource, challenge string) string {
+	return r.srv.URL + agentauth.AuthorizePath + "?" + url.Values{
+		"response_type": {"code"}, "client_id": {client}, "redirect_uri": {redirect}, "state": {"s1"},
+		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {resource},
+	}.Encode()
+}
+
+// token posts form to the token endpoint and returns the decoded answer.
+func (r *oauthRelay) token(form url.Values) (int, map[string]any) {
+	r.t.Helper()
+	resp, err := http.PostForm(r.srv.URL+agentauth.TokenPath, form)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// grantTokens runs a whole authorization of a raw client for resource
+// and returns its client id and token answer.
+func (r *oauthRelay) grantTokens(resource string) (string, map[string]any) {
+	r.t.Helper()
+	const redirect = "http://127.0.0.1:9999/cb"
+	client := r.register(redirect)
+	verifier, challenge := pkce()
+	q, err := r.authorize(r.authURL(client, redirect, resource, challenge), approve)
+	if err != nil || q.Get("code") == "" {
+		r.t.Fatalf("authorize: %v %v", q, err)
+	}
+	status, tok := r.token(url.Values{"grant_type": {"authorization_code"}, "code": {q.Get("code")}, "client_id": {client},
+		"redirect_uri": {redirect}, "code_verifier": {verifier}, "resource": {resource}})
+	if status != http.StatusOK {
+		r.t.Fatalf("token: %d %v", status, tok)
+	}
+	return client, tok
+}
+
+// status is the answer of the endpoint at path to an initialize with bearer.
+func (r *oauthRelay) status(path, bearer string) (int, http.Header) {
+	req, _ := http.NewRequest(http.MethodPost, r.srv.URL+path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header
+}
+
+func TestUnauthenticatedRequestNamesTheResourceMetadata(t *testing.T) {
+	r := newOAuthRelay(t)
+	for _, path := range []string{"/mcp", "/mcp/s/" + r.demo} {
+		code, h := r.status(path, "")
+		want := `Bearer resource_metadata="` + r.srv.URL + agentauth.ResourceMetaPath + path + `"`
+		if code != http.StatusUnauthorized || h.Get("WWW-Authenticate") != want {
+			t.Errorf("%s: %d %q, want 401 %q", path, code, h.Get("WWW-Authenticate"), want)
+		}
+		prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), r.srv.URL+agentauth.ResourceMetaPath+path, r.srv.URL+path, http.DefaultClient)
+		if err != nil || len(prm.AuthorizationServers) != 1 || prm.AuthorizationServers[0] != r.srv.URL {
+			t.Errorf("%s metadata: %+v %v", path, prm, err)
+		}
+	}
+	asm, err := auth.GetAuthServerMetadata(context.Background(), r.srv.URL, http.DefaultClient)
+	if err != nil || asm == nil || asm.TokenEndpoint != r.srv.URL+agentauth.TokenPath || !asm.ClientIDMetadataDocumentSupported {
+		t.Errorf("authorization server metadata: %+v %v", asm, err)
+	}
+}
+
+func TestWrongResourceIsRefused(t *testing.T) {
+	r := newOAuthRelay(t)
+	const redirect = "http://127.0.0.1:9999/cb"
+	client := r.register(redirect)
+	_, challenge := pkce()
+	q, err := r.authorize(r.authURL(client, redirect, "https://elsewhere.example/mcp", challenge), approve)
+	if err != nil || q.Get("error") != "invalid_target" || q.Get("state") != "s1" {
+		t.Errorf("authorize for another resource: %v %v, want invalid_target", q, err)
+	}
+	// A token bound to one server's endpoint does not open the aggregate one.
+	_, tok := r.grantTokens(r.srv.URL + "/mcp/s/" + r.demo)
+	access, _ := tok["access_token"].(string)
+	if code, _ := r.status("/mcp/s/"+r.demo, access); code != http.StatusOK {
+		t.Errorf("the token on its own endpoint: %d, want 200", code)
+	}
+	if code, h := r.status("/mcp", access); code != http.StatusUnauthorized || !strings.Contains(h.Get("WWW-Authenticate"), "resource_metadata") {
+		t.Errorf("the token on another endpoint: %d %q, want 401 with a challenge", code, h.Get("WWW-Authenticate"))
+	}
+}
+
+func TestReusedRefreshTokenRevokesTheGrant(t *testing.T) {
+	r := newOAuthRelay(t)
+	client, tok := r.grantTokens(r.srv.URL + "/mcp")
+	refresh := func(rt string) (int, map[string]any) {
+		return r.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt}, "client_id": {client}})
+	}
+	first, _ := tok["refresh_token"].(string)
+	code, next := refresh(first)
+	if code != http.StatusOK || next["refresh_token"] == first {
+		t.Fatalf("first refresh: %d %v", code, next)
+	}
+	access, _ := next["access_token"].(string)
+	if code, _ := r.status("/mcp", access); code != http.StatusOK {
+		t.Fatalf("the rotated access token: %d", code)
+	}
+	code, again := refresh(first)
+	if code != http.StatusBadRequest || again["error"] != "invalid_grant" {
+		t.Errorf("the spent refresh token again: %d %v, want invalid_grant", code, again)
+	}
+	if code, _ := r.status("/mcp", access); code != http.StatusUnauthorized {
+		t.Errorf("after reuse the grant's access token: %d, want 401", code)
+	}
+	second, _ := next["refresh_token"].(string)
+	if code, out := refresh(second); code != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("after reuse the grant's newer refresh token: %d %v, want invalid_grant", code, out)
+	}
+}
+
+func TestRevokedGrantIsRefused(t *testing.T) {
+	r := newOAuthRelay(t)
+	client, tok := r.grantTokens(r.srv.URL + "/mcp")
+	access, _ := tok["access_token"].(string)
+	rt, _ := tok["refresh_token"].(string)
+	ctx := context.Background()
+	grants, _ := r.svc.agents.auth.ListGrants(ctx, DefaultLocalUser)
+	if len(grants) != 1 {
+		t.Fatalf("grants %+v", grants)
+	}
+	if err := r.svc.agents.auth.RevokeGrant(ctx, DefaultLocalUser, grants[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := r.status("/mcp", access); code != http.StatusUnauthorized {
+		t.Errorf("access token of a revoked grant: %d, want 401", code)
+	}
+	code, out := r.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {rt}, "client_id": {client}})
+	if code != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("refresh token of a revoked grant: %d %v, want invalid_grant", code, out)
+	}
+	// RFC 7009 revocation by the client itself.
+	client2, tok2 := r.grantTokens(r.srv.URL + "/mcp")
+	rt2, _ := tok2["refresh_token"].(string)
+	resp, err := http.PostForm(r.srv.URL+agentauth.RevokePath, url.Values{"token": {rt2}, "client_id": {client2}})
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("revoke: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	access2, _ := tok2["access_token"].(string)
+	if code, _ := r.status("/mcp", access2); code != http.StatusUnauthorized {
+		t.Errorf("access token after the client revoked its refresh token: %d, want 401", code)
+	}
+}
+
+func TestUnregisteredRedirectIsRefusedWithoutRedirecting(t *testing.T) {
+	r := newOAuthRelay(t)
+	client := r.register("https://app.example/cb")
+	_, challenge := pkce()
+	for _, redirect := range []string{"https://evil.example/cb", "https://app.example/cb/other", "http://127.0.0.1:1234/cb"} {
+		resp, err := noRedirects.Get(r.authURL(client, redirect, r.srv.URL+"/mcp", challenge))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" {
+			t.Errorf("redirect %s: %d to %q, want 400 and no redirect", redirect, resp.StatusCode, resp.Header.Get("Location"))
+		}
+	}
+	// A loopback redirect matches on any port (RFC 8252).
+	loop := r.register("http://127.0.0.1:9999/cb")
+	resp, err := noRedirects.Get(r.authURL(loop, "http://127.0.0.1:4242/cb", r.srv.URL+"/mcp", challenge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), agentauth.ConsentPath) {
+		t.Errorf("loopback redirect on another port: %d %q, want the consent page", resp.StatusCode, resp.Header.Get("Location"))
+	}
+}
