@@ -411,3 +411,32 @@ func TestUnregisteredRedirectIsRefusedWithoutRedirecting(t *testing.T) {
 		t.Errorf("loopback redirect on another port: %d %q, want the consent page", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }
+
+// The requests of the conformance suite's dns-rebinding-protection server
+// scenario (run by e2e/conformance/run-server.sh with an agent key), made
+// with an OAuth access token: a foreign Host and Origin are refused with a
+// 4xx, the relay's own are served.
+func TestDNSRebindingIsRefusedWithAnOAuthToken(t *testing.T) {
+	r := newOAuthRelay(t)
+	for _, path := range []string{"/mcp", "/mcp/s/" + r.demo} {
+		_, tok := r.grantTokens(r.srv.URL + path)
+		access, _ := tok["access_token"].(string)
+		for _, host := range []string{"evil.example.com", strings.TrimPrefix(r.srv.URL, "http://")} {
+			req, _ := http.NewRequest(http.MethodPost, r.srv.URL+path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"conformance-dns-rebinding-test","version":"1.0.0"}}}`))
+			req.Host = host
+			req.Header.Set("Origin", "http://"+host)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+access)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			foreign := host == "evil.example.com"
+			if foreign && (resp.StatusCode < 400 || resp.StatusCode >= 500) || !foreign && resp.StatusCode != http.StatusOK {
+				t.Errorf("%s with Host and Origin %s: %d", path, host, resp.StatusCode)
+			}
+		}
+	}
+}
