@@ -79,6 +79,9 @@ func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 		return tokenResponse{}, fail("invalid_target", "the resource differs from the authorization request's")
 	}
 	now := s.cfg.Now()
+	if err := s.cfg.Store.DeleteExpiredAgentTokens(r.Context(), now); err != nil {
+		s.cfg.Logger.Warn("forget expired agent tokens", "err", err)
+	}
 	access, at := store.NewAgentToken(store.TokenAccess, now.Add(s.cfg.AccessTTL))
 	refresh, rt := store.NewAgentToken(store.TokenRefresh, now.Add(s.cfg.RefreshTTL))
 	g, err := s.cfg.Store.CreateAgentGrant(r.Context(), store.AgentGrant{
