@@ -105,3 +105,16 @@ func TestAuthorizeRefusesWhatItMust(t *testing.T) {
 		}
 	}
 }
+
+func TestIssuerFollowsThePublicURLOnlyForItsHost(t *testing.T) {
+	s := New(Config{PublicURL: "https://relay.example/"})
+	for host, want := range map[string]string{"relay.example": "https://relay.example", "127.0.0.1:8080": "http://127.0.0.1:8080"} {
+		r := httptest.NewRequest(http.MethodGet, "http://"+host+"/mcp/", nil)
+		if got := s.Issuer(r); got != want {
+			t.Errorf("issuer for Host %s = %q, want %q", host, got, want)
+		}
+		if got := s.ResourceURL(r); got != want+"/mcp" {
+			t.Errorf("resource for Host %s = %q, want %q", host, got, want+"/mcp")
+		}
+	}
+}

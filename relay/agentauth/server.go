@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -146,10 +147,8 @@ func cors(next http.Handler) http.Handler {
 // when r came through it, else r's own scheme and Host (which the relay's
 // Host check admitted).
 func (s *Server) Issuer(r *http.Request) string {
-	if p := strings.TrimRight(s.cfg.PublicURL, "/"); p != "" {
-		if i := strings.Index(p, "://"); i >= 0 && strings.EqualFold(p[i+3:], r.Host) {
-			return p
-		}
+	if u, err := url.Parse(s.cfg.PublicURL); err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host) {
+		return u.Scheme + "://" + u.Host // the relay's routes are at the root of its address
 	}
 	scheme := "http"
 	if r.TLS != nil {
