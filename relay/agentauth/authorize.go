@@ -32,6 +32,11 @@ type request struct {
 // wrong gets an error page (it must not redirect); any other error goes
 // back to the client's redirect URI.
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	if !s.authorize.allow(remoteHost(r)) {
+		w.Header().Set("Retry-After", "10")
+		errorPage(w, http.StatusTooManyRequests, "Too many authorization requests from this address; try again in a minute.")
+		return
+	}
 	q := r.URL.Query()
 	c, err := s.lookupClient(r.Context(), q.Get("client_id"))
 	if err != nil {

@@ -21,7 +21,11 @@ const (
 	// registerRate and registerBurst bound registrations per remote address.
 	registerRate  = rate.Limit(1.0 / 6) // ten a minute
 	registerBurst = 10
-	maxLimiters   = 4096
+	// authorizeRate and authorizeBurst bound authorization requests (each
+	// may fetch a client document and waits in memory) per remote address.
+	authorizeRate  = rate.Limit(1)
+	authorizeBurst = 30
+	maxLimiters    = 4096
 )
 
 // registration is the part of an RFC 7591 request the relay reads.
@@ -114,11 +118,16 @@ func remoteHost(r *http.Request) string {
 
 // limiters keeps one token bucket per remote address.
 type limiters struct {
+	rate  rate.Limit
+	burst int
+
 	mu sync.Mutex
 	m  map[string]*rate.Limiter
 }
 
-func newLimiters() *limiters { return &limiters{m: map[string]*rate.Limiter{}} }
+func newLimiters(r rate.Limit, burst int) *limiters {
+	return &limiters{rate: r, burst: burst, m: map[string]*rate.Limiter{}}
+}
 
 // allow takes a token of addr's bucket.
 func (l *limiters) allow(addr string) bool {
@@ -128,12 +137,12 @@ func (l *limiters) allow(addr string) bool {
 	if !ok {
 		if len(l.m) >= maxLimiters {
 			for k, v := range l.m {
-				if v.TokensAt(time.Now()) >= registerBurst {
+				if v.TokensAt(time.Now()) >= float64(l.burst) {
 					delete(l.m, k) // full again: forgetting it changes nothing
 				}
 			}
 		}
-		b = rate.NewLimiter(registerRate, registerBurst)
+		b = rate.NewLimiter(l.rate, l.burst)
 		l.m[addr] = b
 	}
 	return b.Allow()

@@ -82,9 +82,10 @@ type Config struct {
 
 // Server is the authorization server.
 type Server struct {
-	cfg      Config
-	cimd     *cimdCache
-	register *limiters
+	cfg       Config
+	cimd      *cimdCache
+	register  *limiters // per address, on registrations
+	authorize *limiters // per address, on authorization requests
 
 	mu       sync.Mutex
 	requests map[string]*request // pending authorizations by id
@@ -113,8 +114,10 @@ func New(cfg Config) *Server {
 		cfg.HTTPClient = &http.Client{Transport: refuseAll{}}
 	}
 	return &Server{
-		cfg: cfg, cimd: newCIMDCache(), register: newLimiters(),
-		requests: map[string]*request{}, codes: map[string]*code{},
+		cfg: cfg, cimd: newCIMDCache(),
+		register:  newLimiters(registerRate, registerBurst),
+		authorize: newLimiters(authorizeRate, authorizeBurst),
+		requests:  map[string]*request{}, codes: map[string]*code{},
 	}
 }
 
