@@ -440,3 +440,38 @@ func TestDNSRebindingIsRefusedWithAnOAuthToken(t *testing.T) {
 		}
 	}
 }
+
+func TestNarrowedConsentBindsTheGrantToTheChosenServers(t *testing.T) {
+	r := newOAuthRelay(t)
+	const redirect = "http://127.0.0.1:9999/cb"
+	client := r.register(redirect)
+	verifier, challenge := pkce()
+	authURL := r.authURL(client, redirect, r.srv.URL+"/mcp", challenge) + "&scope=" + url.QueryEscape(agentauth.ScopeServerPrefix+r.demo+" "+agentauth.ScopeServerPrefix+"nosuchserver")
+	q, err := r.authorize(authURL, func(request string, card wire.AgentConsent) wire.AnswerAgentConsentArgs {
+		if card.AllServers || len(card.Servers) != 2 {
+			t.Errorf("the card asks for %+v, want the two listed servers", card)
+		}
+		return wire.AnswerAgentConsentArgs{Request: request, Approve: true, Servers: []string{r.demo}}
+	})
+	if err != nil || q.Get("code") == "" {
+		t.Fatalf("authorize: %v %v", q, err)
+	}
+	status, tok := r.token(url.Values{"grant_type": {"authorization_code"}, "code": {q.Get("code")}, "client_id": {client},
+		"redirect_uri": {redirect}, "code_verifier": {verifier}})
+	if status != http.StatusOK || tok["scope"] != agentauth.ScopeServerPrefix+r.demo {
+		t.Fatalf("token: %d %v, want the scope of the one server approved", status, tok)
+	}
+	grants, _ := r.svc.agents.auth.ListGrants(context.Background(), DefaultLocalUser)
+	if len(grants) != 1 || grants[0].AllServers || len(grants[0].Servers) != 1 || grants[0].Servers[0] != r.demo {
+		t.Errorf("grants %+v, want one for the demo server only", grants)
+	}
+	// A server that was not asked for cannot be approved.
+	_, challenge = pkce()
+	_, err = r.authorize(r.authURL(client, redirect, r.srv.URL+"/mcp", challenge)+"&scope="+url.QueryEscape(agentauth.ScopeServerPrefix+"other"),
+		func(request string, _ wire.AgentConsent) wire.AnswerAgentConsentArgs {
+			return wire.AnswerAgentConsentArgs{Request: request, Approve: true, Servers: []string{r.demo}}
+		})
+	if err == nil {
+		t.Error("approving a server the client did not ask for was accepted")
+	}
+}
