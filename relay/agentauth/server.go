@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
@@ -21,10 +22,10 @@ const (
 	TokenPath         = "/oauth/token"
 	RegisterPath      = "/oauth/register"
 	RevokePath        = "/oauth/revoke"
-	ConsentPath       = "/agents/consent" // the dashboard's consent page
-	ConsentParam      = "request"         // names the pending authorization on ConsentPath
-	endpointPath      = "/mcp"
-	endpointServerDir = "/mcp/s/"
+	ConsentPath       = "/agents/consent"  // the dashboard's consent page
+	ConsentParam      = "request"          // names the pending authorization on ConsentPath
+	endpointPath      = gateway.Path       // the aggregate agent endpoint
+	endpointServerDir = gateway.ServerPath // + id: one server's endpoint
 )
 
 // Defaults of [Config].
