@@ -23,6 +23,7 @@ type ConsentPage struct {
 	app.Compo
 	mounted
 
+	read     bool               // the address was read (the page is mounted)
 	request  string             // the pending authorization's id, from the address
 	live     bool               // the card was asked for on this live connection
 	card     *wire.AgentConsent // as the relay described it
@@ -36,7 +37,7 @@ type ConsentPage struct {
 // the relay is live.
 func (p *ConsentPage) OnMount(ctx app.Context) {
 	p.mounted.OnMount(ctx)
-	p.request = app.Window().URL().Query().Get(consentParam)
+	p.request, p.read = app.Window().URL().Query().Get(consentParam), true
 	connectPage(ctx, func(ctx app.Context) {
 		live := currentView().Status == store.StatusLive
 		if live && !p.live && p.card == nil && p.request != "" {
@@ -76,6 +77,8 @@ func (p *ConsentPage) Render() app.UI {
 // renderBody is the card, or what stands before it.
 func (p *ConsentPage) renderBody(v store.View) app.UI {
 	switch {
+	case !p.read: // prerendered: the address is read once mounted
+		return app.P().Class("sb-empty").Text("Reading the request…")
 	case p.request == "":
 		return app.P().ID("consent-error").Class("sb-error").Role("alert").Text("This page needs an authorization request; start again from the application.")
 	case v.Status == store.StatusSignedOut:
