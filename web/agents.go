@@ -73,6 +73,7 @@ func (p *AgentsPage) Render() app.UI {
 			renderAgentHelp(),
 			&AgentKeyForm{Servers: v.Snapshot.Servers},
 			p.renderKeys(v.Snapshot.Servers),
+			&AgentGrants{Servers: v.Snapshot.Servers, Live: v.Status == store.StatusLive},
 		),
 	)
 }

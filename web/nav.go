@@ -31,6 +31,7 @@ func renderNav(current string) app.UI {
 func pageRoutes() {
 	app.Route(AgentsPath, func() app.Composer { return &AgentsPage{} })
 	app.Route(ActivityPath, func() app.Composer { return &ActivityPage{} })
+	app.Route(ConsentPath, func() app.Composer { return &ConsentPage{} })
 }
 
 // connectPage connects a page to the relay like the dashboard does, calling

@@ -4,7 +4,8 @@
 # the relay's agent endpoint (/mcp/s/<id>), in one run, and prints per
 # scenario
 #   BOTH name | BOTH-ON-RETRY name | DIRECT-ONLY name | BY-DESIGN-OR-GAP name | NEITHER name
-# and then the two pass counts. A scenario that passes directly but fails
+# and then the two pass counts; dns-rebinding-protection is also run against
+# the aggregate endpoint (/mcp) and printed as AGGREGATE. A scenario that passes directly but fails
 # through the relay is tried once more through the relay (BOTH-ON-RETRY when
 # that passes; both logs are kept). Exits 1 when a scenario that passes
 # directly fails through the relay twice, except the scenarios in which the server asks its
@@ -224,6 +225,18 @@ for name in $scenarios; do
 		;;
 	esac
 done
+# The aggregate endpoint (/mcp) guards against DNS rebinding as one
+# server's endpoint does.
+case " $(echo $scenarios) " in
+*" dns-rebinding-protection "*)
+	if passes dns-rebinding-protection "$proxy/mcp" aggregate; then
+		echo "AGGREGATE dns-rebinding-protection"
+	else
+		echo "AGGREGATE-FAILED dns-rebinding-protection (see $logs/dns-rebinding-protection.aggregate.log)"
+		bad=$((bad + 1))
+	fi
+	;;
+esac
 echo
 echo "logs: $logs"
 echo "direct: $ndirect passed; through the relay: $nrelayed passed ($retried on a second try); $bad passing directly but not through the relay (outside the by-design ones)"

@@ -114,6 +114,9 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (Grant, bool)
 		return Grant{}, false
 	}
 	g, err := a.Auth.Authenticate(r.Context(), strings.TrimSpace(bearer))
+	if err == nil && g.Resource != "" {
+		err = ErrUnauthorized // an OAuth token is bound to its MCP endpoint
+	}
 	if err != nil {
 		if !errors.Is(err, ErrUnauthorized) && a.Logger != nil {
 			a.Logger.Error("authenticate agent", "err", err)

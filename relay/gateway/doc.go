@@ -8,8 +8,12 @@
 //   - [ServerPath]<id> (/mcp/s/<id>) exposes one server alone, its names
 //     and URIs unchanged.
 //
-// Every request carries an agent key (Authorization: Bearer); an
-// [Authenticator] turns it into a [Grant], checked on every request, list
+// Every request carries an agent key or an OAuth access token issued by
+// relay/agentauth (Authorization: Bearer); a request without one gets 401
+// with WWW-Authenticate naming the endpoint's Protected Resource Metadata
+// ([Config.Protected]), and a token works only on the endpoint it is bound
+// to ([Grant.Resource]). An [Authenticator] turns it into a [Grant], checked
+// on every request, list
 // and call, so that a narrowed or revoked key takes effect within a live
 // session, and [Gateway.CloseKey] ends a key's sessions at once. A browser
 // request (one with an Origin header) must come from an allowed origin;

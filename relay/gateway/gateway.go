@@ -60,6 +60,19 @@ type Config struct {
 	// WaitingEvery is how often an agent waiting for a person hears so;
 	// default [DefaultWaitingEvery].
 	WaitingEvery time.Duration
+	// Protected, when set, makes the endpoint an OAuth protected resource:
+	// a refusal names its metadata, and a token bound to a resource works
+	// only there. Nil: grants bound to a resource are refused.
+	Protected ProtectedResource
+}
+
+// ProtectedResource names the endpoint a request addresses as an OAuth
+// protected resource (relay/agentauth implements it).
+type ProtectedResource interface {
+	// ResourceURL is the canonical URL of the endpoint r addresses.
+	ResourceURL(r *http.Request) string
+	// MetadataURL is the Protected Resource Metadata (RFC 9728) URL of it.
+	MetadataURL(r *http.Request) string
 }
 
 // Gateway is the agent endpoint. It is an [http.Handler] for [Path] and
@@ -68,7 +81,7 @@ type Gateway struct {
 	cfg Config
 	log *slog.Logger
 
-	authed http.Handler // serve behind the go-sdk's bearer check
+	serveFunc http.Handler // serve, for the go-sdk's bearer check
 
 	mu     sync.Mutex
 	views  map[viewKey]*view
@@ -97,7 +110,7 @@ func New(cfg Config) *Gateway {
 		cfg.WaitingEvery = DefaultWaitingEvery
 	}
 	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, limits: map[string]*rate.Limiter{}}
-	g.authed = auth.RequireBearerToken(g.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(http.HandlerFunc(g.serve))
+	g.serveFunc = http.HandlerFunc(g.serve)
 	return g
 }
 
@@ -114,17 +127,24 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	g.authed.ServeHTTP(w, r)
+	opts := &auth.RequireBearerTokenOptions{AllowMissingExpiration: true}
+	if g.cfg.Protected != nil {
+		opts.ResourceMetadataURL = g.cfg.Protected.MetadataURL(r)
+	}
+	auth.RequireBearerToken(g.verify, opts)(g.serveFunc).ServeHTTP(w, r)
 }
 
 // grantKey is where verify puts the grant in the token info.
 const grantKey = "switchboard/grant"
 
 // verify is the go-sdk's token verifier: the grant of an agent key.
-func (g *Gateway) verify(ctx context.Context, bearer string, _ *http.Request) (*auth.TokenInfo, error) {
+func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*auth.TokenInfo, error) {
 	grant, err := g.cfg.Auth.Authenticate(ctx, bearer)
 	if err != nil || grant.User == "" || grant.KeyID == "" || grant.expired(time.Now()) {
 		return nil, fmt.Errorf("%w: unknown, revoked or expired agent key", auth.ErrInvalidToken)
+	}
+	if grant.Resource != "" && (g.cfg.Protected == nil || g.cfg.Protected.ResourceURL(r) != grant.Resource) {
+		return nil, fmt.Errorf("%w: the token is for another resource", auth.ErrInvalidToken)
 	}
 	return &auth.TokenInfo{UserID: grant.KeyID, Expiration: grant.Expires, Extra: map[string]any{grantKey: grant}}, nil
 }

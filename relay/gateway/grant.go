@@ -27,6 +27,9 @@ type Grant struct {
 	// may be handed, on the person's click, to the agent's own client when
 	// it declares sampling (see forward.go).
 	ForwardSampling bool
+	// Resource is the endpoint URL an OAuth grant's tokens are bound to;
+	// empty for keys, which reach both endpoints.
+	Resource string
 }
 
 // Authenticator turns the bearer token of a request into the grant of its

@@ -39,6 +39,9 @@ type Keys struct {
 	Store KeyStore
 	// Verifier checks tokens; nil accepts agent keys only.
 	Verifier *authn.Verifier
+	// Tokens authenticates the OAuth access tokens the relay issues
+	// (store.AccessTokenPrefix); nil refuses them.
+	Tokens Authenticator
 	// Closers are told when a key is revoked, to end its agent's sessions.
 	Closers []KeyCloser
 	Logger  *slog.Logger
@@ -68,11 +71,18 @@ func (k *Keys) now() time.Time {
 }
 
 // Authenticate implements [Authenticator]. An agent key (store.AgentKeyPrefix)
-// is looked up by its id and its hash compared in constant time; anything
-// else must be an embedding site's token carrying an agent claim.
+// is looked up by its id and its hash compared in constant time; an OAuth
+// access token (store.AccessTokenPrefix) goes to Tokens; anything else
+// must be an embedding site's token carrying an agent claim.
 func (k *Keys) Authenticate(ctx context.Context, bearer string) (Grant, error) {
 	if _, ok := store.AgentKeyID(bearer); ok {
 		return k.fromKey(ctx, bearer)
+	}
+	if strings.HasPrefix(bearer, store.AccessTokenPrefix) {
+		if k.Tokens == nil {
+			return Grant{}, ErrUnauthorized
+		}
+		return k.Tokens.Authenticate(ctx, bearer)
 	}
 	if k.Verifier == nil || strings.Count(bearer, ".") != 2 {
 		return Grant{}, ErrUnauthorized

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -20,7 +21,8 @@ type agentsPart struct {
 	keys *gateway.Keys
 	log  *gateway.Log
 	api  *gateway.API
-	mcp  *gateway.Gateway // the MCP endpoint
+	mcp  *gateway.Gateway  // the MCP endpoint
+	auth *agentauth.Server // the endpoint's OAuth authorization server
 
 	stop context.CancelFunc
 	done sync.WaitGroup
@@ -29,15 +31,18 @@ type agentsPart struct {
 // initAgents builds the agent keys, the call log, the tool API and the MCP
 // endpoint, makes the sessions answer the dashboard's agent ops and mounts
 // the API and the endpoint on mux.
-func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origins *authn.OriginPolicy) {
+func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origins *authn.OriginPolicy, hc *http.Client) {
 	logger := s.cfg.Logger
 	a := &s.agents
-	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Logger: logger}
+	a.auth = s.newAgentAuth(hc)
+	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Logger: logger}
 	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
 	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger}
-	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger})
+	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger, Protected: a.auth})
 	a.keys.Closers = append(a.keys.Closers, a.api, a.mcp)
 	s.sessions.UseAgents(gateway.DashboardOps{Keys: a.keys, Log: a.log})
+	s.sessions.UseGrants(a.auth)
+	a.auth.Register(mux)
 	a.api.Register(mux)
 	mux.Handle(gateway.Path, a.mcp)
 	mux.Handle(gateway.ServerPath, a.mcp)

@@ -8,13 +8,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // reservedPaths are routes of the relay a client metadata document may not take.
-var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath}
+var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath,
+	agentauth.MetadataPath, agentauth.AuthorizePath, agentauth.TokenPath, agentauth.RegisterPath, agentauth.RevokePath, agentauth.ConsentPath}
 
 // newOAuth builds the OAuth manager: tokens and registrations sealed in the
 // store, every request through hc (netguard), the callback under PublicURL.

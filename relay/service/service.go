@@ -149,7 +149,7 @@ func (s *Service) init(ctx context.Context) error {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/ws", s.hub)
 	mux.Handle("GET "+authn.LoginPath, s.login)
-	s.initAgents(mux, verifier, origins)
+	s.initAgents(mux, verifier, origins, httpClient)
 	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return err
 	}

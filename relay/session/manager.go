@@ -55,6 +55,7 @@ type Manager struct {
 	configured []ConfiguredServer // the operator's servers, in every session
 
 	agents Agents // agent keys and activity; nil without
+	grants Grants // OAuth grants and consent; nil without
 
 	mu       sync.Mutex
 	asks     broker.Config // tunes each session's broker

@@ -180,6 +180,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return s.journalOp(ctx, f)
 	case wire.OpListAgentKeys, wire.OpCreateAgentKey, wire.OpRevokeAgentKey, wire.OpListActivity:
 		return s.agentsOp(ctx, f)
+	case wire.OpAgentConsent, wire.OpAnswerAgentConsent, wire.OpListAgentGrants, wire.OpRevokeAgentGrant:
+		return s.grantsOp(ctx, f)
 	case wire.OpComplete, wire.OpSubscribe, wire.OpUnsubscribe:
 		return s.resourceOp(ctx, f)
 	default:

@@ -176,6 +176,46 @@ var migrations = []string{
 		PRIMARY KEY (user_id, server_id),
 		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
 	)`,
+	// 11: the relay as an OAuth authorization server for its agent
+	// endpoint (see agentgrants.go): dynamically registered clients, the
+	// grants people gave, the servers each reaches, and its tokens, stored
+	// as SHA-256 hashes.
+	`CREATE TABLE agent_oauth_clients (
+		client_id     TEXT    NOT NULL PRIMARY KEY,
+		name          TEXT    NOT NULL,
+		redirect_uris TEXT    NOT NULL, -- JSON array
+		created_at    INTEGER NOT NULL, -- Unix milliseconds
+		expires_at    INTEGER NOT NULL  -- Unix milliseconds; 0 once a grant uses it
+	);
+	CREATE TABLE agent_grants (
+		grant_id     TEXT    NOT NULL PRIMARY KEY,
+		user_id      TEXT    NOT NULL,
+		client_id    TEXT    NOT NULL,
+		client_name  TEXT    NOT NULL,
+		client_host  TEXT    NOT NULL,
+		redirect_uri TEXT    NOT NULL,
+		resource     TEXT    NOT NULL, -- the endpoint URL its tokens are bound to
+		all_servers  INTEGER NOT NULL,
+		created_at   INTEGER NOT NULL, -- Unix milliseconds
+		last_used_at INTEGER NOT NULL, -- Unix milliseconds; 0 for never
+		revoked_at   INTEGER NOT NULL  -- Unix milliseconds; 0 while valid
+	);
+	CREATE INDEX agent_grants_user ON agent_grants (user_id, created_at);
+	CREATE TABLE agent_grant_servers (
+		grant_id  TEXT NOT NULL REFERENCES agent_grants (grant_id) ON DELETE CASCADE,
+		user_id   TEXT NOT NULL,
+		server_id TEXT NOT NULL,
+		PRIMARY KEY (grant_id, server_id),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	);
+	CREATE TABLE agent_tokens (
+		token_hash BLOB    NOT NULL PRIMARY KEY, -- SHA-256 of the token
+		grant_id   TEXT    NOT NULL REFERENCES agent_grants (grant_id) ON DELETE CASCADE,
+		kind       TEXT    NOT NULL, -- access or refresh
+		expires_at INTEGER NOT NULL, -- Unix milliseconds
+		used_at    INTEGER NOT NULL  -- a refresh token: when it was rotated; 0 while fresh
+	);
+	CREATE INDEX agent_tokens_grant ON agent_tokens (grant_id)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

@@ -1,0 +1,210 @@
+package agentauth
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// maxPending bounds the authorizations waiting for a person.
+const maxPending = 1024
+
+// request is an authorization waiting for the person's consent.
+type request struct {
+	ID          string
+	Client      client
+	RedirectURI string
+	State       string
+	Challenge   string // PKCE S256 code challenge
+	Issuer      string
+	Resource    string
+	Only        string   // the server of a /mcp/s/<id> resource
+	AllServers  bool     // every server requested
+	Servers     []string // else these
+	Expires     time.Time
+}
+
+// serveAuthorize checks an authorization request and sends the browser to
+// the dashboard's consent page. A request whose client or redirect URI is
+// wrong gets an error page (it must not redirect); any other error goes
+// back to the client's redirect URI.
+func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	if !s.authorize.allow(remoteHost(r)) {
+		w.Header().Set("Retry-After", "10")
+		errorPage(w, http.StatusTooManyRequests, "Too many authorization requests from this address; try again in a minute.")
+		return
+	}
+	q := r.URL.Query()
+	c, err := s.lookupClient(r.Context(), q.Get("client_id"))
+	if err != nil {
+		s.cfg.Logger.Info("authorize: client refused", "err", err)
+		errorPage(w, http.StatusBadRequest, "This application is not known to Switchboard: "+err.Error())
+		return
+	}
+	redirect, ok := c.matchRedirect(q.Get("redirect_uri"))
+	if !ok {
+		errorPage(w, http.StatusBadRequest, "This application asked to be sent to an address it did not register (redirect_uri). Nothing was authorized.")
+		return
+	}
+	iss := s.Issuer(r)
+	req := &request{Client: c, RedirectURI: redirect, State: q.Get("state"), Issuer: iss}
+	if e := s.checkAuthorize(q, req); e != nil {
+		http.Redirect(w, r, req.errorRedirect(e), http.StatusSeeOther)
+		return
+	}
+	req.ID = randomID()
+	req.Expires = s.cfg.Now().Add(s.cfg.RequestTTL)
+	if !s.addRequest(req) {
+		http.Redirect(w, r, req.errorRedirect(fail("temporarily_unavailable", "too many authorizations are waiting")), http.StatusSeeOther)
+		return
+	}
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, ConsentPath+"?"+ConsentParam+"="+url.QueryEscape(req.ID), http.StatusSeeOther)
+}
+
+// checkAuthorize checks the protocol parameters and fills req from them.
+func (s *Server) checkAuthorize(q url.Values, req *request) *oauthError {
+	switch {
+	case q.Get("response_type") != "code":
+		return fail("unsupported_response_type", "only the code response type is supported")
+	case q.Get("code_challenge") == "" || q.Get("code_challenge_method") != "S256":
+		return fail("invalid_request", "PKCE with code_challenge_method S256 is required")
+	case len(q.Get("code_challenge")) < 43 || len(q.Get("code_challenge")) > 128:
+		return fail("invalid_request", "the code challenge has the wrong length")
+	}
+	req.Challenge = q.Get("code_challenge")
+	only, ok := endpointOf(req.Issuer, q.Get("resource"))
+	if !ok {
+		return fail("invalid_target", "the resource must be this relay's agent endpoint ("+req.Issuer+endpointPath+" or "+req.Issuer+endpointServerDir+"<id>)")
+	}
+	req.Resource, req.Only = q.Get("resource"), only
+	all, servers, e := parseScope(q.Get("scope"))
+	if e != nil {
+		return e
+	}
+	switch {
+	case only != "":
+		req.Servers = []string{only}
+	case all || len(servers) == 0:
+		req.AllServers = true
+	default:
+		req.Servers = servers
+	}
+	return nil
+}
+
+// endpointOf checks that resource names the agent endpoint under issuer
+// and returns its server (empty for the aggregate endpoint).
+func endpointOf(issuer, resource string) (only string, ok bool) {
+	path, found := strings.CutPrefix(resource, issuer)
+	switch {
+	case !found:
+		return "", false
+	case path == endpointPath:
+		return "", true
+	}
+	id, found := strings.CutPrefix(path, endpointServerDir)
+	if !found || id == "" || strings.ContainsAny(id, "/?#%") {
+		return "", false
+	}
+	return id, true
+}
+
+// parseScope reads a scope parameter: ScopeAll, ScopeServerPrefix + id
+// (any number), offline_access (ignored: a refresh token is always issued).
+func parseScope(scope string) (all bool, servers []string, _ *oauthError) {
+	for _, s := range strings.Fields(scope) {
+		switch id, isServer := strings.CutPrefix(s, ScopeServerPrefix); {
+		case s == ScopeAll:
+			all = true
+		case s == scopeOffline:
+		case isServer && id != "":
+			servers = append(servers, id)
+		default:
+			return false, nil, fail("invalid_scope", "unknown scope "+s)
+		}
+	}
+	return all, servers, nil
+}
+
+// errorRedirect is req's redirect URI carrying error e.
+func (req *request) errorRedirect(e *oauthError) string {
+	v := url.Values{"error": {e.Code}, "iss": {req.Issuer}}
+	if e.Description != "" {
+		v.Set("error_description", e.Description)
+	}
+	if req.State != "" {
+		v.Set("state", req.State)
+	}
+	return withQuery(req.RedirectURI, v)
+}
+
+// withQuery adds v to the query of uri.
+func withQuery(uri string, v url.Values) string {
+	sep := "?"
+	if strings.Contains(uri, "?") {
+		sep = "&"
+	}
+	return uri + sep + v.Encode()
+}
+
+// addRequest keeps req until it is decided or expires.
+func (s *Server) addRequest(req *request) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.cfg.Now()
+	for id, p := range s.requests {
+		if !now.Before(p.Expires) {
+			delete(s.requests, id)
+		}
+	}
+	if len(s.requests) >= maxPending {
+		return false
+	}
+	s.requests[req.ID] = req
+	return true
+}
+
+// pending returns the request id while it waits.
+func (s *Server) pending(id string) (*request, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req, ok := s.requests[id]
+	if !ok || !s.cfg.Now().Before(req.Expires) {
+		delete(s.requests, id)
+		return nil, false
+	}
+	return req, true
+}
+
+// take removes and returns the request id while it waits.
+func (s *Server) take(id string) (*request, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	req, ok := s.requests[id]
+	delete(s.requests, id)
+	if !ok || !s.cfg.Now().Before(req.Expires) {
+		return nil, false
+	}
+	return req, true
+}
+
+// randomID returns 32 random bytes, base64url.
+func randomID() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// errorPage writes a plain-text error for a person.
+func errorPage(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write([]byte(msg + "\n"))
+}

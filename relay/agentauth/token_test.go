@@ -1,0 +1,88 @@
+package agentauth
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// approvedCode runs an approved authorization and returns its code and verifier.
+func approvedCode(t *testing.T, s *Server, c store.AgentClient, id string) (string, string) {
+	t.Helper()
+	verifier := oauth2.GenerateVerifier()
+	s.addRequest(&request{
+		ID: id, Client: client{ID: c.ID, Name: c.Name, Host: "127.0.0.1"}, RedirectURI: c.RedirectURIs[0],
+		Challenge: oauth2.S256ChallengeFromVerifier(verifier), Issuer: "http://127.0.0.1:8080",
+		Resource: "http://127.0.0.1:8080/mcp", AllServers: true, Expires: time.Now().Add(time.Minute),
+	})
+	res, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: id, Approve: true, AllServers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(res.Redirect)
+	if u.Query().Get("iss") != "http://127.0.0.1:8080" {
+		t.Errorf("the code's redirect %s lacks the issuer", res.Redirect)
+	}
+	return u.Query().Get("code"), verifier
+}
+
+// postToken posts form to the token endpoint.
+func postToken(s *Server, form url.Values) (int, map[string]any) {
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080"+TokenPath, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	s.serveToken(rec, req)
+	var out map[string]any
+	json.Unmarshal(rec.Body.Bytes(), &out)
+	return rec.Code, out
+}
+
+func TestCodeIsSpentOnceWithItsVerifier(t *testing.T) {
+	s := newTestServer(t, true, false)
+	var revoked []string
+	s.cfg.Revoked = func(id string) { revoked = append(revoked, id) }
+	c, _ := s.cfg.Store.PutAgentClient(context.Background(), store.AgentClient{Name: "A", RedirectURIs: []string{"http://127.0.0.1:5000/cb"}, Expires: time.Now().Add(time.Hour)})
+	exchange := func(code, verifier, client, redirect string) (int, map[string]any) {
+		return postToken(s, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
+			"client_id": {client}, "redirect_uri": {redirect}, "resource": {"http://127.0.0.1:8080/mcp"}})
+	}
+	code, verifier := approvedCode(t, s, c, "r1")
+	if status, out := exchange(code, oauth2.GenerateVerifier(), c.ID, c.RedirectURIs[0]); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("a wrong verifier: %d %v, want invalid_grant", status, out)
+	}
+	if status, out := exchange(code, verifier, c.ID, c.RedirectURIs[0]); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("the code after a failed try: %d %v, want invalid_grant", status, out)
+	}
+	code, verifier = approvedCode(t, s, c, "r2")
+	if status, out := exchange(code, verifier, "someone-else", c.RedirectURIs[0]); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("another client: %d %v, want invalid_grant", status, out)
+	}
+	code, verifier = approvedCode(t, s, c, "r3")
+	status, out := exchange(code, verifier, c.ID, c.RedirectURIs[0])
+	if status != http.StatusOK || out["token_type"] != "Bearer" || out["scope"] != ScopeAll {
+		t.Fatalf("the right exchange: %d %v", status, out)
+	}
+	access, _ := out["access_token"].(string)
+	if g, err := s.Authenticate(context.Background(), access); err != nil || g.User != "u" || g.Resource != "http://127.0.0.1:8080/mcp" || g.Servers != nil {
+		t.Errorf("the access token's grant: %+v %v", g, err)
+	}
+	if status, out := exchange(code, verifier, c.ID, c.RedirectURIs[0]); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("the code twice: %d %v, want invalid_grant", status, out)
+	}
+	if _, err := s.Authenticate(context.Background(), access); err == nil || len(revoked) != 1 {
+		t.Errorf("after the code came twice its token works (%v) or the sessions were not closed (%v)", err, revoked)
+	}
+	if status, out := postToken(s, url.Values{"grant_type": {"password"}}); status != http.StatusBadRequest || out["error"] != "unsupported_grant_type" {
+		t.Errorf("a password grant: %d %v", status, out)
+	}
+}

@@ -1,0 +1,72 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
+)
+
+func TestAgentGrantKeepsTokensOnlyAsHashesAndLosesRemovedServers(t *testing.T) {
+	ctx := context.Background()
+	s, dir := openTemp(t)
+	for _, id := range []string{"a", "b"} {
+		if err := s.PutServer(ctx, store.Server{User: "ann", ID: id, Name: "srv " + id, URL: "http://x/" + id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	access, at := store.NewAgentToken(store.TokenAccess, time.Now().Add(time.Hour))
+	g, err := s.CreateAgentGrant(ctx, store.AgentGrant{User: "ann", ClientID: "c", ClientName: "C", ClientHost: "c.example", Servers: []string{"a", "b"}}, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateAgentGrant(ctx, store.AgentGrant{User: "bob", ClientID: "c", Servers: []string{"a"}}); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a grant of another user's server: %v, want ErrNotFound", err)
+	}
+	got, tok, err := s.AgentGrantByToken(ctx, store.HashAgentToken(access))
+	if err != nil || got.ID != g.ID || tok.Kind != store.TokenAccess || !slices.Equal(got.Servers, []string{"a", "b"}) {
+		t.Fatalf("by token: %+v %+v %v", got, tok, err)
+	}
+	if err := s.DeleteServer(ctx, "ann", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = s.AgentGrantByID(ctx, g.ID); !slices.Equal(got.Servers, []string{"b"}) {
+		t.Errorf("after removing server a the grant reaches %v", got.Servers)
+	}
+	for _, f := range []string{"switchboard.db", "switchboard.db-wal"} {
+		raw, _ := os.ReadFile(filepath.Join(dir, f))
+		if bytes.Contains(raw, []byte(access)) {
+			t.Errorf("the access token is in %s", f)
+		}
+	}
+}
+
+func TestRefreshTokenRotatesOnceThenRevokesItsGrant(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	now := time.Now()
+	first, rt := store.NewAgentToken(store.TokenRefresh, now.Add(time.Hour))
+	g, err := s.CreateAgentGrant(ctx, store.AgentGrant{User: "ann", ClientID: "c", AllServers: true}, rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, next := store.NewAgentToken(store.TokenRefresh, now.Add(time.Hour))
+	if got, err := s.RotateAgentRefresh(ctx, store.HashAgentToken(first), now, next); err != nil || got.ID != g.ID {
+		t.Fatalf("first rotation: %+v %v", got, err)
+	}
+	if _, err := s.RotateAgentRefresh(ctx, store.HashAgentToken(first), now); !errors.Is(err, store.ErrRefreshReused) {
+		t.Errorf("second rotation of the same token: %v, want ErrRefreshReused", err)
+	}
+	if got, _ := s.AgentGrantByID(ctx, g.ID); got.Revoked.IsZero() {
+		t.Error("the grant survived a reused refresh token")
+	}
+	if _, err := s.RotateAgentRefresh(ctx, next.Hash, now); !errors.Is(err, store.ErrGrantRevoked) {
+		t.Errorf("the newer token of the revoked grant: %v, want ErrGrantRevoked", err)
+	}
+}
