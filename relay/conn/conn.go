@@ -53,6 +53,13 @@ type Config struct {
 	// Subscriptions are the URIs of the resources subscribed to: each new
 	// session subscribes to them again.
 	Subscriptions []string
+	// CallTimeout bounds each operation on the server (a tool call, a
+	// prompt, a read); default [DefaultCallTimeout]. One that passes fails
+	// with [wire.CodeTimeout].
+	CallTimeout time.Duration
+	// MaxResultBytes caps the JSON of one operation's result; a larger one
+	// fails with [wire.CodeTooLarge]. Default [wire.MaxResultBytes].
+	MaxResultBytes int
 }
 
 // withDefaults fills in the zero fields.
@@ -78,6 +85,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Journal == nil {
 		c.Journal = noJournal{}
+	}
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = DefaultCallTimeout
+	}
+	if c.MaxResultBytes <= 0 {
+		c.MaxResultBytes = wire.MaxResultBytes
 	}
 	return c
 }
@@ -126,6 +139,10 @@ type Conn struct {
 	logOrder    logOrder // log messages read along and handled, for CallToolMCP
 	agentLevels map[any]string
 	agentSubs   map[string]int
+
+	// shown is the state last emitted, guarded by mu, for the message of an
+	// operation that finds no live session.
+	shown wire.Server
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
@@ -303,6 +320,9 @@ func (c *Conn) publish() {
 		return
 	}
 	c.emitted = c.state
+	c.mu.Lock()
+	c.shown = c.state.Meta()
+	c.mu.Unlock()
 	c.emit(c.state)
 }
 

@@ -123,7 +123,7 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 		if err != nil {
 			return nil, wire.NewError(wire.CodeUpstream, err.Error())
 		}
-		return sized(out)
+		return sized(out, s.maxResult)
 	}
 	created(wireTask(t))
 	return c.followTask(ctx, t, status)
@@ -237,7 +237,7 @@ func (c *Conn) taskResult(ctx context.Context, id string) (*wire.CallToolResult,
 	if err != nil {
 		return nil, wire.NewError(wire.CodeUpstream, err.Error())
 	}
-	return sized(out)
+	return sized(out, s.maxResult)
 }
 
 // getTask asks the server for a task's status.
