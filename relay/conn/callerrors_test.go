@@ -57,7 +57,7 @@ func TestServerJSONRPCErrorIsAProtocolErrorWithItsCode(t *testing.T) {
 }
 
 func TestCallTimeoutSaysTheLimit(t *testing.T) {
-	f := opsFixture(t, legacyEra)
+	f := opsFixture(t, statelessEra)
 	cfg := testConfig(f.url)
 	cfg.CallTimeout = 300 * time.Millisecond
 	c, r := start(t, cfg)
