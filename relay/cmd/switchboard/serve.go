@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // shutdownTimeout bounds a graceful stop.
@@ -46,11 +48,16 @@ func serve(args []string) error {
 	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
 	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
 	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
+	callTimeout := fs.Duration("call-timeout", conn.DefaultCallTimeout, "how long the relay waits for a server to answer one call (tool, prompt, read) before it fails the call as timed out")
+	maxResult := fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
 	loopback := fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
 	of := addOAuthFlags(fs)
 	mf := addModelFlags(fs)
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := checkLimits(*callTimeout, *maxResult); err != nil {
 		return err
 	}
 	logger, err := newLogger(*logLevel)
@@ -95,6 +102,8 @@ func serve(args []string) error {
 		LocalUser:      *user,
 		AllowLoopback:  *loopback,
 		AskTimeout:     *askTimeout,
+		CallTimeout:    *callTimeout,
+		MaxResultBytes: *maxResult,
 		Logger:         logger,
 
 		ModelURL:  *mf.url,
