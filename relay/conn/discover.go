@@ -58,6 +58,7 @@ func (c *Conn) discover(s *session, k kinds) error {
 		c.state.Tools = tools
 		c.mu.Lock()
 		s.tools = names(tools, func(t wire.Tool) string { return t.Name })
+		s.outputs = outputSchemas(tools)
 		c.mu.Unlock()
 	}
 	if k&kindPrompts != 0 {
@@ -88,6 +89,17 @@ func (c *Conn) discover(s *session, k kinds) error {
 		c.state.Resources, c.state.Templates = resources, templates
 	}
 	return nil
+}
+
+// outputSchemas returns the outputSchemas of tools, by name.
+func outputSchemas(tools []wire.Tool) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for _, t := range tools {
+		if t.OutputSchema != nil {
+			out[t.Name] = t.OutputSchema
+		}
+	}
+	return out
 }
 
 // names returns the set of keys of items.

@@ -46,7 +46,20 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 	if err != nil {
 		return nil, wire.NewError(wire.CodeUpstream, err.Error())
 	}
+	c.checkOutput(s, name, out)
 	return sized(out, s.maxResult)
+}
+
+// checkOutput sets out's OutputCheck when the tool name of s declared an
+// outputSchema. An isError result is the tool's error, not its output: it
+// is not checked.
+func (c *Conn) checkOutput(s *session, name string, out *wire.CallToolResult) {
+	c.mu.Lock()
+	schema := s.outputs[name]
+	c.mu.Unlock()
+	if schema != nil && !out.IsError {
+		out.OutputCheck = checkOutput(schema, out.StructuredContent)
+	}
 }
 
 // GetPrompt gets the prompt name with args. Errors are [*wire.Error].

@@ -2,6 +2,7 @@ package conn
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -20,6 +21,9 @@ type session struct {
 	// tools and prompts hold the names last listed, guarded by Conn.mu; nil
 	// until listed.
 	tools, prompts map[string]bool
+	// outputs holds the outputSchemas of the tools last listed, by name,
+	// guarded by Conn.mu.
+	outputs map[string]json.RawMessage
 	// broken says, buffered 1, that a request or response stream of the
 	// session failed: serve probes the server at once (see suspect).
 	broken chan struct{}

@@ -123,10 +123,15 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 		if err != nil {
 			return nil, wire.NewError(wire.CodeUpstream, err.Error())
 		}
+		c.checkOutput(s, name, out)
 		return sized(out, s.maxResult)
 	}
 	created(wireTask(t))
-	return c.followTask(ctx, t, status)
+	out, err := c.followTask(ctx, t, status)
+	if err == nil {
+		c.checkOutput(s, name, out)
+	}
+	return out, err
 }
 
 // createTask sends the task-augmented tools/call and returns the task the
