@@ -106,6 +106,9 @@ type Conn struct {
 	// the connection; nil when the caller gave a client.
 	ownTransport *http.Transport
 	auth         *authTransport // carries Config.Auth; nil without it
+	// iconHTTP fetches icons: the client without the server's credentials.
+	iconHTTP *http.Client
+	icons    iconCache
 
 	ctx     context.Context // cancelled by Close
 	cancel  context.CancelFunc
@@ -181,6 +184,7 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 	if c.http == nil {
 		c.http, c.ownTransport = newDefaultHTTPClient()
 	}
+	c.iconHTTP = c.http // without the server's credentials
 	c.http = c.withAuth(c.http)
 	c.logLevel = cfg.LogLevel
 	c.client = newClient(c)

@@ -51,6 +51,7 @@ func convertTool(t *mcp.Tool) (_ wire.Tool, ok bool) {
 		InputSchema:  rawJSON(t.InputSchema, maxSchemaBytes),
 		OutputSchema: rawJSON(t.OutputSchema, maxSchemaBytes),
 		Annotations:  annotations,
+		Icons:        convertIcons(t.Icons),
 	}, true
 }
 

@@ -111,8 +111,9 @@ func names[T any](items []T, key func(T) string) map[string]bool {
 	return set
 }
 
+// listTools lists the tools, their icons inlined (see icons.go).
 func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Tool, error) {
-	return collect(ctx, c, "tools",
+	tools, err := collect(ctx, c, "tools",
 		func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
 			r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 			if err != nil {
@@ -121,6 +122,11 @@ func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Too
 			return r.Tools, r.NextCursor, nil
 		},
 		convertTool, func(t wire.Tool) string { return t.Name })
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, tools)
+	return tools, nil
 }
 
 func (c *Conn) listPrompts(ctx context.Context, cs *mcp.ClientSession) ([]wire.Prompt, error) {
