@@ -84,8 +84,9 @@ type Server struct {
 
 // Meta returns a copy of s without its lists: the part a [KindServer] change carries.
 func (s Server) Meta() Server {
-	s.Tools, s.Prompts, s.Resources, s.Templates = nil, nil, nil, nil
-	s.Subscriptions = nil
+	for _, l := range serverLists {
+		l.clear(&s)
+	}
 	return s
 }
 
@@ -173,4 +174,7 @@ type Change struct {
 	Key    string          `json:"key"`
 	Remove bool            `json:"remove,omitempty"`
 	Value  json.RawMessage `json:"value,omitempty"`
+	// At, on a put of a new server or of an item new to a server's list, is
+	// its index; without it (or out of range) it goes to the end.
+	At *int `json:"at,omitempty"`
 }
