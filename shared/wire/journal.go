@@ -182,4 +182,3 @@ func appendBounded[T any](items []T, dropped uint64, c Change, bound int, n func
 	copy(out, items)
 	return append(out, v), dropped, nil
 }
-
