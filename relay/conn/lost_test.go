@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,53 +72,130 @@ func TestCallFailsAsConnectionLostWithinTwoSecondsWhenTheServerDies(t *testing.T
 		{"streamable stateless", wire.TransportStreamable, statelessEra, false},
 		{"sse", wire.TransportSSE, legacyEra, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			d := newDyingServer(t, tc.transport, tc.e, tc.resumable)
-			cfg := testConfig(d.url)
-			cfg.Transport = tc.transport
-			cfg.HealthInterval = time.Hour // the health check must not be what notices
-			cfg.RetryMin, cfg.RetryMax = time.Hour, time.Hour
-			c, r := start(t, cfg)
-			r.awaitState(wire.StateReady)
+		for _, agent := range []bool{false, true} {
+			name := tc.name
+			if agent {
+				name += " agent"
+			}
+			t.Run(name, func(t *testing.T) { testConnectionLost(t, tc.transport, tc.e, tc.resumable, agent) })
+		}
+	}
+}
 
-			type outcome struct {
-				err error
-				at  time.Time
+// testConnectionLost calls the dying tool of a server as the dashboard (or
+// as an agent, through the pass-through call) and checks how the call ends.
+func testConnectionLost(t *testing.T, transport string, e era, resumable, agent bool) {
+	d := newDyingServer(t, transport, e, resumable)
+	cfg := testConfig(d.url)
+	cfg.Transport = transport
+	cfg.HealthInterval = time.Hour // the health check must not be what notices
+	cfg.RetryMin, cfg.RetryMax = time.Hour, time.Hour
+	c, r := start(t, cfg)
+	r.awaitState(wire.StateReady)
+
+	type outcome struct {
+		err error
+		at  time.Time
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var err error
+		if agent {
+			_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "die", Arguments: map[string]any{}}, nil)
+		} else {
+			_, err = c.CallTool(context.Background(), "die", json.RawMessage(`{}`), nil)
+		}
+		done <- outcome{err, time.Now()}
+	}()
+	var died time.Time
+	select {
+	case <-d.died:
+		died = time.Now()
+	case <-time.After(waitFor):
+		t.Fatal("the tool did not run")
+	}
+	var o outcome
+	select {
+	case o = <-done:
+	case <-time.After(waitFor):
+		t.Fatalf("the call did not end within %v of the server dying", waitFor)
+	}
+	if took := o.at.Sub(died); took > 2*time.Second {
+		t.Errorf("the call ended %v after the server died, want < 2s", took)
+	}
+	if o.err == nil {
+		t.Fatal("the call succeeded")
+	}
+	if code := wireCode(t, o.err); code != wire.CodeConnectionLost {
+		t.Errorf("code %s (%v), want %s", code, o.err, wire.CodeConnectionLost)
+	}
+	if msg := o.err.Error(); strings.Contains(msg, "answered with") || strings.Contains(msg, "EOF") {
+		t.Errorf("message %q", msg)
+	}
+	failed := r.awaitState(wire.StateFailed)
+	if !strings.Contains(failed.Error, "connection lost") {
+		t.Errorf("server error %q", failed.Error)
+	}
+}
+
+func TestCallCutByTheNetworkIsConnectionLostAndTheSessionStays(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "cut", Version: "1"}, nil)
+	addEcho(server)
+	var (
+		mu    sync.Mutex
+		conns = map[net.Conn]bool{}
+	)
+	cut := make(chan struct{})
+	server.AddTool(&mcp.Tool{Name: "cut", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			for c := range conns { // like a proxy dropping every connection
+				c.Close()
 			}
-			done := make(chan outcome, 1)
-			go func() {
-				_, err := c.CallTool(context.Background(), "die", json.RawMessage(`{}`), nil)
-				done <- outcome{err, time.Now()}
-			}()
-			var died time.Time
-			select {
-			case <-d.died:
-				died = time.Now()
-			case <-time.After(waitFor):
-				t.Fatal("the tool did not run")
-			}
-			var o outcome
-			select {
-			case o = <-done:
-			case <-time.After(waitFor):
-				t.Fatalf("the call did not end within %v of the server dying", waitFor)
-			}
-			if took := o.at.Sub(died); took > 2*time.Second {
-				t.Errorf("the call ended %v after the server died, want < 2s", took)
-			}
-			if o.err == nil {
-				t.Fatal("the call succeeded")
-			}
-			if code := wireCode(t, o.err); code != wire.CodeConnectionLost {
-				t.Errorf("code %s (%v), want %s", code, o.err, wire.CodeConnectionLost)
-			}
-			if msg := o.err.Error(); strings.Contains(msg, "answered with") || strings.Contains(msg, "EOF") {
-				t.Errorf("message %q", msg)
-			}
-			failed := r.awaitState(wire.StateFailed)
-			if !strings.Contains(failed.Error, "connection lost") {
-				t.Errorf("server error %q", failed.Error)
-			}
+			mu.Unlock()
+			close(cut)
+			return &mcp.CallToolResult{}, nil // to a connection that is gone
 		})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{
+		Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil),
+		ConnState: func(c net.Conn, s http.ConnState) {
+			mu.Lock()
+			defer mu.Unlock()
+			if s == http.StateNew {
+				conns[c] = true
+			} else if s == http.StateClosed || s == http.StateHijacked {
+				delete(conns, c)
+			}
+		},
+	}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	cfg := testConfig("http://" + ln.Addr().String() + "/mcp")
+	cfg.HealthInterval = time.Hour
+	c, r := start(t, cfg)
+	r.awaitState(wire.StateReady)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(context.Background(), "cut", json.RawMessage(`{}`), nil)
+		done <- err
+	}()
+	<-cut
+	select {
+	case err := <-done:
+		if code := wireCode(t, err); code != wire.CodeConnectionLost {
+			t.Errorf("code %s (%v), want %s", code, err, wire.CodeConnectionLost)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the call did not end within 2 s of its connection being cut")
+	}
+	// The server still answers: the session goes on.
+	res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"on"}`), nil)
+	if err != nil || res.Content[0].Text != "on" {
+		t.Fatalf("after the cut: %+v, %v", res, err)
 	}
 }
