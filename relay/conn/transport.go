@@ -57,8 +57,8 @@ func watchingClient(hc *http.Client, limit int64, streamEnded, broken func()) *h
 // go-sdk does not surface:
 //   - the end of an established subscriptions/listen stream: without it a
 //     session would silently stop hearing list changes;
-//   - a request that fails, or a response body that breaks (an error other
-//     than its end), while its caller still waits: the server may have died
+//   - a request whose connection fails, or a response body whose
+//     connection breaks before its end, while its caller still waits: the server may have died
 //     mid-call, which the go-sdk would only notice after trying to resume
 //     the stream for several seconds. The connection probes at once.
 type observer struct {
@@ -72,7 +72,7 @@ type observer struct {
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := o.base.RoundTrip(req)
 	if err != nil {
-		if req.Context().Err() == nil {
+		if req.Context().Err() == nil && connectionBroke(err) {
 			o.broken()
 		}
 		return nil, err
@@ -88,8 +88,8 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// brokenBody calls broken when a read fails with an error other than the
-// body's end while its request's context is live.
+// brokenBody calls broken when a read fails because the connection broke
+// (not at the body's end) while its request's context is live.
 type brokenBody struct {
 	io.ReadCloser
 	ctx    context.Context
@@ -98,7 +98,7 @@ type brokenBody struct {
 
 func (b *brokenBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err != nil && err != io.EOF && b.ctx.Err() == nil {
+	if err != nil && err != io.EOF && b.ctx.Err() == nil && connectionBroke(err) {
 		b.broken()
 	}
 	return n, err
