@@ -42,6 +42,7 @@ const (
 	iconFetchBudget   = 5 * time.Second
 	iconFetchParallel = 4
 	maxIconCache      = 512
+	maxIconRedirects  = 3
 )
 
 // iconTypes are the image types an icon may have.
@@ -227,15 +228,20 @@ func (c *Conn) fetchIcons(ctx context.Context, tools []wire.Tool) {
 	wg.Wait()
 }
 
-// errNotHTTPS refuses a redirect of an icon to anything but https.
-var errNotHTTPS = errors.New("an icon is fetched over https only")
+// errNotHTTPS refuses a redirect of an icon to anything but https, or one
+// too many.
+var errNotHTTPS = errors.New("an icon is fetched over https only, through few redirects")
 
 // fetchIcon fetches one icon and returns its data: URI.
 func (c *Conn) fetchIcon(ctx context.Context, u string) (string, error) {
 	hc := *c.iconHTTP
+	guard := hc.CheckRedirect // the network guard's, kept
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if req.URL.Scheme != "https" || len(via) >= 3 {
+		if req.URL.Scheme != "https" || len(via) >= maxIconRedirects {
 			return errNotHTTPS
+		}
+		if guard != nil {
+			return guard(req, via)
 		}
 		return nil
 	}
