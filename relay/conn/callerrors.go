@@ -68,7 +68,13 @@ func opError(caller, op context.Context, err error, timeout time.Duration) *wire
 	if connectionBroke(err) {
 		return wire.NewError(wire.CodeConnectionLost, msgConnectionLost)
 	}
-	return wire.NewError(wire.CodeUpstream, "the server's answer could not be used: "+explain(err))
+	return unusableAnswer(errors.New(explain(err)))
+}
+
+// unusableAnswer says that the server answered something the relay cannot
+// use, and why.
+func unusableAnswer(err error) *wire.Error {
+	return wire.NewError(wire.CodeUpstream, "the server's answer could not be used: "+err.Error())
 }
 
 // timeoutError says that the relay's per-call limit passed.

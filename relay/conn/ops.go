@@ -44,7 +44,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 	}
 	out, err := convertCallToolResult(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		return nil, unusableAnswer(err)
 	}
 	c.checkOutput(s, name, out)
 	return sized(out, s.maxResult)
@@ -78,7 +78,7 @@ func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]strin
 	}
 	out, err := convertGetPromptResult(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		return nil, unusableAnswer(err)
 	}
 	return sized(out, s.maxResult)
 }

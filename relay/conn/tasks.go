@@ -121,7 +121,7 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 	case plain != nil: // the server ran the call without a task
 		out, err := convertCallToolResult(plain)
 		if err != nil {
-			return nil, wire.NewError(wire.CodeUpstream, err.Error())
+			return nil, unusableAnswer(err)
 		}
 		c.checkOutput(s, name, out)
 		return sized(out, s.maxResult)
@@ -240,7 +240,7 @@ func (c *Conn) taskResult(ctx context.Context, id string) (*wire.CallToolResult,
 	}
 	out, err := convertCallToolResult(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		return nil, unusableAnswer(err)
 	}
 	return sized(out, s.maxResult)
 }
