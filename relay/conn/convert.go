@@ -68,6 +68,7 @@ func convertPrompt(p *mcp.Prompt) (_ wire.Prompt, ok bool) {
 		Name:        p.Name,
 		Title:       line(p.Title, maxTitleRunes),
 		Description: text(p.Description, maxDescriptionRunes),
+		Icons:       convertIcons(p.Icons),
 	}
 	for _, a := range p.Arguments {
 		if a == nil || !validKey(a.Name, maxKeyRunes) {
@@ -96,6 +97,7 @@ func convertResource(r *mcp.Resource) (_ wire.Resource, ok bool) {
 		Description: text(r.Description, maxDescriptionRunes),
 		MIMEType:    line(r.MIMEType, maxMIMERunes),
 		Size:        max(r.Size, 0),
+		Icons:       convertIcons(r.Icons),
 	}, true
 }
 
@@ -111,6 +113,7 @@ func convertTemplate(t *mcp.ResourceTemplate) (_ wire.ResourceTemplate, ok bool)
 		Title:       line(t.Title, maxTitleRunes),
 		Description: text(t.Description, maxDescriptionRunes),
 		MIMEType:    line(t.MIMEType, maxMIMERunes),
+		Icons:       convertIcons(t.Icons),
 	}, true
 }
 

@@ -125,12 +125,13 @@ func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Too
 	if err != nil {
 		return nil, err
 	}
-	c.inlineIcons(ctx, tools)
+	c.inlineIcons(ctx, iconsOf(tools, func(t *wire.Tool) *[]wire.Icon { return &t.Icons }))
 	return tools, nil
 }
 
+// listPrompts lists the prompts, their icons inlined.
 func (c *Conn) listPrompts(ctx context.Context, cs *mcp.ClientSession) ([]wire.Prompt, error) {
-	return collect(ctx, c, "prompts",
+	prompts, err := collect(ctx, c, "prompts",
 		func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
 			r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 			if err != nil {
@@ -139,10 +140,16 @@ func (c *Conn) listPrompts(ctx context.Context, cs *mcp.ClientSession) ([]wire.P
 			return r.Prompts, r.NextCursor, nil
 		},
 		convertPrompt, func(p wire.Prompt) string { return p.Name })
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(prompts, func(p *wire.Prompt) *[]wire.Icon { return &p.Icons }))
+	return prompts, nil
 }
 
+// listResources lists the resources, their icons inlined.
 func (c *Conn) listResources(ctx context.Context, cs *mcp.ClientSession) ([]wire.Resource, error) {
-	return collect(ctx, c, "resources",
+	resources, err := collect(ctx, c, "resources",
 		func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
 			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
@@ -151,6 +158,11 @@ func (c *Conn) listResources(ctx context.Context, cs *mcp.ClientSession) ([]wire
 			return r.Resources, r.NextCursor, nil
 		},
 		convertResource, func(r wire.Resource) string { return r.URI })
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(resources, func(r *wire.Resource) *[]wire.Icon { return &r.Icons }))
+	return resources, nil
 }
 
 // listTemplates lists resource templates. A server with resources but
@@ -168,7 +180,11 @@ func (c *Conn) listTemplates(ctx context.Context, cs *mcp.ClientSession) ([]wire
 	if rpcErr := serverError(err); rpcErr != nil && rpcErr.Code == jsonrpc.CodeMethodNotFound {
 		return nil, nil
 	}
-	return templates, err
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(templates, func(t *wire.ResourceTemplate) *[]wire.Icon { return &t.Icons }))
+	return templates, nil
 }
 
 // collect follows the pages of one list, converting its items. It stops at

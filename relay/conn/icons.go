@@ -158,15 +158,16 @@ func (ic *iconCache) put(u, v string) {
 	}
 }
 
-// inlineIcons replaces the https icons of tools by data: URIs, fetching the
-// ones not fetched before, and drops those it cannot use and those past the
-// list's icon budget. Afterwards every icon of tools is a data: URI.
-func (c *Conn) inlineIcons(ctx context.Context, tools []wire.Tool) {
-	c.fetchIcons(ctx, tools)
+// inlineIcons replaces the https icons of a list's items (each given by a
+// pointer to its icons) by data: URIs, fetching the ones not fetched
+// before, and drops those it cannot use and those past the list's icon
+// budget. Afterwards every icon of the items is a data: URI.
+func (c *Conn) inlineIcons(ctx context.Context, items []*[]wire.Icon) {
+	c.fetchIcons(ctx, items)
 	budget := maxListIconBytes
-	for i := range tools {
+	for _, icons := range items {
 		var kept []wire.Icon
-		for _, ic := range tools[i].Icons {
+		for _, ic := range *icons {
 			if !strings.HasPrefix(ic.Src, "data:") {
 				v, _ := c.icons.get(ic.Src)
 				if v == "" {
@@ -181,17 +182,26 @@ func (c *Conn) inlineIcons(ctx context.Context, tools []wire.Tool) {
 			budget -= len(ic.Src)
 			kept = append(kept, ic)
 		}
-		tools[i].Icons = kept
+		*icons = kept
 	}
 }
 
-// fetchIcons fetches the https icons of tools not fetched before, at most
+// iconsOf returns pointers to the icons of each item of a list.
+func iconsOf[T any](items []T, icons func(*T) *[]wire.Icon) []*[]wire.Icon {
+	out := make([]*[]wire.Icon, len(items))
+	for i := range items {
+		out[i] = icons(&items[i])
+	}
+	return out
+}
+
+// fetchIcons fetches the https icons of items not fetched before, at most
 // maxIconFetches, a few at a time, within iconFetchBudget.
-func (c *Conn) fetchIcons(ctx context.Context, tools []wire.Tool) {
+func (c *Conn) fetchIcons(ctx context.Context, items []*[]wire.Icon) {
 	var todo []string
 	seen := map[string]bool{}
-	for _, t := range tools {
-		for _, ic := range t.Icons {
+	for _, icons := range items {
+		for _, ic := range *icons {
 			if strings.HasPrefix(ic.Src, "data:") || seen[ic.Src] {
 				continue
 			}

@@ -34,7 +34,7 @@ func encodedGIF(t *testing.T) []byte {
 	return b.Bytes()
 }
 
-func TestToolIconsReachTheDashboardOnlyAsSafeDataURIs(t *testing.T) {
+func TestIconsReachTheDashboardOnlyAsSafeDataURIs(t *testing.T) {
 	pngBytes, gifBytes := encodedPNG(t), encodedGIF(t)
 	b64 := base64.StdEncoding.EncodeToString
 	var fetches atomic.Int32
@@ -75,6 +75,14 @@ func TestToolIconsReachTheDashboardOnlyAsSafeDataURIs(t *testing.T) {
 	tool("https_redirect", icons.URL+"/to-http")
 	tool("shared", icons.URL+"/icon.png", "data:image/gif;base64,"+b64(gifBytes))
 
+	svg := mcp.Icon{Source: "data:image/svg+xml;base64," + b64([]byte("<svg/>"))}
+	f.server.AddPrompt(&mcp.Prompt{Name: "greet", Icons: []mcp.Icon{{Source: icons.URL + "/icon.png"}, svg}},
+		func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil })
+	f.server.AddResource(&mcp.Resource{URI: "test://r", Name: "r", Icons: []mcp.Icon{svg, {Source: "data:image/gif;base64," + b64(gifBytes)}}},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return &mcp.ReadResourceResult{}, nil })
+	f.server.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "test://{x}", Name: "t", Icons: []mcp.Icon{{Source: icons.URL + "/page.html"}}},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return &mcp.ReadResourceResult{}, nil })
+
 	cfg := testConfig(f.url)
 	cfg.HTTPClient = icons.Client()
 	c, r := start(t, cfg)
@@ -99,6 +107,16 @@ func TestToolIconsReachTheDashboardOnlyAsSafeDataURIs(t *testing.T) {
 		if strings.Join(srcs, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: icons %.80q, want %.80q", name, srcs, want)
 		}
+	}
+	// Prompts, resources and templates keep the same icons only.
+	if ics := ready.Prompts[0].Icons; len(ics) != 1 || ics[0].Src != wantPNG {
+		t.Errorf("prompt icons %.80q", ics)
+	}
+	if ics := ready.Resources[0].Icons; len(ics) != 1 || ics[0].MIMEType != "image/gif" {
+		t.Errorf("resource icons %.80q", ics)
+	}
+	if ics := ready.Templates[0].Icons; len(ics) != 0 {
+		t.Errorf("template icons %.80q", ics)
 	}
 	// Four https icons were fetched once each; listing again fetches none.
 	before := fetches.Load()

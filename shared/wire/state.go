@@ -118,6 +118,7 @@ type Prompt struct {
 	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	Icons       []Icon           `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
 
 // PromptArgument is one argument of a [Prompt].
@@ -136,6 +137,7 @@ type Resource struct {
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
 	Size        int64  `json:"size,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
 
 // ResourceTemplate is an MCP resource template.
@@ -145,6 +147,7 @@ type ResourceTemplate struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
 
 // ChangeKind names what a [Change] puts or removes.
