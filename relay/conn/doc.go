@@ -48,9 +48,10 @@
 //     8192 runes;
 //   - input and output schemas over 64 KiB and annotations over 4 KiB are
 //     left out;
-//   - icons (of tools, prompts, resources, templates) are kept only as data: URIs of PNG, JPEG, GIF or WebP
-//     checked by their bytes, at most [wire.MaxIconBytes] each and 2 MiB a
-//     list; https icons are fetched by the relay and inlined (icons.go);
+//   - icons (of tools, prompts, resources, templates) are kept only as
+//     data: URIs of PNG, JPEG, GIF or WebP checked by their bytes, at most
+//     [wire.MaxIconBytes] each and 2 MiB a list; https icons are fetched by
+//     the relay and inlined (icons.go);
 //   - one HTTP response body or SSE event is read up to 16 MiB (or twice
 //     [Config.MaxResultBytes] when that is more), and an op result whose
 //     converted JSON exceeds Config.MaxResultBytes fails with
