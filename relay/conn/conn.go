@@ -55,6 +55,13 @@ type Config struct {
 	// Subscriptions are the URIs of the resources subscribed to: each new
 	// session subscribes to them again.
 	Subscriptions []string
+	// CallTimeout bounds each operation on the server (a tool call, a
+	// prompt, a read); default [DefaultCallTimeout]. One that passes fails
+	// with [wire.CodeTimeout].
+	CallTimeout time.Duration
+	// MaxResultBytes caps the JSON of one operation's result; a larger one
+	// fails with [wire.CodeTooLarge]. Default [wire.MaxResultBytes].
+	MaxResultBytes int
 }
 
 // withDefaults fills in the zero fields.
@@ -84,6 +91,12 @@ func (c Config) withDefaults() Config {
 	if c.Journal == nil {
 		c.Journal = noJournal{}
 	}
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = DefaultCallTimeout
+	}
+	if c.MaxResultBytes <= 0 {
+		c.MaxResultBytes = wire.MaxResultBytes
+	}
 	return c
 }
 
@@ -98,6 +111,9 @@ type Conn struct {
 	// the connection; nil when the caller gave a client.
 	ownTransport *http.Transport
 	auth         *authTransport // carries Config.Auth; nil without it
+	// iconHTTP fetches icons: the client without the server's credentials.
+	iconHTTP *http.Client
+	icons    iconCache
 
 	ctx     context.Context // cancelled by Close
 	cancel  context.CancelFunc
@@ -131,6 +147,10 @@ type Conn struct {
 	logOrder    logOrder // log messages read along and handled, for CallToolMCP
 	agentLevels map[any]string
 	agentSubs   map[string]int
+
+	// shown is the state last emitted, guarded by mu, for the message of an
+	// operation that finds no live session.
+	shown wire.Server
 
 	// Owned by the run goroutine.
 	state   wire.Server // the current state
@@ -169,6 +189,7 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 	if c.http == nil {
 		c.http, c.ownTransport = newDefaultHTTPClient()
 	}
+	c.iconHTTP = c.http // without the server's credentials
 	c.http = c.withAuth(c.http)
 	c.logLevel = cfg.LogLevel
 	c.client = newClient(c)
@@ -308,6 +329,9 @@ func (c *Conn) publish() {
 		return
 	}
 	c.emitted = c.state
+	c.mu.Lock()
+	c.shown = c.state.Meta()
+	c.mu.Unlock()
 	c.emit(c.state)
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -51,6 +52,7 @@ func convertTool(t *mcp.Tool) (_ wire.Tool, ok bool) {
 		InputSchema:  rawJSON(t.InputSchema, maxSchemaBytes),
 		OutputSchema: rawJSON(t.OutputSchema, maxSchemaBytes),
 		Annotations:  annotations,
+		Icons:        convertIcons(t.Icons),
 	}, true
 }
 
@@ -66,6 +68,7 @@ func convertPrompt(p *mcp.Prompt) (_ wire.Prompt, ok bool) {
 		Name:        p.Name,
 		Title:       line(p.Title, maxTitleRunes),
 		Description: text(p.Description, maxDescriptionRunes),
+		Icons:       convertIcons(p.Icons),
 	}
 	for _, a := range p.Arguments {
 		if a == nil || !validKey(a.Name, maxKeyRunes) {
@@ -94,6 +97,7 @@ func convertResource(r *mcp.Resource) (_ wire.Resource, ok bool) {
 		Description: text(r.Description, maxDescriptionRunes),
 		MIMEType:    line(r.MIMEType, maxMIMERunes),
 		Size:        max(r.Size, 0),
+		Icons:       convertIcons(r.Icons),
 	}, true
 }
 
@@ -109,6 +113,7 @@ func convertTemplate(t *mcp.ResourceTemplate) (_ wire.ResourceTemplate, ok bool)
 		Title:       line(t.Title, maxTitleRunes),
 		Description: text(t.Description, maxDescriptionRunes),
 		MIMEType:    line(t.MIMEType, maxMIMERunes),
+		Icons:       convertIcons(t.Icons),
 	}, true
 }
 
@@ -164,16 +169,32 @@ func convertReadResourceResult(r *mcp.ReadResourceResult) *wire.ReadResourceResu
 }
 
 // convertContent converts one content block; an unknown kind is an error.
+// The data and text are passed on as they came (the result's size is
+// capped by the caller); what describes them is capped and sanitized.
 func convertContent(c mcp.Content) (wire.Content, error) {
 	switch c := c.(type) {
 	case *mcp.TextContent:
-		return wire.Content{Type: contentText, Text: c.Text}, nil
+		return wire.Content{Type: contentText, Text: c.Text, Annotations: convertAnnotations(c.Annotations)}, nil
 	case *mcp.ImageContent:
-		return wire.Content{Type: contentImage, MIMEType: c.MIMEType, Data: base64.StdEncoding.EncodeToString(c.Data)}, nil
+		return wire.Content{Type: contentImage, MIMEType: line(c.MIMEType, maxMIMERunes), Data: base64.StdEncoding.EncodeToString(c.Data), Annotations: convertAnnotations(c.Annotations)}, nil
 	case *mcp.AudioContent:
-		return wire.Content{Type: contentAudio, MIMEType: c.MIMEType, Data: base64.StdEncoding.EncodeToString(c.Data)}, nil
+		return wire.Content{Type: contentAudio, MIMEType: line(c.MIMEType, maxMIMERunes), Data: base64.StdEncoding.EncodeToString(c.Data), Annotations: convertAnnotations(c.Annotations)}, nil
 	case *mcp.ResourceLink:
-		return wire.Content{Type: contentResourceLink, URI: c.URI, Name: c.Name, MIMEType: c.MIMEType}, nil
+		out := wire.Content{
+			Type:        contentResourceLink,
+			Name:        line(c.Name, maxTitleRunes),
+			Title:       line(c.Title, maxTitleRunes),
+			Description: text(c.Description, maxDescriptionRunes),
+			MIMEType:    line(c.MIMEType, maxMIMERunes),
+			Annotations: convertAnnotations(c.Annotations),
+		}
+		if validKey(c.URI, maxURIRunes) {
+			out.URI = c.URI // else no URI: a link that could not be read
+		}
+		if c.Size != nil {
+			out.Size = max(*c.Size, 0)
+		}
+		return out, nil
 	case *mcp.EmbeddedResource:
 		if c.Resource == nil {
 			return wire.Content{}, fmt.Errorf("embedded resource without contents")
@@ -182,16 +203,40 @@ func convertContent(c mcp.Content) (wire.Content, error) {
 		if err != nil {
 			return wire.Content{}, fmt.Errorf("embedded resource: %w", err)
 		}
-		return wire.Content{Type: contentResource, Resource: b}, nil
+		return wire.Content{Type: contentResource, Resource: b, Annotations: convertAnnotations(c.Annotations)}, nil
 	default:
 		return wire.Content{}, fmt.Errorf("unsupported content %T", c)
 	}
 }
 
+// maxTimeRunes caps an annotation's lastModified.
+const maxTimeRunes = 64
+
+// convertAnnotations keeps the known audiences, a priority within 0..1 and
+// a one-line time; nil when nothing is left.
+func convertAnnotations(a *mcp.Annotations) *wire.ContentAnnotations {
+	if a == nil {
+		return nil
+	}
+	out := &wire.ContentAnnotations{LastModified: line(a.LastModified, maxTimeRunes)}
+	for _, r := range a.Audience {
+		if r := string(r); (r == wire.AudienceUser || r == wire.AudienceAssistant) && !slices.Contains(out.Audience, r) {
+			out.Audience = append(out.Audience, r)
+		}
+	}
+	if a.Priority > 0 && a.Priority <= 1 {
+		out.Priority = a.Priority
+	}
+	if out.LastModified == "" && out.Priority == 0 && len(out.Audience) == 0 {
+		return nil
+	}
+	return out
+}
+
 // convertResourceContents converts the contents of one resource; a blob
 // travels as base64.
 func convertResourceContents(c *mcp.ResourceContents) wire.ResourceContents {
-	out := wire.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text}
+	out := wire.ResourceContents{URI: c.URI, MIMEType: line(c.MIMEType, maxMIMERunes), Text: c.Text}
 	if c.Blob != nil {
 		out.Blob = base64.StdEncoding.EncodeToString(c.Blob)
 	}

@@ -58,6 +58,7 @@ func (c *Conn) discover(s *session, k kinds) error {
 		c.state.Tools = tools
 		c.mu.Lock()
 		s.tools = names(tools, func(t wire.Tool) string { return t.Name })
+		s.outputs = outputSchemas(tools)
 		c.mu.Unlock()
 	}
 	if k&kindPrompts != 0 {
@@ -90,6 +91,17 @@ func (c *Conn) discover(s *session, k kinds) error {
 	return nil
 }
 
+// outputSchemas returns the outputSchemas of tools, by name.
+func outputSchemas(tools []wire.Tool) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	for _, t := range tools {
+		if t.OutputSchema != nil {
+			out[t.Name] = t.OutputSchema
+		}
+	}
+	return out
+}
+
 // names returns the set of keys of items.
 func names[T any](items []T, key func(T) string) map[string]bool {
 	set := make(map[string]bool, len(items))
@@ -99,8 +111,9 @@ func names[T any](items []T, key func(T) string) map[string]bool {
 	return set
 }
 
+// listTools lists the tools, their icons inlined (see icons.go).
 func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Tool, error) {
-	return collect(ctx, c, "tools",
+	tools, err := collect(ctx, c, "tools",
 		func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
 			r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 			if err != nil {
@@ -109,10 +122,16 @@ func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Too
 			return r.Tools, r.NextCursor, nil
 		},
 		convertTool, func(t wire.Tool) string { return t.Name })
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(tools, func(t *wire.Tool) *[]wire.Icon { return &t.Icons }))
+	return tools, nil
 }
 
+// listPrompts lists the prompts, their icons inlined.
 func (c *Conn) listPrompts(ctx context.Context, cs *mcp.ClientSession) ([]wire.Prompt, error) {
-	return collect(ctx, c, "prompts",
+	prompts, err := collect(ctx, c, "prompts",
 		func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
 			r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 			if err != nil {
@@ -121,10 +140,16 @@ func (c *Conn) listPrompts(ctx context.Context, cs *mcp.ClientSession) ([]wire.P
 			return r.Prompts, r.NextCursor, nil
 		},
 		convertPrompt, func(p wire.Prompt) string { return p.Name })
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(prompts, func(p *wire.Prompt) *[]wire.Icon { return &p.Icons }))
+	return prompts, nil
 }
 
+// listResources lists the resources, their icons inlined.
 func (c *Conn) listResources(ctx context.Context, cs *mcp.ClientSession) ([]wire.Resource, error) {
-	return collect(ctx, c, "resources",
+	resources, err := collect(ctx, c, "resources",
 		func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
 			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
@@ -133,6 +158,11 @@ func (c *Conn) listResources(ctx context.Context, cs *mcp.ClientSession) ([]wire
 			return r.Resources, r.NextCursor, nil
 		},
 		convertResource, func(r wire.Resource) string { return r.URI })
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(resources, func(r *wire.Resource) *[]wire.Icon { return &r.Icons }))
+	return resources, nil
 }
 
 // listTemplates lists resource templates. A server with resources but
@@ -150,7 +180,11 @@ func (c *Conn) listTemplates(ctx context.Context, cs *mcp.ClientSession) ([]wire
 	if rpcErr := serverError(err); rpcErr != nil && rpcErr.Code == jsonrpc.CodeMethodNotFound {
 		return nil, nil
 	}
-	return templates, err
+	if err != nil {
+		return nil, err
+	}
+	c.inlineIcons(ctx, iconsOf(templates, func(t *wire.ResourceTemplate) *[]wire.Icon { return &t.Icons }))
+	return templates, nil
 }
 
 // collect follows the pages of one list, converting its items. It stops at

@@ -48,9 +48,28 @@
 //     8192 runes;
 //   - input and output schemas over 64 KiB and annotations over 4 KiB are
 //     left out;
-//   - one HTTP response body or SSE event is read up to 16 MiB, and an op
-//     result whose converted JSON exceeds [wire.MaxResultBytes] fails with
+//   - icons (of tools, prompts, resources, templates) are kept only as
+//     data: URIs of PNG, JPEG, GIF or WebP checked by their bytes, at most
+//     [wire.MaxIconBytes] each and 2 MiB a list; https icons are fetched by
+//     the relay and inlined (icons.go);
+//   - one HTTP response body or SSE event is read up to 16 MiB (or twice
+//     [Config.MaxResultBytes] when that is more), and an op result whose
+//     converted JSON exceeds Config.MaxResultBytes fails with
 //     [wire.CodeTooLarge].
+//
+// A failed operation says its cause once (callerrors.go): not connected
+// (naming the server's state), connection lost, the relay's per-call
+// timeout ([Config.CallTimeout]), cancelled, the server's JSON-RPC error
+// (with its code), too large. A request or response stream of a session
+// that breaks makes the connection probe the server at once, so a server
+// that dies mid-call fails the call and the connection within a probe's
+// time, not at the next health check or after the go-sdk gave up resuming
+// the stream.
+//
+// A tool result's structuredContent is checked against the tool's
+// outputSchema ([wire.CallToolResult.OutputCheck], outputcheck.go); the
+// pass-through operations of the gateway leave results as the server sent
+// them.
 //
 // The go-sdk's SEP-2549 list and read caches are turned off (every result's
 // ttlMs is zeroed by a sending middleware): the connection lists only on

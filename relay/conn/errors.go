@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Steps a connection fails in, the first words of its error.
@@ -118,16 +116,4 @@ func serverError(err error) *jsonrpc.Error {
 		}
 	}
 	return nil
-}
-
-// opError maps the failure of an operation to a [*wire.Error]. caller is the
-// caller's context, op the context the operation ran with.
-func opError(caller, op context.Context, err error) *wire.Error {
-	switch {
-	case caller.Err() != nil:
-		return wire.NewError(wire.CodeCancelled, caller.Err().Error())
-	case errors.Is(context.Cause(op), errSessionEnded):
-		return wire.NewError(wire.CodeUpstream, errSessionEnded.Error())
-	}
-	return wire.NewError(wire.CodeUpstream, explain(err))
 }

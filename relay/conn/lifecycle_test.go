@@ -163,11 +163,11 @@ func TestProbeAnswersInBothEras(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := c.probe(s); err != nil {
+			if err := c.probe(s, c.probeTimeout()); err != nil {
 				t.Errorf("probe of a live server: %v", err)
 			}
 			f.stop()
-			if err := c.probe(s); err == nil {
+			if err := c.probe(s, c.probeTimeout()); err == nil {
 				t.Error("probe of a stopped server succeeded")
 			}
 		})

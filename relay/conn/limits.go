@@ -29,6 +29,7 @@ const (
 	DefaultRetryMax       = 2 * time.Minute
 	DefaultClientName     = "switchboard"
 	DefaultClientVersion  = "0.1.0"
+	DefaultCallTimeout    = 5 * time.Minute
 )
 
 // Timing of a connection.
@@ -37,6 +38,10 @@ const (
 	discoverTimeout = time.Minute      // listing every list once
 	minProbeTimeout = 2 * time.Second
 	maxProbeTimeout = 10 * time.Second
+	// suspectProbeTimeout bounds the probe after a request or stream of the
+	// session broke: a server that died refuses at once, and a call in
+	// flight must hear of it within 2 s.
+	suspectProbeTimeout = 1500 * time.Millisecond
 	// coalesceWindow gathers a burst of list_changed notifications into one
 	// rediscovery.
 	coalesceWindow = 50 * time.Millisecond

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,9 +44,22 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 	}
 	out, err := convertCallToolResult(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		return nil, unusableAnswer(err)
 	}
-	return sized(out)
+	c.checkOutput(s, name, out)
+	return sized(out, s.maxResult)
+}
+
+// checkOutput sets out's OutputCheck when the tool name of s declared an
+// outputSchema. An isError result is the tool's error, not its output: it
+// is not checked.
+func (c *Conn) checkOutput(s *session, name string, out *wire.CallToolResult) {
+	c.mu.Lock()
+	schema := s.outputs[name]
+	c.mu.Unlock()
+	if schema != nil && !out.IsError {
+		out.OutputCheck = checkOutput(schema, out.StructuredContent)
+	}
 }
 
 // GetPrompt gets the prompt name with args. Errors are [*wire.Error].
@@ -64,9 +78,9 @@ func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]strin
 	}
 	out, err := convertGetPromptResult(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		return nil, unusableAnswer(err)
 	}
-	return sized(out)
+	return sized(out, s.maxResult)
 }
 
 // ReadResource reads the resource at uri, listed or matching a template.
@@ -81,7 +95,7 @@ func (c *Conn) ReadResource(ctx context.Context, uri string) (*wire.ReadResource
 	if err != nil {
 		return nil, err
 	}
-	return sized(convertReadResourceResult(res))
+	return sized(convertReadResourceResult(res), s.maxResult)
 }
 
 // knows reports whether name is in the set that list returns, or whether
@@ -94,19 +108,38 @@ func (c *Conn) knows(list func() map[string]bool, name string) bool {
 	return set == nil || set[name]
 }
 
-// do runs op on s under a context that ends with the caller's or with the
-// session, and maps its failure to a [*wire.Error].
+// do runs op on s under a context that ends with the caller's, with the
+// session or after the call timeout, and maps its failure to a
+// [*wire.Error].
 func do[R any](ctx context.Context, s *session, op func(context.Context) (R, error)) (R, error) {
+	return within(ctx, s, op, func(caller, opCtx context.Context, err error) error { return s.opError(caller, opCtx, err) })
+}
+
+// within runs op on s under a context that ends with ctx, with the session
+// or after the call timeout; fail maps its failure.
+func within[R any](ctx context.Context, s *session, op func(context.Context) (R, error), fail func(caller, op context.Context, err error) error) (R, error) {
 	opCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	timer := time.AfterFunc(s.callTimeout, func() { cancel(errCallTimeout) })
+	defer timer.Stop()
 	stop := context.AfterFunc(s.ctx, func() { cancel(context.Cause(s.ctx)) })
 	defer stop()
 	res, err := op(opCtx)
 	if err != nil {
 		var zero R
-		return zero, opError(ctx, opCtx, err)
+		return zero, fail(ctx, opCtx, err)
 	}
 	return res, nil
+}
+
+// opError maps the failure of an operation on s; a connection that broke
+// makes the session probe the server at once.
+func (s *session) opError(caller, op context.Context, err error) *wire.Error {
+	we := opError(caller, op, err, s.callTimeout)
+	if we.Code == wire.CodeConnectionLost {
+		s.suspect()
+	}
+	return we
 }
 
 // objectArgs checks that args is a JSON object; empty and null mean {}.
@@ -121,15 +154,14 @@ func objectArgs(args json.RawMessage) (json.RawMessage, error) {
 	return args, nil
 }
 
-// sized returns v, or a too-large error when its JSON is over
-// [wire.MaxResultBytes].
-func sized[T any](v *T) (*T, error) {
+// sized returns v, or a too-large error when its JSON is over limit bytes.
+func sized[T any](v *T, limit int) (*T, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
 	}
-	if len(b) > wire.MaxResultBytes {
-		return nil, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the limit of %d", len(b), wire.MaxResultBytes))
+	if len(b) > limit {
+		return nil, tooLarge(len(b), limit)
 	}
 	return v, nil
 }

@@ -104,7 +104,7 @@ func TestCallToolErrors(t *testing.T) {
 				{name: "array arguments", tool: "echo", args: `[1,2]`, code: wire.CodeBadRequest},
 				{name: "string arguments", tool: "echo", args: `"text"`, code: wire.CodeBadRequest},
 				{name: "malformed arguments", tool: "echo", args: `{"text":`, code: wire.CodeBadRequest},
-				{name: "protocol error", tool: "protocol_error", code: wire.CodeUpstream, message: "bad [2J request"},
+				{name: "protocol error", tool: "protocol_error", code: wire.CodeProtocol, message: "the server answered with error 0: bad [2J request"},
 				{name: "result too large", tool: "huge", code: wire.CodeTooLarge},
 				{name: "cancelled", tool: "echo", ctx: cancelled, code: wire.CodeCancelled},
 			} {
@@ -259,8 +259,10 @@ func TestGetPromptAndReadResource(t *testing.T) {
 			if err != nil || len(r.Contents) != 1 || r.Contents[0].Blob != base64.StdEncoding.EncodeToString([]byte{0, 1, 2}) {
 				t.Errorf("template read: %+v, %v", r, err)
 			}
-			if _, err := c.ReadResource(ctx, "test://missing"); err == nil || wireCode(t, err) != wire.CodeUpstream {
-				t.Errorf("missing resource: %v", err)
+			_, err = c.ReadResource(ctx, "test://missing")
+			var we *wire.Error
+			if !errors.As(err, &we) || we.Code != wire.CodeProtocol || we.RPCCode != -32602 || !strings.Contains(we.Message, "error -32602: Resource not found") {
+				t.Errorf("missing resource: %#v, want a protocol error with the server's code and message", err)
 			}
 		})
 	}

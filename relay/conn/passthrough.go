@@ -3,7 +3,6 @@ package conn
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -17,7 +16,7 @@ import (
 // schemas, annotations, icons, title) is what the server sent. They run on
 // the live session, like the dashboard's operations, with the same limits:
 // lists stop at maxListPages pages and maxListItems items, and a result over
-// [wire.MaxResultBytes] is an error. A JSON-RPC error of the server passes as
+// [Config.MaxResultBytes] is an error. A JSON-RPC error of the server passes as
 // it is ([*jsonrpc.Error]), except a URL elicitation the relay could not
 // follow (-32042), whose URLs are for a person: it becomes an error without
 // them. Other errors are [*wire.Error].
@@ -189,39 +188,36 @@ func passThroughPage[T any](ctx context.Context, c *Conn, op func(context.Contex
 }
 
 // passThrough runs op on the live session under a context that also ends
-// with the session, and checks the size of its result.
+// with the session or after the call timeout, and checks the size of its
+// result.
 func passThrough[R any](ctx context.Context, c *Conn, op func(context.Context, *mcp.ClientSession) (*R, error)) (*R, error) {
 	s, err := c.current()
 	if err != nil {
 		return nil, err
 	}
-	opCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stop := context.AfterFunc(s.ctx, func() { cancel(context.Cause(s.ctx)) })
-	defer stop()
-	res, err := op(opCtx, s.cs)
+	res, err := within(ctx, s, func(ctx context.Context) (*R, error) { return op(ctx, s.cs) },
+		func(caller, opCtx context.Context, err error) error { return passError(s, caller, opCtx, err) })
 	if err != nil {
-		return nil, passError(ctx, opCtx, err)
+		return nil, err
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
 	}
-	if len(b) > wire.MaxResultBytes {
-		return nil, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the limit of %d", len(b), wire.MaxResultBytes))
+	if len(b) > s.maxResult {
+		return nil, tooLarge(len(b), s.maxResult)
 	}
 	return res, nil
 }
 
 // passError keeps a server's JSON-RPC error, without the URLs of a -32042
 // error; any other error becomes a [*wire.Error].
-func passError(caller, op context.Context, err error) error {
-	var rpcErr *jsonrpc.Error
-	if caller.Err() == nil && errors.As(err, &rpcErr) {
+func passError(s *session, caller, op context.Context, err error) error {
+	if rpcErr := serverError(err); caller.Err() == nil && rpcErr != nil {
 		if rpcErr.Code == mcp.CodeURLElicitationRequired {
 			return wire.NewError(wire.CodeUpstream, "the server requires a person to open a URL, which the relay could not ask for")
 		}
 		return rpcErr
 	}
-	return opError(caller, op, err)
+	return s.opError(caller, op, err)
 }

@@ -2,6 +2,7 @@ package conn
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -20,6 +21,24 @@ type session struct {
 	// tools and prompts hold the names last listed, guarded by Conn.mu; nil
 	// until listed.
 	tools, prompts map[string]bool
+	// outputs holds the outputSchemas of the tools last listed, by name,
+	// guarded by Conn.mu.
+	outputs map[string]json.RawMessage
+	// broken says, buffered 1, that a request or response stream of the
+	// session failed: serve probes the server at once (see suspect).
+	broken chan struct{}
+	// callTimeout and maxResult are Config.CallTimeout and MaxResultBytes.
+	callTimeout time.Duration
+	maxResult   int
+}
+
+// suspect asks serve to probe the server now: a request or stream of the
+// session broke, which a server that died mid-call causes.
+func (s *session) suspect() {
+	select {
+	case s.broken <- struct{}{}:
+	default:
+	}
 }
 
 // attempt runs one session from connecting to its end. wasReady reports
@@ -28,11 +47,17 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	c.setState(wire.StateConnecting)
 	streamEnded := make(chan struct{})
 	var once sync.Once
-	cs, err := c.connect(func() { once.Do(func() { close(streamEnded) }) })
+	broken := make(chan struct{}, 1)
+	cs, err := c.connect(func() { once.Do(func() { close(streamEnded) }) }, func() {
+		select {
+		case broken <- struct{}{}:
+		default:
+		}
+	})
 	if err != nil {
 		return false, failure(stepConnect, err)
 	}
-	s := c.open(cs)
+	s := c.open(cs, broken)
 	defer c.end(s)
 
 	init := cs.InitializeResult()
@@ -61,18 +86,19 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 }
 
 // connect opens a go-sdk session. streamEnded is called when its
-// subscriptions/listen stream ends.
-func (c *Conn) connect(streamEnded func()) (*mcp.ClientSession, error) {
+// subscriptions/listen stream ends, broken when one of its requests or
+// response streams fails.
+func (c *Conn) connect(streamEnded, broken func()) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, connectTimeout)
 	defer cancel()
-	return c.client.Connect(ctx, c.transport(streamEnded), nil)
+	return c.client.Connect(ctx, c.transport(streamEnded, broken), nil)
 }
 
 // open makes cs the live session. List changes noted before belong to an
 // older session: the first discovery lists everything anyway.
-func (c *Conn) open(cs *mcp.ClientSession) *session {
+func (c *Conn) open(cs *mcp.ClientSession, broken chan struct{}) *session {
 	ctx, cancel := context.WithCancelCause(c.ctx)
-	s := &session{cs: cs, ctx: ctx, cancel: cancel}
+	s := &session{cs: cs, ctx: ctx, cancel: cancel, broken: broken, callTimeout: c.cfg.CallTimeout, maxResult: c.cfg.MaxResultBytes}
 	c.mu.Lock()
 	c.live = s
 	c.pending = 0
@@ -112,7 +138,7 @@ func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 			}
 			return failure(stepLost, err)
 		case <-streamEnded:
-			if err := c.probe(s); err != nil {
+			if err := c.probe(s, c.probeTimeout()); err != nil {
 				return failure(stepLost, err)
 			}
 			if time.Since(readyAt) < stableSession {
@@ -120,8 +146,12 @@ func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 			}
 			return errRecycle
 		case <-health.C:
-			if err := c.probe(s); err != nil {
+			if err := c.probe(s, c.probeTimeout()); err != nil {
 				return failure(stepHealth, err)
+			}
+		case <-s.broken:
+			if err := c.probe(s, suspectProbeTimeout); err != nil {
+				return failure(stepLost, err)
 			}
 		case <-c.changed:
 			if err := c.rediscover(s); err != nil {
@@ -173,12 +203,30 @@ func (c *Conn) markChanged(k kinds) {
 	}
 }
 
-// current returns the live session, or a not-ready error.
+// current returns the live session, or a not-ready error that names the
+// server's state.
 func (c *Conn) current() (*session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.live == nil {
-		return nil, wire.NewError(wire.CodeNotReady, "the server is not connected")
+		return nil, notReady(c.shown)
 	}
 	return c.live, nil
+}
+
+// notReady says that a server in state st has no live session.
+func notReady(st wire.Server) *wire.Error {
+	const prefix = "the server is not connected: "
+	var why string
+	switch st.State {
+	case wire.StateFailed:
+		why = "its last attempt failed (" + st.Error + ")"
+	case wire.StateAuthenticating:
+		why = "it waits for a person to authorize the relay"
+	case wire.StateReady:
+		why = "its session ended and the relay reconnects"
+	default:
+		why = "the relay is still connecting to it"
+	}
+	return wire.NewError(wire.CodeNotReady, prefix+why)
 }

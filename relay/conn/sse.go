@@ -10,22 +10,31 @@ import (
 )
 
 // transport returns the go-sdk transport of c's configured kind, carrying
-// its requests through hc.
-func (c *Conn) transport(streamEnded func()) mcp.Transport {
+// its requests through hc. streamEnded and broken are as for
+// [watchingClient].
+func (c *Conn) transport(streamEnded, broken func()) mcp.Transport {
 	if c.cfg.Transport == wire.TransportStdio {
 		if c.cfg.Command == nil {
 			return noCommand{}
 		}
 		return c.stdioTransport()
 	}
-	hc := c.orders.tee(watchingClient(c.http, streamEnded), &c.calls, c.tasks.scan, c.logOrder.scan)
+	limit := c.messageLimit()
+	hc := c.orders.tee(watchingClient(c.http, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.logOrder.scan)
 	if c.cfg.Transport == wire.TransportSSE {
 		return &sseTransport{
-			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: maxMessageBytes},
+			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: int(limit)},
 			life:  c.ctx,
 		}
 	}
-	return &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: maxMessageBytes}
+	return &mcp.StreamableClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: int(limit)}
+}
+
+// messageLimit caps one HTTP response body or event: maxMessageBytes, or
+// more when the result limit needs it (a result's JSON grows a little when
+// the relay converts it).
+func (c *Conn) messageLimit() int64 {
+	return max(maxMessageBytes, 2*int64(c.cfg.MaxResultBytes))
 }
 
 // sseTransport is the legacy HTTP+SSE transport. The go-sdk's opens its

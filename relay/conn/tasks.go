@@ -121,12 +121,17 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 	case plain != nil: // the server ran the call without a task
 		out, err := convertCallToolResult(plain)
 		if err != nil {
-			return nil, wire.NewError(wire.CodeUpstream, err.Error())
+			return nil, unusableAnswer(err)
 		}
-		return sized(out)
+		c.checkOutput(s, name, out)
+		return sized(out, s.maxResult)
 	}
 	created(wireTask(t))
-	return c.followTask(ctx, t, status)
+	out, err := c.followTask(ctx, t, status)
+	if err == nil {
+		c.checkOutput(s, name, out)
+	}
+	return out, err
 }
 
 // createTask sends the task-augmented tools/call and returns the task the
@@ -235,9 +240,9 @@ func (c *Conn) taskResult(ctx context.Context, id string) (*wire.CallToolResult,
 	}
 	out, err := convertCallToolResult(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, err.Error())
+		return nil, unusableAnswer(err)
 	}
-	return sized(out)
+	return sized(out, s.maxResult)
 }
 
 // getTask asks the server for a task's status.

@@ -1,7 +1,8 @@
 package conn
 
 import (
-	"fmt"
+	"context"
+	"errors"
 	"io"
 	"mime"
 	"net"
@@ -41,39 +42,66 @@ func wrapTransport(hc *http.Client, wrap func(base http.RoundTripper) http.Round
 }
 
 // watchingClient returns a copy of hc whose transport is an [observer]
-// calling streamEnded once when the subscriptions/listen stream of the
-// session it serves ends.
-func watchingClient(hc *http.Client, streamEnded func()) *http.Client {
+// capping bodies at limit bytes, calling streamEnded once when the
+// subscriptions/listen stream of the session it serves ends, and broken
+// when a request or response body fails.
+func watchingClient(hc *http.Client, limit int64, streamEnded, broken func()) *http.Client {
 	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
-		return &observer{base: base, streamEnded: streamEnded}
+		return &observer{base: base, limit: limit, streamEnded: streamEnded, broken: broken}
 	})
 }
 
 // observer is the RoundTripper under one MCP session. It caps response
-// bodies that are not event streams at maxMessageBytes (the go-sdk reads them
-// whole; events are capped by the transport's MaxEventSize), and reports the
-// end of an established subscriptions/listen stream, which the go-sdk does
-// not surface: without it a session would silently stop hearing list
-// changes.
+// bodies that are not event streams at limit (the go-sdk reads them whole;
+// events are capped by the transport's MaxEventSize), and reports what the
+// go-sdk does not surface:
+//   - the end of an established subscriptions/listen stream: without it a
+//     session would silently stop hearing list changes;
+//   - a request whose connection fails, or a response body whose
+//     connection breaks before its end, while its caller still waits: the server may have died
+//     mid-call, which the go-sdk would only notice after trying to resume
+//     the stream for several seconds. The connection probes at once.
 type observer struct {
 	base        http.RoundTripper
+	limit       int64
 	streamEnded func()
+	broken      func()
 }
 
 // RoundTrip implements [http.RoundTripper].
 func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := o.base.RoundTrip(req)
 	if err != nil {
+		if req.Context().Err() == nil && connectionBroke(err) {
+			o.broken()
+		}
 		return nil, err
 	}
+	resp.Body = &brokenBody{ReadCloser: resp.Body, ctx: req.Context(), broken: o.broken}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get(headerContentType))
 	switch {
 	case req.Header.Get(methodHeader) == methodListen && resp.StatusCode == http.StatusOK:
 		resp.Body = &watchedBody{ReadCloser: resp.Body, ended: o.streamEnded}
 	case mediaType != eventStreamType:
-		resp.Body = &limitedBody{ReadCloser: resp.Body, left: maxMessageBytes}
+		resp.Body = &limitedBody{ReadCloser: resp.Body, left: o.limit}
 	}
 	return resp, nil
+}
+
+// brokenBody calls broken when a read fails because the connection broke
+// (not at the body's end) while its request's context is live.
+type brokenBody struct {
+	io.ReadCloser
+	ctx    context.Context
+	broken func()
+}
+
+func (b *brokenBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF && b.ctx.Err() == nil && connectionBroke(err) {
+		b.broken()
+	}
+	return n, err
 }
 
 // watchedBody calls ended once when its stream ends: a read error (EOF
@@ -118,5 +146,5 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// errBodyTooLarge fails the read of a response body over maxMessageBytes.
-var errBodyTooLarge = fmt.Errorf("response body over %d bytes", maxMessageBytes)
+// errBodyTooLarge fails the read of a response body over the limit.
+var errBodyTooLarge = errors.New("response body over the relay's limit")

@@ -227,7 +227,7 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		rec.done(r.Context(), OutcomeFailed)
 		we := wireError(err)
-		writeError(w, statusOf(we.Code), we.Code, we.Message)
+		writeJSON(w, statusOf(we.Code), apiError{Error: *we})
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
@@ -254,7 +254,7 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		rec.done(r.Context(), OutcomeFailed)
 		we := wireError(err)
-		writeError(w, statusOf(we.Code), we.Code, we.Message)
+		writeJSON(w, statusOf(we.Code), apiError{Error: *we})
 	case res.IsError:
 		rec.done(r.Context(), OutcomeToolError)
 		writeJSON(w, http.StatusOK, res)
@@ -326,8 +326,10 @@ func statusOf(code wire.Code) int {
 		return http.StatusNotFound
 	case wire.CodeNotReady:
 		return http.StatusServiceUnavailable
-	case wire.CodeUpstream, wire.CodeTooLarge:
+	case wire.CodeUpstream, wire.CodeTooLarge, wire.CodeConnectionLost, wire.CodeProtocol:
 		return http.StatusBadGateway
+	case wire.CodeTimeout:
+		return http.StatusGatewayTimeout
 	}
 	return http.StatusInternalServerError
 }

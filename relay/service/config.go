@@ -35,6 +35,11 @@ type Config struct {
 	HealthInterval time.Duration
 	RetryMin       time.Duration
 	RetryMax       time.Duration
+	// CallTimeout bounds each operation on a server (conn.Config.CallTimeout);
+	// zero picks conn.DefaultCallTimeout. MaxResultBytes caps one result, for
+	// the dashboard and for agents; zero picks wire.MaxResultBytes.
+	CallTimeout    time.Duration
+	MaxResultBytes int
 	// AskTimeout is how long a server's elicitation waits for a person
 	// before the relay answers cancel (a sampling request: an error); zero
 	// picks broker.DefaultTimeout.

@@ -127,8 +127,11 @@ func (s *Service) init(ctx context.Context) error {
 			LogLevel:       client.LogLevel,
 			Journal:        client.Journal,
 			Subscriptions:  s.sessions.Subscriptions(reg),
+			CallTimeout:    cfg.CallTimeout,
+			MaxResultBytes: cfg.MaxResultBytes,
 		}, emit)
 	}, cfg.Logger)
+	s.sessions.SetResultLimit(cfg.MaxResultBytes)
 	s.sessions.UseAuth(dashboardAuth{auth})
 	s.sessions.UseConfigured(stdio.list)
 	if err := s.useModel(httpClient); err != nil {

@@ -200,7 +200,9 @@ func (s *Session) SetLogLevel(ctx context.Context, id, level string) error {
 	defer cancel()
 	if err := c.SetLogLevel(ctx, level); err != nil {
 		we := asWireError(err)
-		return wire.NewError(we.Code, "the level is saved, but the server did not take it: "+we.Message)
+		out := wire.NewError(we.Code, "the level is saved, but the server did not take it: "+we.Message)
+		out.RPCCode = we.RPCCode
+		return out
 	}
 	return nil
 }

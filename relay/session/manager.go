@@ -57,11 +57,13 @@ type Manager struct {
 	agents Agents // agent keys and activity; nil without
 	grants Grants // OAuth grants and consent; nil without
 
-	mu       sync.Mutex
-	asks     broker.Config // tunes each session's broker
-	drafter  Drafter       // writes sampling answers; nil without a model
-	sessions map[string]*Session
-	closed   bool
+	mu   sync.Mutex
+	asks broker.Config // tunes each session's broker
+	// maxResult caps an op's result for a dashboard; see SetResultLimit.
+	maxResult int
+	drafter   Drafter // writes sampling answers; nil without a model
+	sessions  map[string]*Session
+	closed    bool
 }
 
 // NewManager returns a manager that persists registrations in st and opens

@@ -99,8 +99,8 @@ func (sub *Subscriber) answerResult(id string, result any) {
 		sub.answer(id, fmt.Errorf("encode result: %w", err))
 		return
 	}
-	if len(f.Data) > wire.MaxResultBytes {
-		sub.Reply(wire.ErrorFrame(id, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the %d byte limit", len(f.Data), wire.MaxResultBytes))))
+	if limit := sub.session.m.resultLimit(); len(f.Data) > limit {
+		sub.Reply(wire.ErrorFrame(id, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the relay's limit of %d bytes", len(f.Data), limit))))
 		return
 	}
 	sub.Reply(f)
@@ -229,7 +229,7 @@ func (s *Session) connection(id string) (Connection, error) {
 	case !ok:
 		return nil, wire.NewError(wire.CodeNotFound, "no such server")
 	case e.conn == nil:
-		return nil, wire.NewError(wire.CodeNotReady, "the server is still connecting")
+		return nil, wire.NewError(wire.CodeNotReady, "the server is not connected: the relay is still connecting to it")
 	}
 	return e.conn, nil
 }

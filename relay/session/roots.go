@@ -225,7 +225,7 @@ func (s *Session) changePrefsLocked(ctx context.Context, id string, change func(
 	e.prefs, e.prefsLoaded = prefs, true
 	st := e.state
 	s.stampLocked(e, &st)
-	changes := diffServer(e.state, st)
+	changes := wire.DiffServer(e.state, st)
 	e.state = st
 	s.publishLocked(changes)
 	return e.conn, nil

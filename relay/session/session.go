@@ -157,8 +157,8 @@ func (s *Session) update(e *entry, dial int, st wire.Server) {
 		return // removed or superseded: a late emit changes nothing
 	}
 	s.stampLocked(e, &st)
-	dedupeLists(&st)
-	changes := diffServer(e.state, st)
+	st = st.Deduped()
+	changes := wire.DiffServer(e.state, st)
 	e.state = st
 	s.publishLocked(changes)
 }

@@ -6,76 +6,129 @@ import (
 	"slices"
 )
 
-// Apply folds one change into the snapshot's servers and asks. The
-// dashboard's mirror and the relay's tests use it, so both sides agree on
-// what a delta means. It edits the snapshot's lists in place (a removed item
-// leaves a new list behind, a replaced one does not): a caller that keeps
-// an earlier view must copy the lists it shares first.
+// Apply folds one change into the snapshot; see [Snapshot.ApplyAll].
 func (s *Snapshot) Apply(c Change) error {
-	if c.Kind == KindAsk {
+	return s.ApplyAll([]Change{c})
+}
+
+// ApplyAll folds changes, in order, into the snapshot. The dashboard's
+// mirror and the relay's tests use it, so both sides agree on what a delta
+// means. It copies what it changes, each list at most once per call, and
+// never writes into an array the snapshot shared before: a copy of the
+// snapshot taken earlier (a view of the dashboard) keeps the state it had.
+// On an error the snapshot is left as it was.
+func (s *Snapshot) ApplyAll(changes []Change) error {
+	next := *s
+	e := editor{s: &next, copied: map[copyKey]bool{}}
+	for _, c := range changes {
+		if err := e.apply(c); err != nil {
+			return err
+		}
+	}
+	*s = next
+	return nil
+}
+
+// copyKey names a list of a snapshot that an editor copied.
+type copyKey struct {
+	server string     // "" for the snapshot's own lists
+	kind   ChangeKind // the change kind whose list it is; "" for the servers
+}
+
+// editor applies changes to a snapshot whose lists it copies on first
+// write.
+type editor struct {
+	s      *Snapshot
+	copied map[copyKey]bool
+}
+
+// own copies the list named by k, once, with clone.
+func (e *editor) own(k copyKey, clone func()) {
+	if !e.copied[k] {
+		clone()
+		e.copied[k] = true
+	}
+}
+
+func (e *editor) apply(c Change) error {
+	s := e.s
+	switch c.Kind {
+	case KindAsk:
+		e.own(copyKey{kind: KindAsk}, func() { s.Asks = slices.Clone(s.Asks) })
 		var err error
 		s.Asks, err = applyItem(s.Asks, c, func(a Ask) string { return a.ID })
 		return err
-	}
-	switch c.Kind {
 	case KindRoots:
 		return s.applyRoots(c)
 	case KindLog, KindActivity:
+		e.own(copyKey{kind: KindLog}, func() { s.Journals = slices.Clone(s.Journals) })
 		return s.applyJournal(c)
 	case KindAgentCall:
+		e.own(copyKey{kind: KindAgentCall}, func() { s.AgentCalls = slices.Clone(s.AgentCalls) })
 		var err error
 		s.AgentCalls, err = applyItem(s.AgentCalls, c, func(a AgentCall) string { return a.ID })
 		return err
 	case KindCall:
+		e.own(copyKey{kind: KindCall}, func() { s.Calls = slices.Clone(s.Calls) })
 		var err error
 		s.Calls, err = applyItem(s.Calls, c, func(call Call) string { return call.ID })
 		return err
+	case KindServer:
+		return e.applyServer(c)
+	}
+	l := listFor(c.Kind)
+	if l == nil {
+		return fmt.Errorf("unknown change kind %q", c.Kind)
 	}
 	i := s.serverIndex(c.Server)
-	if c.Kind == KindServer {
-		switch {
-		case c.Remove && i >= 0:
-			s.Servers = append(s.Servers[:i], s.Servers[i+1:]...)
-			s.Asks = slices.DeleteFunc(s.Asks, func(a Ask) bool { return a.Server == c.Server })
-			s.dropJournal(c.Server)
-			s.Calls = slices.DeleteFunc(s.Calls, func(call Call) bool { return call.Server == c.Server })
-		case c.Remove:
-		default:
-			var meta Server
-			if err := json.Unmarshal(c.Value, &meta); err != nil {
-				return fmt.Errorf("server %s: %w", c.Server, err)
-			}
-			if i < 0 {
-				s.Servers = append(s.Servers, meta.Meta())
-				return nil
-			}
-			old := s.Servers[i]
-			meta.Tools, meta.Prompts, meta.Resources, meta.Templates = old.Tools, old.Prompts, old.Resources, old.Templates
-			meta.Subscriptions = old.Subscriptions
-			s.Servers[i] = meta
-		}
-		return nil
-	}
 	if i < 0 {
 		return fmt.Errorf("%s %q: unknown server %s", c.Kind, c.Key, c.Server)
 	}
+	e.own(copyKey{}, func() { s.Servers = slices.Clone(s.Servers) })
 	srv := &s.Servers[i]
-	var err error
-	switch c.Kind {
-	case KindTool:
-		srv.Tools, err = applyItem(srv.Tools, c, func(t Tool) string { return t.Name })
-	case KindPrompt:
-		srv.Prompts, err = applyItem(srv.Prompts, c, func(p Prompt) string { return p.Name })
-	case KindResource:
-		srv.Resources, err = applyItem(srv.Resources, c, func(r Resource) string { return r.URI })
-	case KindTemplate:
-		srv.Templates, err = applyItem(srv.Templates, c, func(t ResourceTemplate) string { return t.URITemplate })
-	case KindSubscription:
-		srv.Subscriptions, err = applyItem(srv.Subscriptions, c, func(s Subscription) string { return s.URI })
-	default:
-		err = fmt.Errorf("unknown change kind %q", c.Kind)
+	e.own(copyKey{server: c.Server, kind: c.Kind}, func() { l.clone(srv) })
+	return l.apply(srv, c)
+}
+
+// applyServer puts a server's metadata (keeping its lists) or removes the
+// server with everything of it.
+func (e *editor) applyServer(c Change) error {
+	s := e.s
+	i := s.serverIndex(c.Server)
+	if c.Remove {
+		if i < 0 {
+			return nil
+		}
+		s.Servers = slices.Concat(s.Servers[:i], s.Servers[i+1:]) // a new array
+		e.copied[copyKey{}] = true
+		for _, l := range serverLists {
+			delete(e.copied, copyKey{server: c.Server, kind: l.kind})
+		}
+		s.Asks = slices.DeleteFunc(slices.Clone(s.Asks), func(a Ask) bool { return a.Server == c.Server })
+		s.Calls = slices.DeleteFunc(slices.Clone(s.Calls), func(call Call) bool { return call.Server == c.Server })
+		s.Journals = slices.DeleteFunc(slices.Clone(s.Journals), func(j Journal) bool { return j.Server == c.Server })
+		e.copied[copyKey{kind: KindAsk}], e.copied[copyKey{kind: KindCall}], e.copied[copyKey{kind: KindLog}] = true, true, true
+		return nil
 	}
-	return err
+	var meta Server
+	if err := json.Unmarshal(c.Value, &meta); err != nil {
+		return fmt.Errorf("server %s: %w", c.Server, err)
+	}
+	meta = meta.Meta()
+	e.own(copyKey{}, func() { s.Servers = slices.Clone(s.Servers) })
+	switch {
+	case i < 0 && c.At != nil && *c.At >= 0 && *c.At <= len(s.Servers):
+		s.Servers = slices.Insert(s.Servers, *c.At, meta)
+		return nil
+	case i < 0:
+		s.Servers = append(s.Servers, meta)
+		return nil
+	}
+	for _, l := range serverLists {
+		l.keep(&meta, &s.Servers[i])
+	}
+	s.Servers[i] = meta
+	return nil
 }
 
 // ServerByID returns the server with the given id, or nil.
@@ -93,30 +146,4 @@ func (s *Snapshot) serverIndex(id string) int {
 		}
 	}
 	return -1
-}
-
-func applyItem[T any](items []T, c Change, key func(T) string) ([]T, error) {
-	at := -1
-	for i, it := range items {
-		if key(it) == c.Key {
-			at = i
-			break
-		}
-	}
-	if c.Remove {
-		if at >= 0 {
-			items = append(items[:at:at], items[at+1:]...)
-		}
-		return items, nil
-	}
-	var v T
-	if err := json.Unmarshal(c.Value, &v); err != nil {
-		return items, fmt.Errorf("%s %q: %w", c.Kind, c.Key, err)
-	}
-	if at >= 0 {
-		items[at] = v
-	} else {
-		items = append(items, v)
-	}
-	return items, nil
 }

@@ -13,7 +13,8 @@ const Version = 1
 const (
 	// MaxInboundFrame is the largest frame the relay accepts from a dashboard.
 	MaxInboundFrame = 1 << 20
-	// MaxResultBytes caps the JSON of one op result sent to a dashboard.
+	// MaxResultBytes caps the JSON of one op result sent to a dashboard, by
+	// default: the relay's --max-result-bytes changes it.
 	MaxResultBytes = 4 << 20
 	// MaxErrorMessage caps the length of an error message, in runes.
 	MaxErrorMessage = 300

@@ -182,8 +182,3 @@ func appendBounded[T any](items []T, dropped uint64, c Change, bound int, n func
 	copy(out, items)
 	return append(out, v), dropped, nil
 }
-
-// dropJournal forgets the journal of a removed server.
-func (s *Snapshot) dropJournal(server string) {
-	s.Journals = slices.DeleteFunc(s.Journals, func(j Journal) bool { return j.Server == server })
-}

@@ -76,6 +76,12 @@ type Content struct {
 	URI      string          `json:"uri,omitempty"`  // for resource_link
 	Name     string          `json:"name,omitempty"` // for resource_link
 	Resource json.RawMessage `json:"resource,omitempty"`
+	// Title, Description and Size (in bytes, 0 when unknown) describe a
+	// resource_link's resource.
+	Title       string              `json:"title,omitempty"`
+	Description string              `json:"description,omitempty"`
+	Size        int64               `json:"size,omitempty"`
+	Annotations *ContentAnnotations `json:"annotations,omitempty"`
 }
 
 // GetPromptArgs are the arguments of [OpGetPrompt].

@@ -84,8 +84,9 @@ type Server struct {
 
 // Meta returns a copy of s without its lists: the part a [KindServer] change carries.
 func (s Server) Meta() Server {
-	s.Tools, s.Prompts, s.Resources, s.Templates = nil, nil, nil, nil
-	s.Subscriptions = nil
+	for _, l := range serverLists {
+		l.clear(&s)
+	}
 	return s
 }
 
@@ -117,6 +118,7 @@ type Prompt struct {
 	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description,omitempty"`
 	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	Icons       []Icon           `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
 
 // PromptArgument is one argument of a [Prompt].
@@ -135,6 +137,7 @@ type Resource struct {
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
 	Size        int64  `json:"size,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
 
 // ResourceTemplate is an MCP resource template.
@@ -144,6 +147,7 @@ type ResourceTemplate struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	Icons       []Icon `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
 
 // ChangeKind names what a [Change] puts or removes.
@@ -173,4 +177,7 @@ type Change struct {
 	Key    string          `json:"key"`
 	Remove bool            `json:"remove,omitempty"`
 	Value  json.RawMessage `json:"value,omitempty"`
+	// At, on a put of a new server or of an item new to a server's list, is
+	// its index; without it (or out of range) it goes to the end.
+	At *int `json:"at,omitempty"`
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -85,33 +86,52 @@ func orUnknown(mime string) string {
 	return mime
 }
 
-// describeError says in words why an op failed.
+// describeError says in words why an op failed. The relay words each cause
+// once (not connected with the server's state, connection lost, timed out,
+// the server's JSON-RPC error with its code, too large), so its message is
+// shown as it is, as a sentence, with what to do next where that helps.
 func describeError(e *wire.Error) string {
 	switch e.Code {
 	case wire.CodeCancelled:
 		return "Cancelled."
 	case wire.CodeNotReady:
 		return NotReadyText(e.Message)
-	case wire.CodeNotFound:
-		return "Not found: " + e.Message
-	case wire.CodeUpstream:
-		return "The server answered with an error: " + e.Message
 	default:
-		return e.Message
+		return sentence(e.Message)
 	}
 }
 
 // NotReadyHint is what to do when a server could not take an op.
 const NotReadyHint = "Try again once it shows ready; a failed server has Retry in the server list."
 
-// NotReadyText says that a server was not connected, with the relay's
-// words when they add to that, and what to do next.
+// notConnected is how the relay's not-ready messages begin.
+const notConnected = "the server is not connected"
+
+// NotReadyText says that a server was not connected, in the relay's words
+// (which name the server's state), and what to do next.
 func NotReadyText(msg string) string {
-	text := "The server is not connected"
-	if m := strings.TrimSpace(msg); m != "" && !strings.EqualFold(m, text) {
-		text += " (" + m + ")"
+	m := strings.TrimSpace(msg)
+	if !strings.HasPrefix(strings.ToLower(m), notConnected) {
+		m = notConnected + " (" + m + ")"
+		if strings.TrimSpace(msg) == "" {
+			m = notConnected
+		}
 	}
-	return text + ". " + NotReadyHint
+	return sentence(m) + " " + NotReadyHint
+}
+
+// sentence is msg with its first letter capitalised and a full stop.
+func sentence(msg string) string {
+	m := strings.TrimSpace(msg)
+	if m == "" {
+		return "The relay gave no reason."
+	}
+	r, n := utf8.DecodeRuneInString(m)
+	m = string(unicode.ToUpper(r)) + m[n:]
+	if !strings.HasSuffix(m, ".") {
+		m += "."
+	}
+	return m
 }
 
 // toolErrorText is what a result marked isError shows as its error.

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -57,6 +58,17 @@ func (fs *flagSet) Duration(name string, def time.Duration, help string) *time.D
 		def = d
 	}
 	return fs.FlagSet.Duration(name, def, help+" ($"+envName(name)+")")
+}
+
+func (fs *flagSet) Int(name string, def int, help string) *int {
+	if v, ok := fs.env(name); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			fs.errs = append(fs.errs, fmt.Errorf("$%s: %q is not an integer", envName(name), v))
+		}
+		def = n
+	}
+	return fs.FlagSet.Int(name, def, help+" ($"+envName(name)+")")
 }
 
 // parse parses args and reports the first bad environment value.

@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/demohost"
 	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // shutdownTimeout bounds a graceful stop.
@@ -50,11 +52,16 @@ func serve(args []string) error {
 	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
 	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
 	stdioConfig := fs.String("stdio-config", "", "JSON file of stdio MCP servers (mcpServers layout: command, args, env, cwd) that every user gets a process of; the child's environment is its env plus PATH and HOME")
+	callTimeout := fs.Duration("call-timeout", conn.DefaultCallTimeout, "how long the relay waits for a server to answer one call (tool, prompt, read) before it fails the call as timed out")
+	maxResult := fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
 	loopback := fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
 	of := addOAuthFlags(fs)
 	mf := addModelFlags(fs)
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if err := checkLimits(*callTimeout, *maxResult); err != nil {
 		return err
 	}
 	logger, err := newLogger(*logLevel)
@@ -119,6 +126,8 @@ func serve(args []string) error {
 		LocalUser:      *user,
 		AllowLoopback:  *loopback,
 		AskTimeout:     *askTimeout,
+		CallTimeout:    *callTimeout,
+		MaxResultBytes: *maxResult,
 		Logger:         logger,
 
 		StdioConfigFile: *stdioConfig,

@@ -1,0 +1,108 @@
+package conn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+func TestNotReadyNamesTheStateOnce(t *testing.T) {
+	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
+	failed := r.awaitState(wire.StateFailed)
+	_, err := c.CallTool(context.Background(), "echo", nil, nil)
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeNotReady {
+		t.Fatalf("err %v, want %s", err, wire.CodeNotReady)
+	}
+	if !strings.Contains(we.Message, "its last attempt failed") || !strings.Contains(we.Message, "connection refused") {
+		t.Errorf("message %q does not say the server failed and why (state error %q)", we.Message, failed.Error)
+	}
+	if n := strings.Count(strings.ToLower(we.Message), "not connected"); n != 1 {
+		t.Errorf("message %q says 'not connected' %d times", we.Message, n)
+	}
+}
+
+func TestServerJSONRPCErrorIsAProtocolErrorWithItsCode(t *testing.T) {
+	f := newFixture(t, legacyEra, nil)
+	f.server.AddTool(&mcp.Tool{Name: "refuse", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: -32001, Message: "quota exceeded"}
+		})
+	c, _, _ := startReady(t, f)
+	for _, via := range []string{"dashboard", "agent"} {
+		var err error
+		if via == "dashboard" {
+			_, err = c.CallTool(context.Background(), "refuse", nil, nil)
+			var we *wire.Error
+			if !errors.As(err, &we) || we.Code != wire.CodeProtocol || we.RPCCode != -32001 || we.Message != "the server answered with error -32001: quota exceeded" {
+				t.Errorf("%s: %#v", via, err)
+			}
+			continue
+		}
+		// An agent gets the server's error as it is.
+		_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "refuse", Arguments: map[string]any{}}, nil)
+		var rpcErr *jsonrpc.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != -32001 || rpcErr.Message != "quota exceeded" {
+			t.Errorf("%s: %#v", via, err)
+		}
+	}
+}
+
+func TestCallTimeoutSaysTheLimit(t *testing.T) {
+	f := opsFixture(t, statelessEra)
+	cfg := testConfig(f.url)
+	cfg.CallTimeout = 300 * time.Millisecond
+	c, r := start(t, cfg)
+	r.awaitState(wire.StateReady)
+	began := time.Now()
+	_, err := c.CallTool(context.Background(), "block", json.RawMessage(`{}`), nil)
+	took := time.Since(began)
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeTimeout || !strings.Contains(we.Message, "300ms") {
+		t.Fatalf("err %#v, want a timeout naming 300ms", err)
+	}
+	if took < 300*time.Millisecond || took > 5*time.Second {
+		t.Errorf("the call took %v", took)
+	}
+	// The session is fine: the next call works.
+	if res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"still"}`), nil); err != nil || res.Content[0].Text != "still" {
+		t.Errorf("after the timeout: %+v, %v", res, err)
+	}
+	// An agent's call has the same limit.
+	_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}}, nil)
+	if !errors.As(err, &we) || we.Code != wire.CodeTimeout {
+		t.Errorf("agent call: %#v, want a timeout", err)
+	}
+}
+
+func TestResultLimitIsConfigurableAndSaid(t *testing.T) {
+	f := newFixture(t, legacyEra, nil)
+	const size = 2_000_000
+	f.server.AddTool(&mcp.Tool{Name: "big", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("y", size)}}}, nil
+		})
+	cfg := testConfig(f.url)
+	cfg.MaxResultBytes = 1 << 20
+	small, r := start(t, cfg)
+	r.awaitState(wire.StateReady)
+	_, err := small.CallTool(context.Background(), "big", nil, nil)
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeTooLarge || !strings.Contains(we.Message, "1048576") {
+		t.Fatalf("err %#v, want too large naming the limit", err)
+	}
+	// The default limit takes a 2 MB result whole.
+	c, _, _ := startReady(t, f)
+	res, err := c.CallTool(context.Background(), "big", nil, nil)
+	if err != nil || len(res.Content) != 1 || len(res.Content[0].Text) != size {
+		t.Fatalf("2 MB result: %v", err)
+	}
+}
