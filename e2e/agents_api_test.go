@@ -80,11 +80,11 @@ func (r *relay) toolNames(t testing.TB, key, query string) []string {
 func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	r := startRelay(t)
 	one, two := fixture.Start(t), fixture.Start(t)
-	s, snap := r.openSocket(t, r.sessionCookie(t))
+	s, _ := r.openSocket(t, r.sessionCookie(t))
 	id1 := s.addServer("first", one.URL())
-	s.waitServerState(snap, id1, wire.StateReady)
+	s.waitServerState(id1, wire.StateReady)
 	id2 := s.addServer("second", two.URL())
-	s.waitServerState(snap, id2, wire.StateReady)
+	s.waitServerState(id2, wire.StateReady)
 	down := s.addServer("down", "http://127.0.0.1:1/mcp")
 
 	all := s.createKey(wire.CreateAgentKeyArgs{Name: "all"})
@@ -195,7 +195,7 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 func TestRelayPicksUpServersAddedAndKeysRevokedByTheCLI(t *testing.T) {
 	r := startRelay(t)
 	fx := elicitfixture.Start(t, elicitfixture.Options{})
-	s, snap := r.openSocket(t, r.sessionCookie(t))
+	s, _ := r.openSocket(t, r.sessionCookie(t))
 
 	var out bytes.Buffer
 	if err := cli.Servers([]string{"add", "--data", r.cfg.DataDir, "--user", "local", "--name", "from the CLI", "--url", fx.URL()}, &out); err != nil {
@@ -206,7 +206,7 @@ func TestRelayPicksUpServersAddedAndKeysRevokedByTheCLI(t *testing.T) {
 	s.waitChange("the server the CLI added", func(c wire.Change) bool {
 		return c.Kind == wire.KindServer && c.Server == id && !c.Remove
 	})
-	s.waitServerState(snap, id, wire.StateReady)
+	s.waitServerState(id, wire.StateReady)
 
 	out.Reset()
 	if err := cli.AgentKey([]string{"create", "--data", r.cfg.DataDir, "--user", "local", "--name", "cli-bot"}, &out); err != nil {

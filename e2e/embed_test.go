@@ -24,11 +24,11 @@ func TestEmbed(t *testing.T) {
 	as := oauthfixture.StartAuthServer(t, oauthfixture.AuthConfig{})
 	rs := oauthfixture.StartResource(t, oauthfixture.ResourceConfig{AuthServer: as, Scopes: []string{readScope}})
 
-	alice, aliceSnap := w.hostSocket(t, "alice")
+	alice, _ := w.hostSocket(t, "alice")
 	alpha := alice.addServer("alpha", plain.URL())
 	askerID := alice.addServer(askerName, asker.URL())
 	protected := alice.addServer(protectedName, rs.URL())
-	alice.waitServerState(aliceSnap, askerID, wire.StateReady)
+	alice.waitServerState(askerID, wire.StateReady)
 	bob, _ := w.hostSocket(t, "bob")
 	bob.addServer("beta", plain.URL())
 

@@ -141,14 +141,14 @@ func startEverything(t *testing.T, transport string) string {
 // driveEverything adds the server to a fresh relay and uses all it offers.
 func driveEverything(t *testing.T, transportName, url, transport string) []everythingRow {
 	r := startRelay(t)
-	s, snap := r.openSocket(t, r.sessionCookie(t))
+	s, _ := r.openSocket(t, r.sessionCookie(t))
 	f := s.op(wire.OpAddServer, wire.AddServerArgs{Name: "everything-" + transportName, URL: url, Transport: transport})
 	if f.Type != wire.TypeResult {
 		t.Fatalf("add the everything server over %s: %+v", transportName, f.Error)
 	}
 	var added wire.AddServerResult
 	json.Unmarshal(f.Data, &added)
-	s.waitServerState(snap, added.ID, wire.StateReady)
+	s.waitServerState(added.ID, wire.StateReady)
 	// The server adds its conditional tools once initialized, then says so;
 	// the relay lists them again. Wait for the task tool, then read it all.
 	srv := waitEverythingLists(t, r, s, added.ID)

@@ -25,8 +25,8 @@ func TestRelayRestartRestoresServers(t *testing.T) {
 	// The relay reconnects the server by itself. Wait for that on the relay's
 	// side: a reconnected page shows "live" a moment before the relay's new
 	// state arrives, and an op sent then would meet a server still connecting.
-	s, snap := r.openSocket(t, r.sessionCookie(t))
-	s.waitServerState(snap, id, wire.StateReady)
+	s, _ := r.openSocket(t, r.sessionCookie(t))
+	s.waitServerState(id, wire.StateReady)
 	p.waitRelay(stateLive)
 
 	p.waitServer(fixtureName, wire.StateReady)

@@ -75,6 +75,10 @@ type socket struct {
 	t   testing.TB
 	c   *websocket.Conn
 	ids atomic.Int64
+	// state is the user's state as the frames read so far make it, so a
+	// wait sees a change even when it was read while waiting for something
+	// else.
+	state wire.Snapshot
 }
 
 // openSocket dials with the session cookie, says hello and returns the
@@ -123,7 +127,23 @@ func (s *socket) read() (wire.Frame, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return wire.Frame{}, errors.New("relay sent a frame that is not JSON: " + err.Error())
 	}
-	return f, nil
+	return f, s.track(f)
+}
+
+// track applies a snapshot or delta frame to s.state.
+func (s *socket) track(f wire.Frame) error {
+	switch f.Type {
+	case wire.TypeSnapshot:
+		s.state = wire.Snapshot{}
+		return json.Unmarshal(f.Data, &s.state)
+	case wire.TypeDelta:
+		var d wire.Delta
+		if err := json.Unmarshal(f.Data, &d); err != nil {
+			return err
+		}
+		return s.state.ApplyAll(d.Changes)
+	}
+	return nil
 }
 
 // next reads frames until one satisfies match, failing the test if the
@@ -230,21 +250,16 @@ func (s *socket) readToClose() (websocket.StatusCode, []wire.Frame, error) {
 	}
 }
 
-// waitServerState waits until the relay says the server id is in state,
-// starting from the snapshot the socket got.
-func (s *socket) waitServerState(snap wire.Snapshot, id string, state wire.ServerState) {
+// waitServerState waits until the state the socket read has the server id
+// in state.
+func (s *socket) waitServerState(id string, state wire.ServerState) {
 	s.t.Helper()
-	if srv := snap.ServerByID(id); srv != nil && srv.State == state {
+	reached := func() bool {
+		srv := s.state.ServerByID(id)
+		return srv != nil && srv.State == state
+	}
+	if reached() {
 		return
 	}
-	s.waitChange("server "+id+" "+string(state), func(c wire.Change) bool {
-		if c.Kind != wire.KindServer || c.Server != id || c.Remove {
-			return false
-		}
-		var srv wire.Server
-		if err := json.Unmarshal(c.Value, &srv); err != nil {
-			s.t.Fatalf("decode server change: %v", err)
-		}
-		return srv.State == state
-	})
+	s.next("server "+id+" "+string(state), func(wire.Frame) bool { return reached() })
 }
