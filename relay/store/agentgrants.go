@@ -233,20 +233,7 @@ func (s *Store) queryAgentGrants(ctx context.Context, where string, args ...any)
 
 // agentGrantServers lists the servers of grant id.
 func (s *Store) agentGrantServers(ctx context.Context, id string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server_id FROM agent_grant_servers WHERE grant_id = ? ORDER BY server_id`, id)
-	if err != nil {
-		return nil, fmt.Errorf("agent grant servers: %w", err)
-	}
-	defer rows.Close()
-	ids := []string{}
-	for rows.Next() {
-		var srv string
-		if err := rows.Scan(&srv); err != nil {
-			return nil, fmt.Errorf("agent grant servers: %w", err)
-		}
-		ids = append(ids, srv)
-	}
-	return ids, rows.Err()
+	return s.strings(ctx, "agent grant servers", `SELECT server_id FROM agent_grant_servers WHERE grant_id = ? ORDER BY server_id`, id)
 }
 
 // RotateAgentRefresh spends the refresh token whose hash is old and stores

@@ -267,23 +267,7 @@ func readAgentKeys(rows *sql.Rows) ([]AgentKey, error) {
 
 // agentKeyServers lists the server ids key id may reach, never nil.
 func (s *Store) agentKeyServers(ctx context.Context, id string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT server_id FROM agent_key_servers WHERE key_id = ? ORDER BY rowid`, id)
-	if err != nil {
-		return nil, fmt.Errorf("agent key servers: %w", err)
-	}
-	defer rows.Close()
-	ids := []string{}
-	for rows.Next() {
-		var sid string
-		if err := rows.Scan(&sid); err != nil {
-			return nil, fmt.Errorf("agent key servers: %w", err)
-		}
-		ids = append(ids, sid)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("agent key servers: %w", err)
-	}
-	return ids, nil
+	return s.strings(ctx, "agent key servers", `SELECT server_id FROM agent_key_servers WHERE key_id = ? ORDER BY rowid`, id)
 }
 
 // unixMilliOrZero stores a zero time as 0.
