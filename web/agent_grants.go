@@ -105,19 +105,13 @@ func (g *AgentGrants) renderGrant(gr wire.AgentGrant) app.UI {
 
 // renderRevoke is the grant's revoke button, or the question that confirms it.
 func (g *AgentGrants) renderRevoke(gr wire.AgentGrant) app.UI {
-	if g.confirming != gr.ID {
-		return app.Button().Class("sb-button", "is-danger", "sb-grant-revoke").Type("button").
-			Aria("label", "Revoke "+gr.ClientName).Text("Revoke").
-			OnClick(func(ctx app.Context, e app.Event) { g.confirming = gr.ID })
-	}
-	return app.Div().Class("sb-confirm").Role("group").Aria("label", "Confirm revocation").Body(
-		app.Span().Text("Revoke this application's access? It is disconnected at once."),
-		disabledIf(app.Button().Class("sb-button", "is-danger", "sb-grant-revoke-confirm").Type("button"), g.revoking == gr.ID).
-			Text(choose(g.revoking == gr.ID, "Revoking…", "Yes, revoke")).
-			OnClick(func(ctx app.Context, e app.Event) { g.revoke(gr.ID) }),
-		app.Button().Class("sb-button", "is-quiet").Type("button").Text("Keep it").
-			OnClick(func(ctx app.Context, e app.Event) { g.confirming = "" }),
-	)
+	return revokeButton{
+		Name: gr.ClientName, Question: "Revoke this application's access? It is disconnected at once.",
+		Class: "sb-grant-revoke", Confirming: g.confirming == gr.ID, Revoking: g.revoking == gr.ID,
+		Ask:     func() { g.confirming = gr.ID },
+		Confirm: func() { g.revoke(gr.ID) },
+		Keep:    func() { g.confirming = "" },
+	}.render()
 }
 
 // revoke sends the revocation and lists the grants again.

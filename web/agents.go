@@ -140,19 +140,13 @@ func (p *AgentsPage) renderKey(k wire.AgentKey, servers []wire.Server, now time.
 
 // renderRevoke is the key's revoke button, or the question that confirms it.
 func (p *AgentsPage) renderRevoke(k wire.AgentKey) app.UI {
-	if p.confirming != k.ID {
-		return app.Button().Class("sb-button", "is-danger", "sb-revoke").Type("button").
-			Aria("label", "Revoke "+k.Name).Text("Revoke").
-			OnClick(func(ctx app.Context, e app.Event) { p.confirming, p.revokeErr = k.ID, "" })
-	}
-	return app.Div().Class("sb-confirm").Role("group").Aria("label", "Confirm revocation").Body(
-		app.Span().Text("Revoke this key? Its agent is disconnected at once."),
-		disabledIf(app.Button().Class("sb-button", "is-danger", "sb-revoke-confirm").Type("button"), p.revoking == k.ID).
-			Text(choose(p.revoking == k.ID, "Revoking…", "Yes, revoke")).
-			OnClick(func(ctx app.Context, e app.Event) { p.revoke(k.ID) }),
-		app.Button().Class("sb-button", "is-quiet").Type("button").Text("Keep it").
-			OnClick(func(ctx app.Context, e app.Event) { p.confirming = "" }),
-	)
+	return revokeButton{
+		Name: k.Name, Question: "Revoke this key? Its agent is disconnected at once.",
+		Class: "sb-revoke", Confirming: p.confirming == k.ID, Revoking: p.revoking == k.ID,
+		Ask:     func() { p.confirming, p.revokeErr = k.ID, "" },
+		Confirm: func() { p.revoke(k.ID) },
+		Keep:    func() { p.confirming = "" },
+	}.render()
 }
 
 // revoke sends the revocation and lists the keys again.
