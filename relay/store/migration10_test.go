@@ -119,7 +119,7 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	}
 	for _, table := range []string{"oauth_clients", "oauth_tokens", "oauth_states", "server_client_prefs", "resource_subscriptions"} {
 		var n int
-		if err := s.db.QueryRow(`SELECT COUNT(*) FROM `+table+` WHERE server_id = 'a'`).Scan(&n); err != nil {
+		if err := s.db.QueryRow(`SELECT COUNT(*) FROM ` + table + ` WHERE server_id = 'a'`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n != 0 {

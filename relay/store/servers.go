@@ -18,10 +18,10 @@ const sealServerSecrets = "servers.secrets"
 // header values are plain in memory; at rest the url column holds
 // DisplayURL and the secrets (URL and header values) are sealed.
 type Server struct {
-	User      string
-	ID        string
-	Name      string
-	URL       string // the whole URL, secret query values included
+	User string
+	ID   string
+	Name string
+	URL  string // the whole URL, secret query values included
 	// DisplayURL is URL with its secret query values masked; empty when
 	// URL has none (then it is URL).
 	DisplayURL string
