@@ -61,11 +61,36 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 }
 
 // connect opens a go-sdk session. streamEnded is called when its
-// subscriptions/listen stream ends.
+// subscriptions/listen stream ends. With transport auto it tries the
+// transport found last (Streamable HTTP at first) and, when the endpoint's
+// first answer is 400, 404 or 405, the other one.
 func (c *Conn) connect(streamEnded func()) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, connectTimeout)
 	defer cancel()
-	return c.client.Connect(ctx, c.transport(streamEnded), nil)
+	if c.http == nil {
+		return nil, errNoGuardedClient
+	}
+	kinds := []string{c.cfg.Transport}
+	if c.cfg.Transport == wire.TransportAuto {
+		kinds = []string{wire.TransportStreamable, wire.TransportSSE}
+		if c.state.TransportInUse == wire.TransportSSE {
+			kinds = []string{wire.TransportSSE, wire.TransportStreamable}
+		}
+	}
+	for i := 0; ; i++ {
+		kind, first := kinds[i], &firstAnswer{endpoint: c.cfg.URL}
+		cs, err := c.client.Connect(ctx, c.transport(kind, streamEnded, first), nil)
+		if err == nil {
+			if c.cfg.Transport == wire.TransportAuto {
+				c.state.TransportInUse = kind
+			}
+			return cs, nil
+		}
+		if !wrongTransport(first.Status()) || i == len(kinds)-1 {
+			return nil, permanent(err, first.Status(), c.cfg.Transport)
+		}
+		c.log.Info("mcp endpoint speaks another transport; trying the next", "tried", kind, "status", first.Status())
+	}
 }
 
 // open makes cs the live session. List changes noted before belong to an

@@ -3,17 +3,23 @@ package conn
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// transport returns the go-sdk transport of c's configured kind, carrying
-// its requests through hc.
-func (c *Conn) transport(streamEnded func()) mcp.Transport {
-	hc := c.orders.tee(watchingClient(c.http, streamEnded), &c.calls, c.tasks.scan, c.logOrder.scan)
-	if c.cfg.Transport == wire.TransportSSE {
+// transport returns the go-sdk transport of kind (Streamable HTTP or SSE),
+// carrying its requests through c's client with first noting the
+// endpoint's first answer.
+func (c *Conn) transport(kind string, streamEnded func(), first *firstAnswer) mcp.Transport {
+	noted := wrapTransport(c.http, func(base http.RoundTripper) http.RoundTripper {
+		first.base = base
+		return first
+	})
+	hc := c.orders.tee(watchingClient(noted, streamEnded), &c.calls, c.tasks.scan, c.logOrder.scan)
+	if kind == wire.TransportSSE {
 		return &sseTransport{
 			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: maxMessageBytes},
 			life:  c.ctx,
