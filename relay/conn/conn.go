@@ -25,7 +25,7 @@ type Config struct {
 	// Headers are added to every request to the server's origin; their
 	// values are secrets and never leave the connection.
 	Headers map[string]string
-	Logger     *slog.Logger // nil discards
+	Logger  *slog.Logger // nil discards
 	// HealthInterval is how often a ready connection is probed; default
 	// [DefaultHealthInterval].
 	HealthInterval time.Duration
