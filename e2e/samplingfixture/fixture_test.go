@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
