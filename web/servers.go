@@ -62,7 +62,7 @@ func (l *ServerList) OnUpdate(ctx app.Context) {
 func (l *ServerList) Render() app.UI {
 	shown := l.filtered()
 	return app.Aside().ID("server-list").Class("sb-servers").Aria("label", "Servers").Body(
-		&AddServerForm{},
+		&AddServerForm{Taken: serverNames(l.Servers)},
 		app.Div().Class("sb-filter").Body(
 			app.Label().For("server-filter").Text("Filter servers"),
 			app.Input().ID("server-filter").Type("search").AutoComplete(false).
@@ -126,11 +126,11 @@ func (l *ServerList) renderRow(s wire.Server) app.UI {
 				app.Span().Class("server-name").Text(s.Name),
 			),
 			app.If(l.Asking[id] > 0, func() app.UI { return renderAskDot(s, l.Asking[id]) }),
-			renderStateBadge(s.State),
+			renderServerBadge(s),
 		),
 		app.Div().Class("server-url").Title(s.URL).Text(transportAndHost(s)),
 		app.If(s.State == wire.StateAuthenticating, func() app.UI { return renderAuthorize(s, l.Auth[id]) }),
-		app.If(s.State == wire.StateFailed, func() app.UI {
+		app.If(s.State == wire.StateFailed && !s.Disconnected, func() app.UI {
 			return app.P().Class("server-error").Text(failedText(s.Error))
 		}),
 		app.If(l.failed[id] != "", func() app.UI {
@@ -172,7 +172,7 @@ func (l *ServerList) renderActions(s wire.Server) app.UI {
 			)
 	}
 	return app.Div().Class("server-actions").Body(
-		app.If(s.State == wire.StateFailed, func() app.UI {
+		app.If(s.State == wire.StateFailed && !s.Disconnected, func() app.UI {
 			return disabledIf(app.Button().Class("retry-server", "sb-button").Type("button"), busy != "").
 				Text(choose(busy == busyRetry, "Retrying…", "Retry")).
 				OnClick(func(ctx app.Context, e app.Event) { l.retry(id) }, app.EventScope(id))
@@ -250,8 +250,11 @@ func transportAndHost(s wire.Server) string {
 	if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	if s.Transport == "" {
+	switch {
+	case s.Transport == "":
 		return host
+	case s.TransportInUse != "" && s.TransportInUse != s.Transport:
+		return s.Transport + " (" + s.TransportInUse + ") · " + host
 	}
 	return s.Transport + " · " + host
 }
@@ -262,4 +265,22 @@ func failedText(err string) string {
 		return "Connection failed."
 	}
 	return err
+}
+
+// renderServerBadge is a server's state badge, or "disconnected" while the
+// person keeps it so.
+func renderServerBadge(s wire.Server) app.UI {
+	if s.Disconnected {
+		return app.Span().Class("state-badge").DataSet("state", "disconnected").Text("disconnected")
+	}
+	return renderStateBadge(s.State)
+}
+
+// serverNames lists the names of servers.
+func serverNames(servers []wire.Server) []string {
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = s.Name
+	}
+	return names
 }
