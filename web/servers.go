@@ -250,13 +250,10 @@ func transportAndHost(s wire.Server) string {
 	if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	switch {
-	case s.Transport == "":
+	if s.Transport == "" {
 		return host
-	case s.TransportInUse != "" && s.TransportInUse != s.Transport:
-		return s.Transport + " (" + s.TransportInUse + ") · " + host
 	}
-	return s.Transport + " · " + host
+	return transportLabel(s) + " · " + host
 }
 
 // failedText is the error of a failed server, or a fallback when it has none.
@@ -283,4 +280,12 @@ func serverNames(servers []wire.Server) []string {
 		names[i] = s.Name
 	}
 	return names
+}
+
+// transportLabel names a server's transport, with the one auto found.
+func transportLabel(s wire.Server) string {
+	if s.TransportInUse != "" && s.TransportInUse != s.Transport {
+		return s.Transport + " (" + s.TransportInUse + ")"
+	}
+	return s.Transport
 }
