@@ -245,7 +245,7 @@ type ConnectToggle struct {
 
 	Server wire.Server
 
-	busy    bool
+	busy    string // "Connecting…" or "Disconnecting…" while the op runs
 	problem string
 }
 
@@ -254,18 +254,18 @@ func (t *ConnectToggle) Render() app.UI {
 	s := t.Server
 	label := choose(s.Disconnected, "Connect", "Disconnect")
 	return app.Span().Class("connect-toggle").Body(
-		disabledIf(app.Button().ID("toggle-connect").Class("sb-button").Type("button"), t.busy).
-			Aria("pressed", !s.Disconnected).Text(choose(t.busy, label+"ing…", label)).
-			OnClick(func(ctx app.Context, e app.Event) { t.toggle(!s.Disconnected) }),
+		disabledIf(app.Button().ID("toggle-connect").Class("sb-button").Type("button"), t.busy != "").
+			Aria("pressed", !s.Disconnected).Text(choose(t.busy != "", t.busy, label)).
+			OnClick(func(ctx app.Context, e app.Event) { t.toggle(!t.Server.Disconnected) }),
 		app.Span().Class("sb-error").Role("alert").Text(t.problem),
 	)
 }
 
 func (t *ConnectToggle) toggle(disconnect bool) {
-	t.busy, t.problem = true, ""
+	t.busy, t.problem = choose(disconnect, "Disconnecting…", "Connecting…"), ""
 	send(wire.OpSetServerConnected, wire.SetServerConnectedArgs{Server: t.Server.ID, Connected: !disconnect}, func(r store.Reply) {
 		t.later(func(app.Context) {
-			t.busy = false
+			t.busy = ""
 			if r.Err != nil {
 				t.problem = opFailure("Could not change the connection: ", r.Err)
 			}
