@@ -21,7 +21,8 @@ var defaultAskModes = wire.AskModes{Form: true, URL: true, Sampling: wire.Sampli
 
 // Asking returns what a connection to reg needs to put its server's asks
 // before reg's user: an asker bound to the server, and the modes to
-// advertise, as set with [Session.SetAskModes]. A [Dialer] calls it.
+// advertise, as set with [Session.SetAskModes]. The session calls it to
+// load a [Dial].
 func (m *Manager) Asking(reg store.Server) (conn.Asker, conn.AskModes) {
 	s := m.Session(reg.User)
 	modes := m.readAskModes(reg.User, reg.ID)

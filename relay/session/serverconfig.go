@@ -288,7 +288,15 @@ func applyUpdate(reg store.Server, a wire.UpdateServerArgs) (store.Server, error
 	if err != nil {
 		return reg, err
 	}
+	for name, value := range headers {
+		if value == "" { // its value was lost with the seal key and not set again
+			delete(headers, name)
+		}
+	}
 	reg.Headers = headers
+	if reg.SecretsErr != nil && strings.Contains(reg.URL, servercfg.Mask) {
+		return reg, wire.NewError(wire.CodeInvalidURL, "the URL's secret was lost with the seal key: type the whole URL again")
+	}
 	if a.Retry != nil {
 		if reg.Retry, err = checkRetry(a.Retry); err != nil {
 			return reg, err
