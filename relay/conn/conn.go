@@ -103,8 +103,11 @@ type Conn struct {
 	log    *slog.Logger
 	emit   func(wire.Server)
 	client *mcp.Client
-	http   *http.Client   // nil without Config.HTTPClient: every attempt fails
-	auth   *authTransport // carries Config.Auth; nil without it
+	http   *http.Client // nil without Config.HTTPClient: every attempt fails
+	// secrets are the header values and secret URL query values that scrub
+	// masks in what the connection logs and shows.
+	secrets []string
+	auth    *authTransport // carries Config.Auth; nil without it
 
 	ctx     context.Context // cancelled by Close
 	cancel  context.CancelFunc
@@ -171,8 +174,12 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 		},
 		subsChanged: make(chan struct{}, 1),
 		subs:        initialSubs(cfg.Subscriptions),
+		secrets:     secretsOf(cfg),
 	}
 	c.state.Subscriptions = c.subscriptionList()
+	if len(c.secrets) > 0 {
+		c.log = slog.New(scrubbing{inner: cfg.Logger.Handler(), scrub: c.scrub}).With("server", cfg.ID)
+	}
 	if c.http != nil {
 		c.http = c.withAuth(c.withHeaders(c.http))
 	}
@@ -327,7 +334,7 @@ func (c *Conn) failNoting(err error, note string) {
 	if note != "" {
 		msg += "; " + note
 	}
-	msg = wire.Sanitize(msg, wire.MaxErrorMessage)
+	msg = wire.Sanitize(c.scrub(msg), wire.MaxErrorMessage)
 	c.log.Warn("mcp connection failed", "error", msg)
 	c.state.State, c.state.Error = wire.StateFailed, msg
 	c.publish()

@@ -113,7 +113,7 @@ func (c *Conn) end(s *session) {
 	c.mu.Unlock()
 	s.cancel(errSessionEnded)
 	if err := s.cs.Close(); err != nil {
-		c.log.Debug("mcp session close", "error", err)
+		c.log.Debug("mcp session close", "error", c.scrub(err.Error()))
 	}
 }
 
