@@ -126,10 +126,7 @@ func checkSettings(s wire.Server, in settingsInput) (args wire.UpdateServerArgs,
 		if problem != "" {
 			return args, problem, fieldURL
 		}
-		if strings.Contains(u, servercfg.Mask) {
-			return args, "The URL still holds a hidden secret (" + servercfg.Mask + "): type the secret again.", fieldURL
-		}
-		args.URL = &u
+		args.URL = &u // hidden secrets (•••) left as they are keep their values
 	}
 	if in.Transport != "" && in.Transport != s.Transport {
 		t := in.Transport

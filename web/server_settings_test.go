@@ -42,7 +42,6 @@ func TestCheckSettingsExplainsBadInput(t *testing.T) {
 		field string
 	}{
 		{settingsInput{Name: "", URL: s.URL}, "Give the server a name", fieldName},
-		{settingsInput{Name: "docs", URL: "https://e.example/mcp?api_key=•••"}, "hidden secret", fieldURL},
 		{settingsInput{Name: "docs", URL: "https://d.example:0/mcp"}, "out of range", fieldURL},
 		{settingsInput{Name: "docs", URL: s.URL, Retry: [3]string{"x"}}, "not a whole number", fieldRetry},
 		{settingsInput{Name: "docs", URL: s.URL, Retry: [3]string{"", "2000", "1000"}}, "shorter than the first", fieldRetry},

@@ -268,12 +268,12 @@ func applyUpdate(reg store.Server, a wire.UpdateServerArgs) (store.Server, error
 		reg.Name = name
 	}
 	if a.URL != nil && *a.URL != displayURL(reg) {
-		u, shown, err := checkURL(*a.URL)
+		u, shown, err := checkURL(servercfg.Unmask(strings.TrimSpace(*a.URL), reg.URL))
 		if err != nil {
 			return reg, err
 		}
 		if strings.Contains(u, servercfg.Mask) {
-			return reg, wire.NewError(wire.CodeInvalidURL, "the URL still holds a masked secret ("+servercfg.Mask+"): type the secret again")
+			return reg, wire.NewError(wire.CodeInvalidURL, "the URL holds a masked secret ("+servercfg.Mask+") that is not the server's: type the secret")
 		}
 		reg.URL, reg.DisplayURL = u, shown
 	}

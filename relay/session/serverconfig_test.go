@@ -39,6 +39,14 @@ func TestHeadersReachTheDialerAndOnlyTheirNamesTheState(t *testing.T) {
 	if st.URL != "https://h.example/mcp?api_key=•••" || len(st.HeaderNames) != 1 || st.HeaderNames[0] != "X-Api-Key" || st.Transport != wire.TransportAuto {
 		t.Errorf("state %+v", st.Meta())
 	}
+	// An edit of the path that leaves the key masked keeps the key.
+	moved := "https://h.example/v2?api_key=•••"
+	if err := s.Update(context.Background(), wire.UpdateServerArgs{Server: res.ID, URL: &moved}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.conn(res.ID).dial.Reg.URL; got != "https://h.example/v2?api_key=sk-42" {
+		t.Errorf("after an edit with the key masked, dialed %q", got)
+	}
 	frame, _ := s.Snapshot()
 	if b, _ := wire.Encode(mustFrame(t, frame)); strings.Contains(string(b), "hdr-secret") || strings.Contains(string(b), "sk-42") {
 		t.Error("a secret is in the snapshot frame")

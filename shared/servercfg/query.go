@@ -51,3 +51,34 @@ func MaskURL(raw string) (string, bool) {
 	u.RawQuery = strings.Join(parts, "&")
 	return u.String(), true
 }
+
+// Unmask puts back into edited, a URL a person edited from the masked form
+// of original, the secret values of original that are still masked: a
+// person may change the path of a URL and keep its key without typing it
+// again. Parameters whose value is not [Mask] are left as typed.
+func Unmask(edited, original string) string {
+	if !strings.Contains(edited, Mask) && !strings.Contains(edited, url.QueryEscape(Mask)) {
+		return edited
+	}
+	orig, err := url.Parse(original)
+	if err != nil {
+		return edited
+	}
+	kept := map[string]string{}
+	for _, p := range strings.Split(orig.RawQuery, "&") {
+		name, value, _ := strings.Cut(p, "=")
+		kept[name] = value
+	}
+	q, frag, hasQuery := strings.Cut(edited, "?")
+	if !hasQuery {
+		return edited
+	}
+	parts := strings.Split(frag, "&")
+	for i, p := range parts {
+		name, value, _ := strings.Cut(p, "=")
+		if v, ok := kept[name]; ok && (value == Mask || value == url.QueryEscape(Mask)) {
+			parts[i] = name + "=" + v
+		}
+	}
+	return q + "?" + strings.Join(parts, "&")
+}

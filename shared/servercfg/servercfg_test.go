@@ -69,6 +69,20 @@ func TestMaskURLHidesSecretQueryValues(t *testing.T) {
 	}
 }
 
+func TestUnmaskKeepsTheSecretsOfTheOriginal(t *testing.T) {
+	orig := "https://h.example/mcp?api_key=sk-1&x=2"
+	for edited, want := range map[string]string{
+		"https://h.example/v2?api_key=•••&x=3":                     "https://h.example/v2?api_key=sk-1&x=3",
+		"https://h.example/v2?api_key=%E2%80%A2%E2%80%A2%E2%80%A2": "https://h.example/v2?api_key=sk-1",
+		"https://h.example/v2?api_key=new":                         "https://h.example/v2?api_key=new",
+		"https://h.example/v2?token=•••":                           "https://h.example/v2?token=•••",
+	} {
+		if got := Unmask(edited, orig); got != want {
+			t.Errorf("Unmask(%q) = %q, want %q", edited, got, want)
+		}
+	}
+}
+
 func TestCheckRetry(t *testing.T) {
 	for _, ok := range []wire.Retry{{}, {Attempts: 5, BaseDelayMS: 500, MaxDelayMS: 60000}} {
 		if err := CheckRetry(ok); err != nil {
