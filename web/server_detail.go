@@ -17,6 +17,7 @@ const (
 	tabInfo      = "info"
 	tabLogs      = "logs"
 	tabActivity  = "activity"
+	tabSettings  = "settings"
 )
 
 // renderDetail shows the selected server, or what to do when there is none.
@@ -73,14 +74,15 @@ func (d *ServerDetail) Render() app.UI {
 			app.Header().Class("detail-head").Body(
 				app.Div().Class("detail-title-row").Body(
 					app.H2().ID("detail-title").Class("detail-name").Text(s.Name),
-					renderStateBadge(s.State),
+					renderServerBadge(s),
+					&ConnectToggle{Server: s},
 				),
 				app.P().Class("detail-url").Body(
-					app.Span().Class("detail-transport").Text(s.Transport),
+					app.Span().Class("detail-transport").Text(transportLabel(s)),
 					app.Text(" "),
 					app.Span().Class("detail-address").Text(s.URL),
 				),
-				app.If(s.State == wire.StateFailed, func() app.UI {
+				app.If(s.State == wire.StateFailed && !s.Disconnected, func() app.UI {
 					return app.P().Class("detail-error").Role("alert").Text(failedText(s.Error))
 				}),
 				app.If(s.State == wire.StateAuthenticating, func() app.UI { return renderAuthorize(s, d.Auth) }),
@@ -92,6 +94,7 @@ func (d *ServerDetail) Render() app.UI {
 				d.renderTab(tab, tabLogs, "Logs", len(d.Journal.Logs)),
 				d.renderTab(tab, tabActivity, "Activity", len(d.Journal.Activity)),
 				d.renderTab(tab, tabInfo, "Info", -1),
+				d.renderTab(tab, tabSettings, "Settings", -1),
 			),
 			d.renderPanel(tab, tabTools, &ToolsTab{
 				ServerID: s.ID, Tools: s.Tools, Ready: ready, Calls: d.ToolCalls,
@@ -107,6 +110,7 @@ func (d *ServerDetail) Render() app.UI {
 			d.renderPanel(tab, tabLogs, &LogsTab{ServerID: s.ID, Logging: s.Logging, Logs: d.Journal.Logs, Dropped: d.Journal.LogsDropped}),
 			d.renderPanel(tab, tabActivity, &ActivityTab{ServerID: s.ID, Activity: d.Journal.Activity, Dropped: d.Journal.ActivityDropped}),
 			d.renderPanel(tab, tabInfo, renderInfo(s)),
+			d.renderPanel(tab, tabSettings, &ServerSettings{Server: s}),
 		)
 }
 
@@ -127,7 +131,7 @@ func (d *ServerDetail) renderTab(open, tab, label string, count int) app.UI {
 }
 
 // tabOrder is the order arrow keys move through the tabs.
-var tabOrder = []string{tabTools, tabPrompts, tabResources, tabLogs, tabActivity, tabInfo}
+var tabOrder = []string{tabTools, tabPrompts, tabResources, tabLogs, tabActivity, tabInfo, tabSettings}
 
 // arrowKeys moves between tabs with the arrow keys, as a tablist does.
 func (d *ServerDetail) arrowKeys(ctx app.Context, e app.Event) {

@@ -62,7 +62,7 @@ func (l *ServerList) OnUpdate(ctx app.Context) {
 func (l *ServerList) Render() app.UI {
 	shown := l.filtered()
 	return app.Aside().ID("server-list").Class("sb-servers").Aria("label", "Servers").Body(
-		&AddServerForm{},
+		&AddServerForm{Taken: serverNames(l.Servers)},
 		&ServerTransfer{Servers: l.Servers},
 		app.Div().Class("sb-filter").Body(
 			app.Label().For("server-filter").Text("Filter servers"),
@@ -127,11 +127,11 @@ func (l *ServerList) renderRow(s wire.Server) app.UI {
 				app.Span().Class("server-name").Text(s.Name),
 			),
 			app.If(l.Asking[id] > 0, func() app.UI { return renderAskDot(s, l.Asking[id]) }),
-			renderStateBadge(s.State),
+			renderServerBadge(s),
 		),
 		app.Div().Class("server-url").Title(s.URL).Text(transportAndHost(s)),
 		app.If(s.State == wire.StateAuthenticating, func() app.UI { return renderAuthorize(s, l.Auth[id]) }),
-		app.If(s.State == wire.StateFailed, func() app.UI {
+		app.If(s.State == wire.StateFailed && !s.Disconnected, func() app.UI {
 			return app.P().Class("server-error").Text(failedText(s.Error))
 		}),
 		app.If(l.failed[id] != "", func() app.UI {
@@ -173,7 +173,7 @@ func (l *ServerList) renderActions(s wire.Server) app.UI {
 			)
 	}
 	return app.Div().Class("server-actions").Body(
-		app.If(s.State == wire.StateFailed, func() app.UI {
+		app.If(s.State == wire.StateFailed && !s.Disconnected, func() app.UI {
 			return disabledIf(app.Button().Class("retry-server", "sb-button").Type("button"), busy != "").
 				Text(choose(busy == busyRetry, "Retrying…", "Retry")).
 				OnClick(func(ctx app.Context, e app.Event) { l.retry(id) }, app.EventScope(id))
@@ -263,9 +263,9 @@ func transportAndHost(s wire.Server) string {
 		return host
 	}
 	if host == "" {
-		return s.Transport
+		return transportLabel(s)
 	}
-	return s.Transport + " · " + host
+	return transportLabel(s) + " · " + host
 }
 
 // failedText is the error of a failed server, or a fallback when it has none.
@@ -274,4 +274,30 @@ func failedText(err string) string {
 		return "Connection failed."
 	}
 	return err
+}
+
+// renderServerBadge is a server's state badge, or "disconnected" while the
+// person keeps it so.
+func renderServerBadge(s wire.Server) app.UI {
+	if s.Disconnected {
+		return app.Span().Class("state-badge").DataSet("state", "disconnected").Text("disconnected")
+	}
+	return renderStateBadge(s.State)
+}
+
+// serverNames lists the names of servers.
+func serverNames(servers []wire.Server) []string {
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// transportLabel names a server's transport, with the one auto found.
+func transportLabel(s wire.Server) string {
+	if s.TransportInUse != "" && s.TransportInUse != s.Transport {
+		return s.Transport + " (" + s.TransportInUse + ")"
+	}
+	return s.Transport
 }

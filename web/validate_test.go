@@ -19,7 +19,10 @@ func TestCheckAddServer(t *testing.T) {
 		{"  spaced  ", "HTTPS://Example.com:443/mcp", "https://example.com/mcp", "", "spaced"},
 		{"", "http://127.0.0.1/mcp", "", "Give the server a name", ""},
 		{"   ", "http://127.0.0.1/mcp", "", "Give the server a name", ""},
-		{strings.Repeat("n", maxServerName+1), "http://127.0.0.1/mcp", "", "longer than 100 characters", ""},
+		{strings.Repeat("n", maxServerName*100), "http://127.0.0.1/mcp", "", "10000 characters long; the limit is 100", ""},
+		{"demo", "http://127.0.0.1:8192/ mcp", "", "spaces", ""},
+		{"demo", "127.0.0.1:8192/mcp", "", "missing scheme", ""},
+		{"demo", "http://127.0.0.1:99999/mcp", "", "port", ""},
 		{strings.Repeat("é", maxServerName), "http://127.0.0.1/mcp", "http://127.0.0.1/mcp", "", strings.Repeat("é", maxServerName)},
 		{"demo", "", "", "The URL cannot be used: empty", ""},
 		{"demo", "ftp://example.com", "", `scheme "ftp" is not allowed`, ""},
@@ -28,7 +31,7 @@ func TestCheckAddServer(t *testing.T) {
 		{"demo", "http://", "", "missing host", ""},
 	}
 	for _, c := range cases {
-		args, problem := checkAddServer(c.name, c.url, "")
+		args, problem, _ := checkAddServer(addInput{Name: c.name, URL: c.url})
 		if c.wantProblem == "" {
 			if problem != "" || args.URL != c.wantURL || args.Name != c.wantTrimName {
 				t.Errorf("checkAddServer(%q, %q) = %+v, %q; want URL %q", c.name, c.url, args, problem, c.wantURL)
@@ -45,13 +48,14 @@ func TestCheckAddServerSendsTheChosenTransport(t *testing.T) {
 	cases := []struct {
 		transport, want, wantProblem string
 	}{
-		{"", wire.TransportStreamable, ""},
+		{"", wire.TransportAuto, ""},
+		{wire.TransportAuto, wire.TransportAuto, ""},
 		{wire.TransportStreamable, wire.TransportStreamable, ""},
 		{wire.TransportSSE, wire.TransportSSE, ""},
-		{"websocket", "", "Choose Streamable HTTP or SSE"},
+		{"websocket", "", "Choose auto, Streamable HTTP or SSE"},
 	}
 	for _, c := range cases {
-		args, problem := checkAddServer("demo", "http://127.0.0.1:9001/mcp", c.transport)
+		args, problem, _ := checkAddServer(addInput{Name: "demo", URL: "http://127.0.0.1:9001/mcp", Transport: c.transport})
 		if args.Transport != c.want || !strings.Contains(problem, c.wantProblem) || (c.wantProblem == "") != (problem == "") {
 			t.Errorf("transport %q: args %+v problem %q, want transport %q problem %q", c.transport, args, problem, c.want, c.wantProblem)
 		}
@@ -125,5 +129,30 @@ func TestRelayURLIsTheSameOriginWebSocket(t *testing.T) {
 		if got := relayURL(u); got != c.want {
 			t.Errorf("relayURL(%s) = %s, want %s", c.page, got, c.want)
 		}
+	}
+}
+
+func TestCheckAddServerNamesTheFieldAtFault(t *testing.T) {
+	cases := []struct {
+		in                 addInput
+		wantProblem, field string
+	}{
+		{addInput{Name: "docs", URL: "https://e.example/mcp", Taken: []string{"docs"}}, "names are unique", fieldName},
+		{addInput{Name: "x", URL: "https://e.example/mcp", ID: "!!!"}, "The id cannot be used", fieldServerID},
+		{addInput{Name: "x", URL: "http://u:p@e.example/mcp"}, "credentials", fieldURL},
+		{addInput{Name: "x", URL: "https://e.example/mcp", Headers: []headerRow{{"Host", "h"}}}, "cannot be set", fieldHeaders},
+		{addInput{Name: "x", URL: "https://e.example/mcp", Headers: []headerRow{{"X-Key", ""}}}, "Enter a value for the header X-Key", fieldHeaders},
+		{addInput{Name: "x", URL: "https://e.example/mcp", Headers: []headerRow{{"", "v"}}}, "no name", fieldHeaders},
+	}
+	for _, c := range cases {
+		_, problem, field := checkAddServer(c.in)
+		if !strings.Contains(problem, c.wantProblem) || field != c.field {
+			t.Errorf("%+v: problem %q field %q, want %q in %q", c.in, problem, field, c.wantProblem, c.field)
+		}
+	}
+	args, problem, _ := checkAddServer(addInput{Name: "x", URL: "https://e.example/mcp", ID: "My Server",
+		Headers: []headerRow{{"x-api-key", "v1"}, {"", ""}}})
+	if problem != "" || args.ID != "my-server" || args.Headers["X-Api-Key"] != "v1" || len(args.Headers) != 1 {
+		t.Errorf("args %+v problem %q", args, problem)
 	}
 }

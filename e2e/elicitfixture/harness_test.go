@@ -11,6 +11,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -34,16 +35,14 @@ func newRelay(t *testing.T, asks broker.Config) *relay {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	var m *session.Manager
-	m = session.NewManager(st, func(reg store.Server, emit func(wire.Server)) session.Connection {
-		asker, modes := m.Asking(reg)
+	m := session.NewManager(session.Config{Store: st, Logger: logger, Asks: asks, Dial: func(d session.Dial, emit func(wire.Server)) session.Connection {
+		reg := d.Reg
 		return conn.Start(conn.Config{
-			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger,
+			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0),
 			HealthInterval: 200 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 400 * time.Millisecond,
-			Asker: asker, Modes: modes,
+			Asker: d.Asker, Modes: d.Modes, Transport: reg.Transport,
 		}, emit)
-	}, logger)
-	m.SetAskConfig(asks)
+	}})
 	t.Cleanup(func() {
 		m.Close()
 		st.Close()

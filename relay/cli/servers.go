@@ -29,7 +29,7 @@ func serversAdd() *command {
 	c := newCommand("servers add")
 	name := c.fs.String("name", "", "name of the server (required)")
 	url := c.fs.String("url", "", "URL of the server's MCP endpoint (required)")
-	transport := c.fs.String("transport", wire.TransportStreamable, "streamable-http or sse")
+	transport := c.fs.String("transport", wire.TransportAuto, "auto, streamable-http or sse")
 	c.run = func(ctx context.Context, st *store.Store, out io.Writer) error {
 		if c.fs.NArg() > 0 {
 			return fmt.Errorf("unexpected arguments: %v", c.fs.Args())
@@ -100,7 +100,7 @@ func serversList() *command {
 		tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tNAME\tTRANSPORT\tURL")
 		for _, r := range regs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, wire.Sanitize(r.Name, wire.MaxServerName), r.Transport, r.URL)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, wire.Sanitize(r.Name, wire.MaxServerName), r.Transport, shownURL(r))
 		}
 		return tw.Flush()
 	}
@@ -128,4 +128,12 @@ func serversImport() *command {
 		return importEntries(ctx, st, *c.user, entries, out)
 	}
 	return c
+}
+
+// shownURL is a server's URL with its secret query values masked.
+func shownURL(r store.Server) string {
+	if r.DisplayURL != "" {
+		return r.DisplayURL
+	}
+	return r.URL
 }

@@ -66,6 +66,10 @@ func newHeadless(ctx context.Context, cfg Config, sc scenario, serverURL string)
 			st.Close()
 		}
 	}()
+	// The OAuth records belong to a registered server.
+	if err := st.PutServer(ctx, store.Server{User: user, ID: serverID, Name: serverID, URL: serverURL, Transport: wire.TransportAuto}); err != nil {
+		return nil, err
+	}
 	key := make([]byte, sealKeyBytes)
 	rand.Read(key)
 	sealer, err := store.NewSealer(key)

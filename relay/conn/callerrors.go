@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -97,6 +98,10 @@ func tooLarge(size, limit int) *wire.Error {
 // connectionBroke reports whether err says that the connection to the
 // server broke, rather than that the server answered.
 func connectionBroke(err error) bool {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) {
+		err = urlErr.Err // a *url.Error is a net.Error whatever its cause
+	}
 	var netErr net.Error
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),

@@ -3,6 +3,7 @@ package conn
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"reflect"
@@ -17,16 +18,25 @@ import (
 // Config describes one connection.
 type Config struct {
 	ID, Name, URL string // URL already normalized
-	// HTTPClient carries every request. Nil means a default client that
-	// bounds dialing and TLS but not the life of a request (streams are long).
+	// HTTPClient carries every request: the relay's guarded client
+	// (netguard). Without one the connection fails at once; there is no
+	// unguarded default.
 	HTTPClient *http.Client
-	Logger     *slog.Logger // nil discards
+	// Headers are added to every request to the server's origin; their
+	// values are secrets and never leave the connection.
+	Headers map[string]string
+	Logger  *slog.Logger // nil discards
 	// HealthInterval is how often a ready connection is probed; default
 	// [DefaultHealthInterval].
 	HealthInterval time.Duration
 	// RetryMin and RetryMax bound the backoff between failed attempts;
-	// defaults [DefaultRetryMin] and [DefaultRetryMax].
+	// defaults [DefaultRetryMin] and [DefaultRetryMax]. After RetryAttempts
+	// failed attempts in a row (default [DefaultRetryAttempts]) the
+	// connection gives up until [Conn.Retry]; it gives up at once on a
+	// failure retrying cannot fix (a 400, 404 or 405 answer to the first
+	// request, a TLS error, an address the network guard refuses).
 	RetryMin, RetryMax time.Duration
+	RetryAttempts      int
 	// ClientInfo is how the relay introduces itself; default name
 	// [DefaultClientName], version [DefaultClientVersion].
 	ClientInfo wire.Implementation
@@ -35,8 +45,10 @@ type Config struct {
 	// neither elicitation nor sampling.
 	Asker Asker
 	Modes AskModes
-	// Transport is wire.TransportStreamable (the default) or
-	// wire.TransportSSE, the legacy HTTP+SSE transport.
+	// Transport is wire.TransportStreamable (the default),
+	// wire.TransportSSE (the legacy HTTP+SSE transport) or
+	// wire.TransportAuto, which tries Streamable HTTP and falls back to SSE
+	// when the endpoint answers 400, 404 or 405 (never on 401 or 403).
 	Transport string
 	// Command is the process of a wire.TransportStdio server (see stdio.go).
 	Command *Command
@@ -79,6 +91,9 @@ func (c Config) withDefaults() Config {
 		c.RetryMax = DefaultRetryMax
 	}
 	c.RetryMax = max(c.RetryMax, c.RetryMin)
+	if c.RetryAttempts <= 0 {
+		c.RetryAttempts = DefaultRetryAttempts
+	}
 	if c.ClientInfo.Name == "" {
 		c.ClientInfo = wire.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
 	}
@@ -106,11 +121,11 @@ type Conn struct {
 	log    *slog.Logger
 	emit   func(wire.Server)
 	client *mcp.Client
-	http   *http.Client
-	// ownTransport is the transport of the default HTTP client, closed with
-	// the connection; nil when the caller gave a client.
-	ownTransport *http.Transport
-	auth         *authTransport // carries Config.Auth; nil without it
+	http   *http.Client // nil without Config.HTTPClient: every attempt fails
+	// secrets are the header values and secret URL query values that scrub
+	// masks in what the connection logs and shows.
+	secrets []string
+	auth    *authTransport // carries Config.Auth; nil without it
 	// iconHTTP fetches icons: the client without the server's credentials.
 	iconHTTP *http.Client
 	icons    iconCache
@@ -184,13 +199,16 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 		},
 		subsChanged: make(chan struct{}, 1),
 		subs:        initialSubs(cfg.Subscriptions),
+		secrets:     secretsOf(cfg),
 	}
 	c.state.Subscriptions = c.subscriptionList()
-	if c.http == nil {
-		c.http, c.ownTransport = newDefaultHTTPClient()
+	if len(c.secrets) > 0 {
+		c.log = slog.New(scrubbing{inner: cfg.Logger.Handler(), scrub: c.scrub}).With("server", cfg.ID)
 	}
-	c.iconHTTP = c.http // without the server's credentials
-	c.http = c.withAuth(c.http)
+	if c.http != nil {
+		c.iconHTTP = c.http // without the server's credentials
+		c.http = c.withAuth(c.withHeaders(c.http))
+	}
 	c.logLevel = cfg.LogLevel
 	c.client = newClient(c)
 	c.SetRoots(cfg.Roots)
@@ -246,9 +264,6 @@ func (c *Conn) Retry() {
 func (c *Conn) Close() error {
 	c.cancel()
 	<-c.done
-	if c.ownTransport != nil {
-		c.ownTransport.CloseIdleConnections()
-	}
 	return nil
 }
 
@@ -257,11 +272,12 @@ func (c *Conn) run() {
 	defer close(c.done)
 	wait := c.cfg.RetryMin
 	authRounds := 0 // authorizations since the last ready session
+	failures := 0   // failed attempts in a row
 	for {
 		drain(c.retry)
 		wasReady, err := c.attempt()
 		if wasReady {
-			authRounds = 0
+			authRounds, failures = 0, 0
 		}
 		switch {
 		case c.ctx.Err() != nil:
@@ -282,6 +298,15 @@ func (c *Conn) run() {
 		if wasReady {
 			wait = c.cfg.RetryMin
 		}
+		failures++
+		if note := c.giveUp(err, failures); note != "" {
+			c.failNoting(err, note)
+			if !c.pause(-1) {
+				return
+			}
+			wait, failures = c.cfg.RetryMin, 0
+			continue
+		}
 		c.fail(err)
 		if !c.pause(wait) {
 			return
@@ -290,17 +315,35 @@ func (c *Conn) run() {
 	}
 }
 
-// pause waits d, or less if Retry is called; it reports false when c closes.
+// giveUp says why the connection stops retrying after err, the
+// failures-th in a row, or "" to retry.
+func (c *Conn) giveUp(err error, failures int) string {
+	var perm *permanentError
+	switch {
+	case errors.As(err, &perm):
+		return "not retrying"
+	case failures >= c.cfg.RetryAttempts:
+		return fmt.Sprintf("gave up after %d attempts", failures)
+	}
+	return ""
+}
+
+// pause waits d, or less if Retry is called; a negative d waits for Retry
+// only. It reports false when c closes.
 func (c *Conn) pause(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
+	var timeout <-chan time.Time
+	if d >= 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
 	for {
 		select {
 		case <-c.ctx.Done():
 			return false
 		case <-c.retry:
 			return true
-		case <-t.C:
+		case <-timeout:
 			return true
 		case <-c.subsChanged: // an unsubscribe while the server is away
 			c.showSubs()
@@ -309,8 +352,15 @@ func (c *Conn) pause(d time.Duration) bool {
 }
 
 // fail records a failed attempt or session.
-func (c *Conn) fail(err error) {
-	msg := wire.Sanitize(describe(err), wire.MaxErrorMessage)
+func (c *Conn) fail(err error) { c.failNoting(err, "") }
+
+// failNoting records a failed attempt with a note after its cause.
+func (c *Conn) failNoting(err error, note string) {
+	msg := describe(err)
+	if note != "" {
+		msg += "; " + note
+	}
+	msg = wire.Sanitize(c.scrub(msg), wire.MaxErrorMessage)
 	c.log.Warn("mcp connection failed", "error", msg)
 	c.state.State, c.state.Error = wire.StateFailed, msg
 	c.publish()

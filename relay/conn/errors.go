@@ -66,11 +66,14 @@ func describe(err error) string {
 // server's JSON-RPC error, else err itself without the go-sdk's layers.
 func explain(err error) string {
 	var (
+		perm   *permanentError
 		opErr  *net.OpError
 		dnsErr *net.DNSError
 		urlErr *url.Error
 	)
 	switch {
+	case errors.As(err, &perm):
+		return perm.why
 	case errors.As(err, &opErr):
 		return opErr.Error()
 	case errors.As(err, &dnsErr):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/demo"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -19,7 +20,7 @@ func ExampleStart() {
 	defer stop()
 
 	ready := make(chan wire.Server, 1)
-	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url}, func(s wire.Server) {
+	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, func(s wire.Server) {
 		if s.State == wire.StateReady {
 			select {
 			case ready <- s:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -172,6 +173,7 @@ func testConfig(url string) Config {
 		ID:             "srv1",
 		Name:           "Fixture",
 		URL:            url,
+		HTTPClient:     netguard.Policy{AllowLoopback: true}.Client(0),
 		HealthInterval: 200 * time.Millisecond,
 		RetryMin:       50 * time.Millisecond,
 		RetryMax:       400 * time.Millisecond,

@@ -27,6 +27,7 @@ const (
 	DefaultHealthInterval = 15 * time.Second
 	DefaultRetryMin       = 2 * time.Second
 	DefaultRetryMax       = 2 * time.Minute
+	DefaultRetryAttempts  = 30 // about an hour of trying at the default delays
 	DefaultClientName     = "switchboard"
 	DefaultClientVersion  = "0.1.0"
 	DefaultCallTimeout    = 5 * time.Minute
@@ -49,11 +50,4 @@ const (
 	// its notification stream to be taken as routine (a proxy cutting a long
 	// request) and answered with an immediate reconnect rather than a failure.
 	stableSession = 30 * time.Second
-)
-
-// Default HTTP client.
-const (
-	dialTimeout    = 10 * time.Second
-	tlsTimeout     = 10 * time.Second
-	maxHeaderBytes = 64 << 10
 )

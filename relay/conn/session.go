@@ -87,11 +87,42 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 
 // connect opens a go-sdk session. streamEnded is called when its
 // subscriptions/listen stream ends, broken when one of its requests or
-// response streams fails.
+// response streams fails. With transport auto it tries the transport found
+// last (Streamable HTTP at first) and, when the endpoint's first answer is
+// 400, 404 or 405, the other one.
 func (c *Conn) connect(streamEnded, broken func()) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, connectTimeout)
 	defer cancel()
-	return c.client.Connect(ctx, c.transport(streamEnded, broken), nil)
+	if c.cfg.Transport == wire.TransportStdio {
+		if c.cfg.Command == nil {
+			return nil, errNoCommand
+		}
+		return c.client.Connect(ctx, c.stdioTransport(), nil)
+	}
+	if c.http == nil {
+		return nil, errNoGuardedClient
+	}
+	kinds := []string{c.cfg.Transport}
+	if c.cfg.Transport == wire.TransportAuto {
+		kinds = []string{wire.TransportStreamable, wire.TransportSSE}
+		if c.state.TransportInUse == wire.TransportSSE {
+			kinds = []string{wire.TransportSSE, wire.TransportStreamable}
+		}
+	}
+	for i := 0; ; i++ {
+		kind, first := kinds[i], &firstAnswer{endpoint: c.cfg.URL}
+		cs, err := c.client.Connect(ctx, c.transport(kind, streamEnded, broken, first), nil)
+		if err == nil {
+			if c.cfg.Transport == wire.TransportAuto {
+				c.state.TransportInUse = kind
+			}
+			return cs, nil
+		}
+		if !wrongTransport(first.Status()) || i == len(kinds)-1 {
+			return nil, permanent(err, first.Status(), c.cfg.Transport)
+		}
+		c.log.Info("mcp endpoint speaks another transport; trying the next", "tried", kind, "status", first.Status())
+	}
 }
 
 // open makes cs the live session. List changes noted before belong to an
@@ -114,7 +145,7 @@ func (c *Conn) end(s *session) {
 	c.mu.Unlock()
 	s.cancel(errSessionEnded)
 	if err := s.cs.Close(); err != nil {
-		c.log.Debug("mcp session close", "error", err)
+		c.log.Debug("mcp session close", "error", c.scrub(err.Error()))
 	}
 }
 

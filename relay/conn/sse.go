@@ -3,25 +3,25 @@ package conn
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// transport returns the go-sdk transport of c's configured kind, carrying
-// its requests through hc. streamEnded and broken are as for
+// transport returns the go-sdk transport of kind (Streamable HTTP or SSE),
+// carrying its requests through c's client with first noting the
+// endpoint's first answer. streamEnded and broken are as for
 // [watchingClient].
-func (c *Conn) transport(streamEnded, broken func()) mcp.Transport {
-	if c.cfg.Transport == wire.TransportStdio {
-		if c.cfg.Command == nil {
-			return noCommand{}
-		}
-		return c.stdioTransport()
-	}
+func (c *Conn) transport(kind string, streamEnded, broken func(), first *firstAnswer) mcp.Transport {
+	noted := wrapTransport(c.http, func(base http.RoundTripper) http.RoundTripper {
+		first.base = base
+		return first
+	})
 	limit := c.messageLimit()
-	hc := c.orders.tee(watchingClient(c.http, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.logOrder.scan)
-	if c.cfg.Transport == wire.TransportSSE {
+	hc := c.orders.tee(watchingClient(noted, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.logOrder.scan)
+	if kind == wire.TransportSSE {
 		return &sseTransport{
 			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: int(limit)},
 			life:  c.ctx,

@@ -63,12 +63,6 @@ var errStartCommand = errors.New("the configured command did not start; the rela
 // errNoCommand fails a stdio connection configured without a command.
 var errNoCommand = wire.NewError(wire.CodeNotConfigured, "the relay's configuration has no command for this server")
 
-// noCommand is the transport of a stdio connection without a command.
-type noCommand struct{}
-
-// Connect implements [mcp.Transport].
-func (noCommand) Connect(context.Context) (mcp.Connection, error) { return nil, errNoCommand }
-
 // stdioReadAlong shows scan every message its connections read.
 type stdioReadAlong struct {
 	inner mcp.Transport

@@ -1,7 +1,6 @@
 package conn
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -38,24 +37,6 @@ func stdioBinary(t *testing.T) string {
 		t.Fatalf("build the stdio fixture: %v", err)
 	}
 	return bin
-}
-
-// syncBuffer is a log destination safe for the process's stderr copier.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 func stdioConfig(bin string, env []string, logs *syncBuffer) Config {

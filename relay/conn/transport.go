@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"sync"
 )
@@ -17,17 +16,6 @@ const (
 	eventStreamType   = "text/event-stream"
 	headerContentType = "Content-Type"
 )
-
-// newDefaultHTTPClient builds the client used when [Config.HTTPClient] is
-// nil. It has no overall timeout, which would cut the long-lived streams;
-// dialing and TLS are bounded instead.
-func newDefaultHTTPClient() (*http.Client, *http.Transport) {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: dialTimeout}).DialContext
-	t.TLSHandshakeTimeout = tlsTimeout
-	t.MaxResponseHeaderBytes = maxHeaderBytes
-	return &http.Client{Transport: t}, t
-}
 
 // wrapTransport returns a copy of hc whose transport is wrap of hc's own
 // (http.DefaultTransport when hc has none).

@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/model"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
+	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -279,14 +280,13 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 }
 
 func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
-	r := newRelay(t, broker.Config{})
 	endpoint := samplingfixture.StartModel(t)
 	drafter, err := model.New(model.Config{URL: endpoint.URL, Name: samplingfixture.ModelName, Key: samplingfixture.ModelKey,
 		HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.m.UseDrafter(drafter)
+	r := newRelayWith(t, session.Config{Drafter: drafter}, 0)
 	fx := samplingfixture.Start(t, samplingfixture.Options{})
 	id := r.add("alice", "sampler", fx.URL())
 	s := r.m.Session("alice")

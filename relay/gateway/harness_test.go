@@ -19,6 +19,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -98,21 +99,28 @@ func newRelay(t testing.TB, asks broker.Config) *relay {
 // newRelayLimited is newRelay with a rate limit per key (0: the default).
 func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay {
 	t.Helper()
+	return newRelayWith(t, session.Config{Asks: asks}, limit)
+}
+
+// newRelayWith is newRelayLimited with the session manager's configuration
+// (its store, dialer and logger are the harness's).
+func newRelayWith(t testing.TB, cfg session.Config, limit rate.Limit) *relay {
+	t.Helper()
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	var m *session.Manager
-	m = session.NewManager(st, func(reg store.Server, emit func(wire.Server)) session.Connection {
-		asker, modes := m.Asking(reg)
+	cfg.Store, cfg.Logger = st, logger
+	cfg.Dial = func(d session.Dial, emit func(wire.Server)) session.Connection {
+		reg := d.Reg
 		return conn.Start(conn.Config{
-			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger,
+			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0),
 			HealthInterval: time.Minute, RetryMin: 50 * time.Millisecond, RetryMax: 400 * time.Millisecond,
-			Asker: asker, Modes: modes,
+			Asker: d.Asker, Modes: d.Modes, Transport: reg.Transport,
 		}, emit)
-	}, logger)
-	m.SetAskConfig(asks)
+	}
+	m := session.NewManager(cfg)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: &records{}}
 	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond,
 		Rate: limit, Burst: int(limit)})

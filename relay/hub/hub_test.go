@@ -16,6 +16,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -44,9 +45,9 @@ func newTestRelay(t *testing.T) *testRelay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mgr := session.NewManager(st, func(reg store.Server, emit func(wire.Server)) session.Connection {
-		return conn.Start(conn.Config{ID: reg.ID, Name: reg.Name, URL: reg.URL}, emit)
-	}, nil)
+	mgr := session.NewManager(session.Config{Store: st, Dial: func(d session.Dial, emit func(wire.Server)) session.Connection {
+		return conn.Start(conn.Config{ID: d.Reg.ID, Name: d.Reg.Name, URL: d.Reg.URL, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, emit)
+	}})
 	h := New(verifier, origins, mgr, nil)
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); srv.Close(); mgr.Close(); st.Close() })

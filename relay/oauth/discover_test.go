@@ -23,6 +23,10 @@ func testManager(t *testing.T) *Manager {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	// The OAuth records belong to a registered server.
+	if err := st.PutServer(context.Background(), store.Server{User: "ada", ID: "legacy", Name: "legacy", URL: "http://127.0.0.1/mcp", Transport: "auto"}); err != nil {
+		t.Fatal(err)
+	}
 	sealer, err := store.NewSealer(make([]byte, 32))
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,8 @@ func ExampleManager_Authorize() {
 	defer os.RemoveAll(dir)
 	st, _ := store.Open(ctx, dir)
 	defer st.Close()
+	// The OAuth records of a server belong to its registration.
+	st.PutServer(ctx, store.Server{User: "me", ID: "s1", Name: "fixture", URL: rs.URL(), Transport: wire.TransportAuto})
 	sealer, _ := store.LoadSealer(dir)
 	guard := netguard.Policy{AllowLoopback: true}
 	mgr, err := oauth.NewManager(oauth.Config{

@@ -106,6 +106,7 @@ func (w *world) restart() {
 // OAuth; it closes with the test.
 func (w *world) connect(user, server, serverURL, transport string) (*conn.Conn, *recorder) {
 	w.t.Helper()
+	w.register(user, server, serverURL)
 	r := newRecorder(w.t)
 	c := conn.Start(conn.Config{
 		ID:             server,
@@ -121,6 +122,16 @@ func (w *world) connect(user, server, serverURL, transport string) (*conn.Conn, 
 	}, r.emit)
 	w.t.Cleanup(func() { c.Close() })
 	return c, r
+}
+
+// register registers user's server in the store, as the session does
+// before it dials: OAuth records belong to a registered server.
+func (w *world) register(user, server, serverURL string) {
+	w.t.Helper()
+	srv := store.Server{User: user, ID: server, Name: server, URL: serverURL, Transport: wire.TransportAuto}
+	if err := w.st.PutServer(context.Background(), srv); err != nil {
+		w.t.Fatal(err)
+	}
 }
 
 // authorize starts an authorization of user's server, approves it at the

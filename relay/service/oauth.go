@@ -11,7 +11,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
-	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // reservedPaths are routes of the relay a client metadata document may not take.
@@ -21,16 +20,12 @@ var reservedPaths = []string{"/", "/healthz", "/ws", "/login", oauth.CallbackPat
 // newOAuth builds the OAuth manager: tokens and registrations sealed in the
 // store, every request through hc (netguard), the callback under PublicURL.
 func (s *Service) newOAuth(hc *http.Client) (*oauth.Manager, error) {
-	sealer, err := store.LoadSealer(s.cfg.DataDir)
-	if err != nil {
-		return nil, err
-	}
 	callback := ""
 	if s.cfg.PublicURL != "" {
 		callback = strings.TrimRight(s.cfg.PublicURL, "/") + oauth.CallbackPath
 	}
 	return oauth.NewManager(oauth.Config{
-		Store:             s.store.OAuth(sealer),
+		Store:             s.store.OAuth(s.store.Sealer()),
 		HTTPClient:        hc,
 		CallbackURL:       callback,
 		ClientMetadataURL: s.cfg.OAuthClientMetadataURL,

@@ -14,14 +14,12 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
-	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
 	"github.com/switchboard-mcp/switchboard/relay/hub"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // KeyFile is the name of the relay's signing key in the data directory.
@@ -106,38 +104,20 @@ func (s *Service) init(ctx context.Context) error {
 		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
 	}
 	s.oauth = auth
-	s.sessions = session.NewManager(s.store, func(reg store.Server, emit func(wire.Server)) session.Connection {
-		asker, modes := s.sessions.Asking(reg)
-		client := s.sessions.ClientFeatures(reg)
-		return conn.Start(conn.Config{
-			ID:             reg.ID,
-			Name:           reg.Name,
-			URL:            reg.URL,
-			HTTPClient:     httpClient,
-			Logger:         cfg.Logger.With("user", reg.User),
-			HealthInterval: cfg.HealthInterval,
-			RetryMin:       cfg.RetryMin,
-			RetryMax:       cfg.RetryMax,
-			Asker:          asker,
-			Modes:          modes,
-			Transport:      reg.Transport,
-			Command:        stdio.command(reg),
-			Auth:           auth.For(reg.User, reg.ID, reg.URL),
-			Roots:          client.Roots,
-			LogLevel:       client.LogLevel,
-			Journal:        client.Journal,
-			Subscriptions:  s.sessions.Subscriptions(reg),
-			CallTimeout:    cfg.CallTimeout,
-			MaxResultBytes: cfg.MaxResultBytes,
-		}, emit)
-	}, cfg.Logger)
-	s.sessions.SetResultLimit(cfg.MaxResultBytes)
-	s.sessions.UseAuth(dashboardAuth{auth})
-	s.sessions.UseConfigured(stdio.list)
-	if err := s.useModel(httpClient); err != nil {
+	drafter, err := s.newDrafter(httpClient)
+	if err != nil {
 		return err
 	}
-	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
+	s.sessions = session.NewManager(session.Config{
+		Store:      s.store,
+		Dial:       s.dialer(httpClient, auth, stdio),
+		Logger:     cfg.Logger,
+		Auth:       dashboardAuth{auth},
+		Asks:       broker.Config{Timeout: cfg.AskTimeout},
+		Drafter:    drafter,
+		Configured: stdio.list,
+		MaxResult:  cfg.MaxResultBytes,
+	})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 
 	embedOrigins, err := authn.EmbedOrigins(cfg.EmbedOrigins)

@@ -21,8 +21,9 @@ type Agents interface {
 	Activity(ctx context.Context, user string, args wire.ListActivityArgs) ([]wire.AgentCall, error)
 }
 
-// UseAgents makes the sessions answer the agent ops with a. Call it before
-// any session exists.
+// UseAgents makes the sessions answer the agent ops with a. It is not in
+// [Config] because the agent side is built on the manager (its call log
+// reads the sessions); call it before any session exists.
 func (m *Manager) UseAgents(a Agents) { m.agents = a }
 
 // agentsOp runs the agent key and activity ops.

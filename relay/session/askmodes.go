@@ -3,8 +3,6 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
@@ -14,23 +12,17 @@ import (
 
 // Ask modes: per server, the kinds of asks a person lets it raise
 // (elicitation forms, URLs) and how its sampling requests are answered
-// (off, a card, the model). They are a setting per server, JSON under
-// askModesPrefix; the elicitation modes stored by earlier relays under
-// elicitModesPrefix ("form,url") are still read, and replaced on the first
-// change.
-const (
-	askModesPrefix    = "ask.modes:"         // + user + ":" + server id
-	elicitModesPrefix = "elicitation.modes:" // before sampling: + user + ":" + server id
-	modeSeparator     = ","
-	settingTimeout    = 5 * time.Second
-)
+// (off, a card, the model). They are stored as JSON with the server's
+// client preferences (they go with the server).
+const settingTimeout = 5 * time.Second
 
 // defaultAskModes are the modes of a server nobody changed.
 var defaultAskModes = wire.AskModes{Form: true, URL: true, Sampling: wire.SamplingAsk}
 
 // Asking returns what a connection to reg needs to put its server's asks
 // before reg's user: an asker bound to the server, and the modes to
-// advertise, as set with [Session.SetAskModes]. A [Dialer] calls it.
+// advertise, as set with [Session.SetAskModes]. The session calls it to
+// load a [Dial].
 func (m *Manager) Asking(reg store.Server) (conn.Asker, conn.AskModes) {
 	s := m.Session(reg.User)
 	modes := m.readAskModes(reg.User, reg.ID)
@@ -50,22 +42,15 @@ func (m *Manager) Asking(reg store.Server) (conn.Asker, conn.AskModes) {
 func (m *Manager) readAskModes(user, server string) wire.AskModes {
 	ctx, cancel := context.WithTimeout(context.Background(), settingTimeout)
 	defer cancel()
-	if value, ok, err := m.store.Setting(ctx, askModesKey(user, server)); err != nil {
-		m.logger.Error("read ask modes", "user", user, "server", server, "err", err)
-		return defaultAskModes
-	} else if ok {
-		return decodeAskModes(value)
-	}
-	value, ok, err := m.store.Setting(ctx, elicitModesPrefix+user+":"+server)
+	value, err := m.store.AskModes(ctx, user, server)
 	switch {
 	case err != nil:
-		m.logger.Error("read elicitation modes", "user", user, "server", server, "err", err)
+		m.logger.Error("read ask modes", "user", user, "server", server, "err", err)
 		return defaultAskModes
-	case !ok:
+	case value == "":
 		return defaultAskModes
 	}
-	modes := strings.Split(value, modeSeparator)
-	return wire.AskModes{Form: slices.Contains(modes, wire.ModeForm), URL: slices.Contains(modes, wire.ModeURL), Sampling: wire.SamplingAsk}
+	return decodeAskModes(value)
 }
 
 // decodeAskModes reads a stored value; what cannot be read is the default.
@@ -113,12 +98,9 @@ func (s *Session) SetAskModes(ctx context.Context, a wire.SetAskModesArgs) error
 		return wire.NewError(wire.CodeNotFound, "no such server")
 	}
 	b, _ := json.Marshal(wire.AskModes{Form: a.Form, URL: a.URL, Sampling: a.Sampling}) // always marshals
-	if err := s.m.store.SetSetting(ctx, askModesKey(s.user, a.Server), string(b)); err != nil {
+	if err := s.m.store.SetAskModes(ctx, s.user, a.Server, string(b)); err != nil {
 		s.m.logger.Error("store ask modes", "user", s.user, "server", a.Server, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not save the ask modes")
-	}
-	if err := s.m.store.DeleteSetting(ctx, elicitModesPrefix+s.user+":"+a.Server); err != nil {
-		s.m.logger.Warn("forget old elicitation modes", "user", s.user, "server", a.Server, "err", err)
 	}
 	s.mu.Lock()
 	old := e.conn
@@ -131,15 +113,6 @@ func (s *Session) SetAskModes(ctx context.Context, a wire.SetAskModesArgs) error
 	return nil
 }
 
-// forgetAskModes forgets the modes of a removed server, in both forms.
-func (s *Session) forgetAskModes(ctx context.Context, id string) {
-	for _, key := range []string{askModesKey(s.user, id), elicitModesPrefix + s.user + ":" + id} {
-		if err := s.m.store.DeleteSetting(ctx, key); err != nil {
-			s.m.logger.Error("forget ask modes", "user", s.user, "server", id, "err", err)
-		}
-	}
-}
-
 // checkSampling checks a sampling mode.
 func checkSampling(mode wire.SamplingMode) error {
 	switch mode {
@@ -148,5 +121,3 @@ func checkSampling(mode wire.SamplingMode) error {
 	}
 	return wire.NewError(wire.CodeBadRequest, "the sampling mode must be off, ask or model")
 }
-
-func askModesKey(user, server string) string { return askModesPrefix + user + ":" + server }

@@ -17,14 +17,6 @@ import (
 // arrival order, and changed by KindAsk deltas, so that every dashboard of
 // the user shows them, and one that reloads or reconnects shows them again.
 
-// SetAskConfig tunes the brokers of the sessions created from now on. Call
-// it before the first session.
-func (m *Manager) SetAskConfig(cfg broker.Config) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.asks = cfg
-}
-
 // newBroker is the broker of session s.
 func (m *Manager) newBroker(s *Session) *broker.Broker {
 	cfg := m.asks

@@ -289,8 +289,7 @@ func TestAcceptedURLWaitsUntilMarkedDone(t *testing.T) {
 
 func TestAskDeadlineComesFromTheConfig(t *testing.T) {
 	dir := t.TempDir()
-	f := newFixture(t, dir)
-	f.m.SetAskConfig(broker.Config{Timeout: 20 * time.Millisecond})
+	f := newFixtureWith(t, dir, func(c *Config) { c.Asks = broker.Config{Timeout: 20 * time.Millisecond} })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	r := awaitAsk(t, askAsync(context.Background(), askerFor(f, "alice", id, "docs"), formAsk()))
@@ -358,26 +357,6 @@ func TestAskModesArePersistedPerServer(t *testing.T) {
 	}
 }
 
-func TestOldElicitationModesAreStillRead(t *testing.T) {
-	f := newFixture(t, t.TempDir())
-	s := f.m.Session("alice")
-	ctx := context.Background()
-	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	if err := f.store.SetSetting(ctx, elicitModesPrefix+"alice:"+id, "url"); err != nil {
-		t.Fatal(err)
-	}
-	_, got := f.m.Asking(store.Server{User: "alice", ID: id, Name: "docs"})
-	if got != (conn.AskModes{URL: true, Sampling: true}) {
-		t.Errorf("modes stored as %q read as %+v, want url and sampling", "url", got)
-	}
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true, Sampling: wire.SamplingAsk}); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok, _ := f.store.Setting(ctx, elicitModesPrefix+"alice:"+id); ok {
-		t.Error("the old setting stays after a change")
-	}
-}
-
 func TestRemovingAServerForgetsItsAskModes(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
@@ -389,8 +368,8 @@ func TestRemovingAServerForgetsItsAskModes(t *testing.T) {
 	if err := s.RemoveServer(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := f.store.Setting(ctx, askModesKey("alice", id)); err != nil || ok {
-		t.Errorf("the removed server's modes are still stored (ok=%v, err=%v)", ok, err)
+	if modes, err := f.store.AskModes(ctx, "alice", id); err != nil || modes != "" {
+		t.Errorf("the removed server's modes are still stored (%q, err=%v)", modes, err)
 	}
 }
 

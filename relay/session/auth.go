@@ -19,12 +19,10 @@ type Auth interface {
 	SetClient(ctx context.Context, user, server, clientID, clientSecret string) error
 	// Forget deletes the server's tokens and registrations.
 	Forget(ctx context.Context, user, server string) error
+	// Release drops what is held in memory for the server, keeping what is
+	// stored, for a connection to a new URL on the same origin.
+	Release(user, server string)
 }
-
-// UseAuth makes the sessions answer the OAuth ops with a and forget a
-// server's authorization when it is removed. Call it before any session
-// exists.
-func (m *Manager) UseAuth(a Auth) { m.auth = a }
 
 // authOp runs wire.OpAuthorize and wire.OpSetClient.
 func (s *Session) authOp(ctx context.Context, f wire.Frame) (any, error) {
@@ -61,15 +59,15 @@ func (s *Session) forgetAuth(ctx context.Context, id string) {
 	}
 }
 
-// checkTransport returns the transport named by an AddServer op, Streamable
-// HTTP when empty.
+// checkTransport returns the transport named by an AddServer op, auto when
+// empty.
 func checkTransport(t string) (string, error) {
 	switch t {
-	case "", wire.TransportStreamable:
-		return wire.TransportStreamable, nil
-	case wire.TransportSSE:
-		return wire.TransportSSE, nil
+	case "", wire.TransportAuto:
+		return wire.TransportAuto, nil
+	case wire.TransportStreamable, wire.TransportSSE:
+		return t, nil
 	}
-	return "", wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown transport %q (use %q or %q)",
-		wire.Sanitize(t, wire.MaxServerName), wire.TransportStreamable, wire.TransportSSE))
+	return "", wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown transport %q (use %q, %q or %q)",
+		wire.Sanitize(t, wire.MaxServerName), wire.TransportAuto, wire.TransportStreamable, wire.TransportSSE))
 }

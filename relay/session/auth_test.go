@@ -33,6 +33,8 @@ func (a *recordingAuth) SetClient(_ context.Context, user, server, id, secret st
 	return nil
 }
 
+func (a *recordingAuth) Release(user, server string) {}
+
 func (a *recordingAuth) Forget(_ context.Context, user, server string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -58,9 +60,8 @@ func codeOf(err error) wire.Code {
 }
 
 func TestAuthorizeOpReturnsACheckedURL(t *testing.T) {
-	f := newFixture(t, t.TempDir())
 	auth := &recordingAuth{url: "https://as.example/authorize?state=x", clients: map[string]string{}}
-	f.m.UseAuth(auth)
+	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Auth = auth })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 
@@ -80,9 +81,8 @@ func TestAuthorizeOpReturnsACheckedURL(t *testing.T) {
 }
 
 func TestSetClientOpAndRemovalReachTheAuthOfThatUsersServer(t *testing.T) {
-	f := newFixture(t, t.TempDir())
 	auth := &recordingAuth{clients: map[string]string{}}
-	f.m.UseAuth(auth)
+	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Auth = auth })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	if _, err := runOp(t, s, wire.OpSetClient, wire.SetClientArgs{Server: id, ClientID: "cid", ClientSecret: "sec"}); err != nil {
@@ -130,7 +130,7 @@ func TestAddServerTakesAValidTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	regs, _ = f.store.Servers(ctx, "alice")
-	if len(regs) != 2 || regs[1].ID != res2.ID || regs[1].Transport != wire.TransportStreamable {
+	if len(regs) != 2 || regs[1].ID != res2.ID || regs[1].Transport != wire.TransportAuto {
 		t.Errorf("default transport: %+v", regs)
 	}
 }

@@ -137,9 +137,9 @@ func newTaskManager(t *testing.T, dir string, watch func(string) *wire.CallToolR
 		t.Fatal(err)
 	}
 	created := make(chan struct{})
-	m := NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
+	m := NewManager(Config{Store: st, Dial: func(_ Dial, emit func(wire.Server)) Connection {
 		return &taskConn{testConn: &testConn{emit: emit}, created: created, watch: watch}
-	}, nil)
+	}})
 	return m, st, created
 }
 

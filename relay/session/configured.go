@@ -23,10 +23,6 @@ type ConfiguredServer struct {
 	Name string
 }
 
-// UseConfigured gives every session the operator's servers. Call it before
-// any session exists.
-func (m *Manager) UseConfigured(servers []ConfiguredServer) { m.configured = servers }
-
 // isConfigured reports whether reg is one of the operator's servers.
 func isConfigured(reg store.Server) bool { return reg.Transport == wire.TransportStdio }
 
@@ -44,10 +40,13 @@ const configuredTimeout = 5 * time.Second
 func (s *Session) startConfigured() {
 	ctx, cancel := context.WithTimeout(context.Background(), configuredTimeout)
 	defer cancel()
-	s.forgetUnconfigured(ctx)
+	stored := s.forgetUnconfigured(ctx)
 	var added []*entry
 	for _, c := range s.m.configured {
 		reg := store.Server{User: s.user, ID: c.ID, Name: c.Name, Transport: wire.TransportStdio}
+		if old, ok := stored[c.ID]; ok {
+			reg.Disconnected = old.Disconnected // the person's choice outlives a restart
+		}
 		if err := s.m.store.PutServer(ctx, reg); err != nil {
 			if errors.Is(err, store.ErrNameTaken) {
 				s.m.logger.Warn("configured server not offered: the user has a server of that name", "user", s.user, "server", c.ID)
@@ -68,15 +67,21 @@ func (s *Session) startConfigured() {
 }
 
 // forgetUnconfigured deletes the user's stored stdio servers that the
-// operator's configuration no longer has, with all that belonged to them.
-func (s *Session) forgetUnconfigured(ctx context.Context) {
+// operator's configuration no longer has, with all that belonged to them,
+// and returns those it keeps by id.
+func (s *Session) forgetUnconfigured(ctx context.Context) map[string]store.Server {
 	regs, err := s.m.store.Servers(ctx, s.user)
 	if err != nil {
 		s.m.logger.Error("list servers", "user", s.user, "err", err)
-		return
+		return nil
 	}
+	kept := map[string]store.Server{}
 	for _, r := range regs {
-		if !isConfigured(r) || slices.ContainsFunc(s.m.configured, func(c ConfiguredServer) bool { return c.ID == r.ID }) {
+		if !isConfigured(r) {
+			continue
+		}
+		if slices.ContainsFunc(s.m.configured, func(c ConfiguredServer) bool { return c.ID == r.ID }) {
+			kept[r.ID] = r
 			continue
 		}
 		if err := s.m.store.DeleteServer(ctx, s.user, r.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -84,9 +89,9 @@ func (s *Session) forgetUnconfigured(ctx context.Context) {
 			continue
 		}
 		s.forgetAuth(ctx, r.ID)
-		s.forgetAskModes(ctx, r.ID)
 		s.m.logger.Info("configured server gone from the configuration", "user", s.user, "server", r.ID)
 	}
+	return kept
 }
 
 // refuseOnConfigured is the refusal of an op (what: "authorized with OAuth")

@@ -38,7 +38,7 @@ func TestLargeResultReachesTheOpWholeUpToTheLimit(t *testing.T) {
 		t.Fatalf("answer %s %+v: want the whole 2 MB result", fr.Type, fr.Error)
 	}
 
-	f.m.SetResultLimit(1 << 20)
+	f.m.maxResult = 1 << 20 // as Config.MaxResult would
 	fr = answer("cut")
 	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeTooLarge || !strings.Contains(fr.Error.Message, "limit of 1048576 bytes") {
 		t.Fatalf("answer %s %+v: want too large naming the limit", fr.Type, fr.Error)

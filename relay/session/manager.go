@@ -14,13 +14,15 @@ import (
 
 // Store is the persistence sessions need; *store.Store satisfies it.
 type Store interface {
-	PutServer(ctx context.Context, s store.Server) error
+	AddServer(ctx context.Context, s store.Server) error
+	PutServer(ctx context.Context, s store.Server) error // adds or replaces
+	UpdateServer(ctx context.Context, s store.Server, forgetAuth bool) error
+	SetServerDisconnected(ctx context.Context, user, id string, disconnected bool) error
 	DeleteServer(ctx context.Context, user, id string) error
 	AllServers(ctx context.Context) ([]store.Server, error)
 	Servers(ctx context.Context, user string) ([]store.Server, error)
-	Setting(ctx context.Context, key string) (value string, ok bool, err error)
-	SetSetting(ctx context.Context, key, value string) error
-	DeleteSetting(ctx context.Context, key string) error
+	AskModes(ctx context.Context, user, id string) (string, error)
+	SetAskModes(ctx context.Context, user, id, modes string) error
 	RootsStore
 	SubscriptionStore
 	PutCallTask(ctx context.Context, t store.CallTask) error
@@ -40,10 +42,6 @@ type Connection interface {
 	SetLogLevel(ctx context.Context, level string) error
 }
 
-// Dialer starts a connection to a registered server. It must return at once;
-// the connection reports its state through emit, one call at a time.
-type Dialer func(reg store.Server, emit func(wire.Server)) Connection
-
 // Manager holds the sessions of all users.
 type Manager struct {
 	store  Store
@@ -57,22 +55,47 @@ type Manager struct {
 	agents Agents // agent keys and activity; nil without
 	grants Grants // OAuth grants and consent; nil without
 
-	mu   sync.Mutex
-	asks broker.Config // tunes each session's broker
-	// maxResult caps an op's result for a dashboard; see SetResultLimit.
-	maxResult int
-	drafter   Drafter // writes sampling answers; nil without a model
-	sessions  map[string]*Session
-	closed    bool
+	asks      broker.Config // tunes each session's broker
+	drafter   Drafter       // writes sampling answers; nil without a model
+	maxResult int           // Config.MaxResult
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	closed   bool
 }
 
-// NewManager returns a manager that persists registrations in st and opens
-// connections with dial.
-func NewManager(st Store, dial Dialer, logger *slog.Logger) *Manager {
-	if logger == nil {
-		logger = slog.Default()
+// Config is what a [Manager] is built from.
+type Config struct {
+	Store Store  // persists registrations and everything of a server
+	Dial  Dialer // opens connections
+	// Logger defaults to slog.Default.
+	Logger *slog.Logger
+	// Auth answers the OAuth ops and forgets a removed server's
+	// authorization; nil for a relay without OAuth.
+	Auth Auth
+	// Asks tunes each session's broker.
+	Asks broker.Config
+	// Drafter writes sampling answers; nil without a model.
+	Drafter Drafter
+	// Configured are the operator's servers that every session has.
+	Configured []ConfiguredServer
+	// MaxResult is the largest op result, in bytes of JSON, sent to a
+	// dashboard; a larger one is answered with [wire.CodeTooLarge]. Zero
+	// means [wire.MaxResultBytes]. The connections have the same limit
+	// (conn.Config.MaxResultBytes), so this one catches only what the relay adds.
+	MaxResult int
+}
+
+// NewManager returns a manager built from cfg.
+func NewManager(cfg Config) *Manager {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
 	}
-	return &Manager{store: st, dial: dial, logger: logger, sessions: map[string]*Session{}}
+	if cfg.MaxResult <= 0 {
+		cfg.MaxResult = wire.MaxResultBytes
+	}
+	return &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, asks: cfg.Asks, drafter: cfg.Drafter,
+		configured: cfg.Configured, maxResult: cfg.MaxResult, sessions: map[string]*Session{}}
 }
 
 // Session returns the session of user, creating it on first use.

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
-	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -99,7 +97,7 @@ func (sub *Subscriber) answerResult(id string, result any) {
 		sub.answer(id, fmt.Errorf("encode result: %w", err))
 		return
 	}
-	if limit := sub.session.m.resultLimit(); len(f.Data) > limit {
+	if limit := sub.session.m.maxResult; len(f.Data) > limit {
 		sub.Reply(wire.ErrorFrame(id, wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the relay's limit of %d bytes", len(f.Data), limit))))
 		return
 	}
@@ -153,6 +151,8 @@ func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Prog
 		return withArgs(f.Data, func(a wire.AddServerArgs) (any, error) { return s.Add(ctx, a) })
 	case wire.OpImportServers:
 		return withArgs(f.Data, func(a wire.ImportServersArgs) (any, error) { return s.ImportServers(ctx, a) })
+	case wire.OpUpdateServer, wire.OpSetServerConnected:
+		return s.serverConfigOp(ctx, f)
 	case wire.OpRemoveServer:
 		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.RemoveServer(ctx, a.Server) })
 	case wire.OpRetryServer:
@@ -239,44 +239,49 @@ func (s *Session) AddServer(ctx context.Context, name, rawURL string) (wire.AddS
 	return s.Add(ctx, wire.AddServerArgs{Name: name, URL: rawURL})
 }
 
-// Add registers a server by name, URL and transport (Streamable HTTP when
-// empty) and starts connecting to it. The same name with the same
-// normalized URL and transport returns the existing server.
+// Add registers a server and starts connecting to it: name, URL,
+// transport (auto when empty), an optional id of the caller's (normalized;
+// generated when empty), custom headers and retry settings. The same name
+// with the same normalized URL and transport (and id, when given) returns
+// the existing server; another server with the name or the id is an error.
 func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddServerResult, error) {
-	name := strings.TrimSpace(args.Name)
-	if err := checkName(name); err != nil {
-		return wire.AddServerResult{}, err
-	}
-	u, err := urlnorm.Normalize(args.URL)
-	if err != nil {
-		return wire.AddServerResult{}, wire.NewError(wire.CodeInvalidURL, err.Error())
-	}
-	transport, err := checkTransport(args.Transport)
+	reg, err := newRegistration(s.user, args)
 	if err != nil {
 		return wire.AddServerResult{}, err
 	}
+	s.config.Lock()
+	defer s.config.Unlock()
 	s.mu.Lock()
+	closed := s.closed
 	for _, id := range s.order {
 		e := s.servers[id]
-		if e.reg.Name != name {
+		sameID := strings.TrimSpace(args.ID) != "" && id == reg.ID
+		if e.reg.Name != reg.Name && !sameID {
 			continue
 		}
 		s.mu.Unlock()
-		if e.reg.URL == u && e.reg.Transport == transport {
+		if e.reg.Name == reg.Name && e.reg.URL == reg.URL && e.reg.Transport == reg.Transport && (sameID || strings.TrimSpace(args.ID) == "") {
 			return wire.AddServerResult{ID: id, Existing: true}, nil
 		}
-		return wire.AddServerResult{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a server named %q already exists with another URL or transport", name))
+		if sameID {
+			return wire.AddServerResult{}, idTaken(reg.ID, e.reg.Name)
+		}
+		return wire.AddServerResult{}, nameTaken(reg.Name)
 	}
-	if s.closed {
-		s.mu.Unlock()
+	s.mu.Unlock()
+	if closed {
 		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "the relay is shutting down")
 	}
-	reg := store.Server{User: s.user, ID: randomHex(6), Name: name, URL: u, Transport: transport, CreatedAt: time.Now()}
-	if err := s.m.store.PutServer(ctx, reg); err != nil {
-		s.mu.Unlock()
+	switch err := s.m.store.AddServer(ctx, reg); {
+	case errors.Is(err, store.ErrIDTaken):
+		return wire.AddServerResult{}, idTaken(reg.ID, "")
+	case errors.Is(err, store.ErrNameTaken):
+		return wire.AddServerResult{}, nameTaken(reg.Name)
+	case err != nil:
 		s.m.logger.Error("store server", "user", s.user, "err", err)
 		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "could not save the server")
 	}
+	s.mu.Lock()
 	e := s.addEntryLocked(reg)
 	s.mu.Unlock()
 	s.m.logger.Info("server added", "user", s.user, "server", reg.ID, "url", withoutQuery(reg.URL))
@@ -284,32 +289,42 @@ func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddSer
 	return wire.AddServerResult{ID: reg.ID}, nil
 }
 
-// RemoveServer closes a server's connection and forgets its registration.
-func (s *Session) RemoveServer(ctx context.Context, id string) error {
-	s.mu.Lock()
-	e, ok := s.servers[id]
-	if !ok {
-		s.mu.Unlock()
-		return wire.NewError(wire.CodeNotFound, "no such server")
+// idTaken says that id belongs to another server.
+func idTaken(id, other string) error {
+	if other == "" {
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("the id %q is taken by another server", id))
 	}
-	if isConfigured(e.reg) {
-		s.mu.Unlock()
-		return refuseConfigured(e.reg, "removed")
+	return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("the id %q is taken by the server %q", id, other))
+}
+
+// RemoveServer closes a server's connection and forgets it with everything
+// that belongs to it (one transaction: the store's foreign keys cascade).
+func (s *Session) RemoveServer(ctx context.Context, id string) error {
+	s.config.Lock()
+	defer s.config.Unlock()
+	_, reg, err := s.entryOf(id)
+	if err != nil {
+		return err
+	}
+	if isConfigured(reg) {
+		return refuseConfigured(reg, "removed")
 	}
 	if err := s.m.store.DeleteServer(ctx, s.user, id); err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.mu.Unlock()
 		s.m.logger.Error("delete server", "user", s.user, "server", id, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not delete the server")
 	}
-	s.dropEntryLocked(id)
-	c := e.conn
+	s.mu.Lock()
+	var c Connection
+	if e, ok := s.servers[id]; ok {
+		c = e.conn
+		s.dropEntryLocked(id)
+	}
 	s.mu.Unlock()
 	s.m.logger.Info("server removed", "user", s.user, "server", id)
 	if c != nil {
 		c.Close()
 	}
 	s.forgetAuth(ctx, id)
-	s.forgetAskModes(ctx, id)
 	return nil
 }
 

@@ -83,7 +83,8 @@ func (s *Session) UnsubscribeResource(ctx context.Context, id, uri string) error
 }
 
 // Subscriptions returns the resource URIs reg's server is subscribed to,
-// for its connection to subscribe to again. A [Dialer] calls it.
+// for its connection to subscribe to again. The session calls it to load a
+// [Dial].
 func (m *Manager) Subscriptions(reg store.Server) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), settingTimeout)
 	defer cancel()

@@ -44,7 +44,7 @@ type ClientFeatures struct {
 }
 
 // ClientFeatures returns the client features of a connection to reg, as
-// the person chose them. A [Dialer] calls it.
+// the person chose them. The session calls it to load a [Dial].
 func (m *Manager) ClientFeatures(reg store.Server) ClientFeatures {
 	s := m.Session(reg.User)
 	s.prefsMu.Lock()

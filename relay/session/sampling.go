@@ -28,19 +28,7 @@ type Drafter interface {
 	Draft(ctx context.Context, req *wire.SamplingRequest) (wire.SamplingResult, error)
 }
 
-// UseDrafter makes the sessions draft sampling answers with d. Call it
-// before the first session.
-func (m *Manager) UseDrafter(d Drafter) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.drafter = d
-}
-
-func (m *Manager) currentDrafter() Drafter {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.drafter
-}
+func (m *Manager) currentDrafter() Drafter { return m.drafter }
 
 // draft asks the model for a draft answer to the pending sampling ask id.
 func (s *Session) draft(ctx context.Context, id string) (any, error) {

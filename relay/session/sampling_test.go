@@ -42,9 +42,8 @@ func samplingAsk() wire.Ask {
 }
 
 func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
-	f := newFixture(t, t.TempDir())
 	drafter, calls := modelEndpoint(t, "Hi there.")
-	f.m.UseDrafter(drafter)
+	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	one, two := openDashboard(t, s, wire.Hello{}), openDashboard(t, s, wire.Hello{})
@@ -101,9 +100,8 @@ func TestDraftWithoutAModelSaysHowToConfigureOne(t *testing.T) {
 }
 
 func TestModelModeAnswersWithoutACard(t *testing.T) {
-	f := newFixture(t, t.TempDir())
 	drafter, calls := modelEndpoint(t, "Automatic.")
-	f.m.UseDrafter(drafter)
+	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
@@ -143,8 +141,7 @@ func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, t.TempDir())
-	f.m.UseDrafter(drafter)
+	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {

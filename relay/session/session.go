@@ -38,6 +38,9 @@ type Session struct {
 	// for the user's servers in model mode; see sampling.go.
 	modelSlots chan struct{}
 	redial     sync.Mutex // one SetAskModes at a time
+	// config serializes changes of the registrations (add, edit, connect,
+	// remove, sync) with their store writes, outside mu.
+	config sync.Mutex
 
 	roots    []wire.Root         // the person's roots; see roots.go
 	prefsMu  sync.Mutex          // one change of roots or client preferences at a time
@@ -131,9 +134,18 @@ func (s *Session) addEntryLocked(reg store.Server) *entry {
 func (s *Session) connect(e *entry) {
 	s.mu.Lock()
 	e.dials++
-	dial := e.dials
+	dial, reg := e.dials, e.reg
 	s.mu.Unlock()
-	c := s.m.dial(e.reg, func(st wire.Server) { s.update(e, dial, st) })
+	switch {
+	case reg.Disconnected:
+		s.update(e, dial, wire.Server{State: wire.StateFailed})
+		return
+	case reg.SecretsErr != nil:
+		s.m.logger.Error("server secrets", "user", s.user, "server", reg.ID, "err", reg.SecretsErr)
+		s.update(e, dial, wire.Server{State: wire.StateFailed, Error: errSecretsLost})
+		return
+	}
+	c := s.m.dial(s.m.dialFor(reg), func(st wire.Server) { s.update(e, dial, st) })
 	s.mu.Lock()
 	installed := s.servers[e.reg.ID] == e && !s.closed && e.dials == dial
 	if installed {
@@ -166,8 +178,9 @@ func (s *Session) update(e *entry, dial int, st wire.Server) {
 // stampLocked makes the registration, not the connection, the source of a
 // server's identity.
 func (s *Session) stampLocked(e *entry, st *wire.Server) {
-	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, e.reg.URL, e.reg.Transport
+	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, displayURL(e.reg), e.reg.Transport
 	st.Configured = isConfigured(e.reg)
+	stampConfig(e.reg, st)
 	modes := e.modes
 	st.AskModes = &modes
 	stampClientLocked(e, st)

@@ -27,6 +27,7 @@ type testConn struct {
 	level   string      // as last set
 	feats   ClientFeatures
 	subs    []string // resources subscribed to, starting with those the dialer was given
+	dial    Dial     // what the session handed the dialer
 }
 
 func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
@@ -63,22 +64,31 @@ type fixture struct {
 
 func newFixture(t *testing.T, dir string) *fixture {
 	t.Helper()
+	return newFixtureWith(t, dir, nil)
+}
+
+// newFixtureWith is newFixture with the manager's configuration changed by tweak.
+func newFixtureWith(t *testing.T, dir string, tweak func(*Config)) *fixture {
+	t.Helper()
 	st, err := store.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, store: st, conns: map[string]*testConn{}}
-	f.m = NewManager(st, func(reg store.Server, emit func(wire.Server)) Connection {
-		f.m.Asking(reg) // as the relay's dialer does, to learn the modes to offer
-		feats := f.m.ClientFeatures(reg)
+	cfg := Config{Store: st, Dial: func(d Dial, emit func(wire.Server)) Connection {
+		reg, feats := d.Reg, d.Client
 		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*wire.CallToolResult, error) {
 			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
-		}, subs: f.m.Subscriptions(reg)}
+		}, subs: d.Subscriptions, dial: d}
 		f.mu.Lock()
 		f.conns[reg.ID] = c
 		f.mu.Unlock()
 		return c
-	}, nil)
+	}}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	f.m = NewManager(cfg)
 	t.Cleanup(func() { f.m.Close(); st.Close() })
 	return f
 }

@@ -37,13 +37,15 @@ func (m *Manager) Sync(ctx context.Context) error {
 
 // sync adds and removes this user's servers to match the store.
 func (s *Session) sync(ctx context.Context) error {
+	s.config.Lock()
+	defer s.config.Unlock()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil
 	}
-	// Read under the lock: Add and RemoveServer write the store under it,
-	// so what is read here agrees with the entries.
+	// Read under the config lock: Add and RemoveServer write the store
+	// under it, so what is read here agrees with the entries.
 	regs, err := s.m.store.Servers(ctx, s.user)
 	if err != nil {
 		s.mu.Unlock()

@@ -8,7 +8,13 @@
 // registrations, tokens and pending authorization states of each user's
 // servers.
 //
-// Secrets (tokens, client secrets, PKCE verifiers) are sealed at rest with
+// Every record that belongs to one server (OAuth records, client
+// preferences and ask modes, subscriptions, call tasks, agent key scopes)
+// has a foreign key to it with ON DELETE CASCADE, and every connection runs
+// with foreign keys on: removing a server is one statement.
+//
+// Secrets (tokens, client secrets, PKCE verifiers, a server's custom header
+// values and the secret query values of its URL) are sealed at rest with
 // AES-256-GCM by a [Sealer], whose key comes from $SWITCHBOARD_SEAL_KEY or a
 // 0600 file seal.key in the data directory ([LoadSealer]). Each sealed value
 // is bound to its column and owner, so it does not open elsewhere.

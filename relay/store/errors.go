@@ -9,6 +9,10 @@ var ErrNotFound = errors.New("not found")
 // server with the same name.
 var ErrNameTaken = errors.New("server name already in use")
 
+// ErrIDTaken is returned by AddServer when the user already has a server
+// with the same id.
+var ErrIDTaken = errors.New("server id already in use")
+
 // LoginCodeError says why ConsumeLoginCode refused a code. Its only values are
 // ErrLoginCodeUnknown, ErrLoginCodeUsed and ErrLoginCodeExpired; compare them
 // with errors.Is. Packages that must not import store (relay/authn) tell them

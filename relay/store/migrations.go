@@ -216,6 +216,96 @@ var migrations = []string{
 		used_at    INTEGER NOT NULL  -- a refresh token: when it was rotated; 0 while fresh
 	);
 	CREATE INDEX agent_tokens_grant ON agent_tokens (grant_id)`,
+	// 12: one place for a server's data. The OAuth tables get a foreign key
+	// to the server (recreated, rows of servers that no longer exist are
+	// dropped); a server's custom headers and the secret query values of
+	// its URL are sealed in secrets (url keeps the masked URL), with its
+	// header names, whether the person keeps it disconnected and its retry
+	// settings; ask modes leave the generic settings table for the
+	// server's client preferences.
+	`CREATE TABLE oauth_clients_v10 (
+		user_id       TEXT    NOT NULL,
+		server_id     TEXT    NOT NULL,
+		source        TEXT    NOT NULL,
+		issuer        TEXT    NOT NULL,
+		redirect_uri  TEXT    NOT NULL,
+		client_id     TEXT    NOT NULL,
+		client_secret BLOB,
+		auth_method   TEXT    NOT NULL,
+		created_at    INTEGER NOT NULL,
+		PRIMARY KEY (user_id, server_id, source),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	);
+	INSERT INTO oauth_clients_v10 SELECT c.user_id, c.server_id, c.source, c.issuer, c.redirect_uri, c.client_id,
+		c.client_secret, c.auth_method, c.created_at
+		FROM oauth_clients c JOIN servers s ON s.user_id = c.user_id AND s.server_id = c.server_id;
+	DROP TABLE oauth_clients;
+	ALTER TABLE oauth_clients_v10 RENAME TO oauth_clients;
+	CREATE TABLE oauth_tokens_v10 (
+		user_id        TEXT    NOT NULL,
+		server_id      TEXT    NOT NULL,
+		issuer         TEXT    NOT NULL,
+		token_endpoint TEXT    NOT NULL,
+		resource       TEXT    NOT NULL,
+		client_id      TEXT    NOT NULL,
+		client_source  TEXT    NOT NULL,
+		auth_method    TEXT    NOT NULL,
+		scopes         TEXT    NOT NULL,
+		secrets        BLOB    NOT NULL,
+		expires_at     INTEGER NOT NULL,
+		updated_at     INTEGER NOT NULL,
+		PRIMARY KEY (user_id, server_id),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	);
+	INSERT INTO oauth_tokens_v10 SELECT t.user_id, t.server_id, t.issuer, t.token_endpoint, t.resource, t.client_id,
+		t.client_source, t.auth_method, t.scopes, t.secrets, t.expires_at, t.updated_at
+		FROM oauth_tokens t JOIN servers s ON s.user_id = t.user_id AND s.server_id = t.server_id;
+	DROP TABLE oauth_tokens;
+	ALTER TABLE oauth_tokens_v10 RENAME TO oauth_tokens;
+	CREATE TABLE oauth_states_v10 (
+		state_hash     BLOB    NOT NULL PRIMARY KEY,
+		user_id        TEXT    NOT NULL,
+		server_id      TEXT    NOT NULL,
+		redirect_uri   TEXT    NOT NULL,
+		issuer         TEXT    NOT NULL,
+		iss_required   INTEGER NOT NULL,
+		token_endpoint TEXT    NOT NULL,
+		resource       TEXT    NOT NULL,
+		client_id      TEXT    NOT NULL,
+		client_source  TEXT    NOT NULL,
+		auth_method    TEXT    NOT NULL,
+		scopes         TEXT    NOT NULL,
+		verifier       BLOB    NOT NULL,
+		expires_at     INTEGER NOT NULL,
+		used_at        INTEGER,
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	);
+	INSERT INTO oauth_states_v10 SELECT o.state_hash, o.user_id, o.server_id, o.redirect_uri, o.issuer, o.iss_required,
+		o.token_endpoint, o.resource, o.client_id, o.client_source, o.auth_method, o.scopes, o.verifier, o.expires_at, o.used_at
+		FROM oauth_states o JOIN servers s ON s.user_id = o.user_id AND s.server_id = o.server_id;
+	DROP TABLE oauth_states;
+	ALTER TABLE oauth_states_v10 RENAME TO oauth_states;
+	CREATE INDEX oauth_states_server ON oauth_states (user_id, server_id);
+	CREATE INDEX oauth_states_expires_at ON oauth_states (expires_at);
+	ALTER TABLE servers ADD COLUMN secrets BLOB; -- sealed JSON: the whole URL and the header values; NULL without
+	ALTER TABLE servers ADD COLUMN header_names TEXT NOT NULL DEFAULT ''; -- newline-separated
+	ALTER TABLE servers ADD COLUMN disconnected INTEGER NOT NULL DEFAULT 0; -- 1: the person keeps it disconnected
+	ALTER TABLE servers ADD COLUMN retry_attempts INTEGER NOT NULL DEFAULT 0; -- 0: the relay's default
+	ALTER TABLE servers ADD COLUMN retry_base_ms INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE servers ADD COLUMN retry_max_ms INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE server_client_prefs ADD COLUMN ask_modes TEXT NOT NULL DEFAULT ''; -- JSON wire.AskModes; empty: defaults
+	INSERT INTO server_client_prefs (user_id, server_id, ask_modes)
+		SELECT s.user_id, s.server_id, st.value FROM settings st
+		JOIN servers s ON st.key = 'ask.modes:' || s.user_id || ':' || s.server_id WHERE true
+		ON CONFLICT (user_id, server_id) DO UPDATE SET ask_modes = excluded.ask_modes;
+	INSERT INTO server_client_prefs (user_id, server_id, ask_modes)
+		SELECT s.user_id, s.server_id, json_object(
+			'form', json(CASE WHEN instr(',' || st.value || ',', ',form,') > 0 THEN 'true' ELSE 'false' END),
+			'url', json(CASE WHEN instr(',' || st.value || ',', ',url,') > 0 THEN 'true' ELSE 'false' END),
+			'sampling', 'ask') FROM settings st
+		JOIN servers s ON st.key = 'elicitation.modes:' || s.user_id || ':' || s.server_id WHERE true
+		ON CONFLICT (user_id, server_id) DO UPDATE SET ask_modes = excluded.ask_modes WHERE server_client_prefs.ask_modes = '';
+	DELETE FROM settings WHERE key LIKE 'ask.modes:%' OR key LIKE 'elicitation.modes:%'`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

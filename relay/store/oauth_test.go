@@ -25,7 +25,18 @@ const (
 func openOAuth(t *testing.T) (*store.OAuthStore, string) {
 	t.Helper()
 	s, dir := openTemp(t)
+	registerServers(t, s)
 	return s.OAuth(testSealer(t, 1)), dir
+}
+
+// registerServers registers the servers the OAuth records belong to.
+func registerServers(t *testing.T, s *store.Store) {
+	t.Helper()
+	for _, u := range []string{"ann", "bob"} {
+		for _, id := range []string{"s1", "s2"} {
+			must(t, s.PutServer(context.Background(), store.Server{User: u, ID: id, Name: id, URL: "https://" + id + ".example", Transport: "auto"}))
+		}
+	}
 }
 
 func TestOAuthClientsPerSourceAndSecretSealed(t *testing.T) {
@@ -85,6 +96,7 @@ func TestOAuthTokenRoundTripsSealed(t *testing.T) {
 func TestOAuthTokenFromAnotherKeyDoesNotOpen(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
+	registerServers(t, s)
 	must(t, s.OAuth(testSealer(t, 1)).PutToken(ctx, store.OAuthToken{User: "ann", Server: "s1", AccessToken: testAccess}))
 	if _, _, err := s.OAuth(testSealer(t, 2)).Token(ctx, "ann", "s1"); !errors.Is(err, store.ErrUnseal) {
 		t.Errorf("Token with another key: %v, want ErrUnseal", err)

@@ -33,7 +33,8 @@ const (
 
 // Store is the relay's SQLite database. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB
+	db     *sql.DB
+	sealer *Sealer // seals the secrets of servers
 }
 
 // Open creates dir if needed, opens dir/switchboard.db and brings its schema
@@ -45,6 +46,10 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	sealer, err := LoadSealer(dir)
+	if err != nil {
+		return nil, err
 	}
 	// Create the database private to the relay's user, also in a directory
 	// that existed with wider permissions: SQLite gives its WAL and shared
@@ -63,7 +68,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
-	s := &Store{db: db}
+	s := &Store{db: db, sealer: sealer}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -82,6 +87,10 @@ func dsnParams() url.Values {
 	q.Set("_txlock", "immediate")
 	return q
 }
+
+// Sealer returns the sealer of the store's secrets (see [LoadSealer]), for
+// the other tables that keep secrets ([Store.OAuth]).
+func (s *Store) Sealer() *Sealer { return s.sealer }
 
 // Close closes the database.
 func (s *Store) Close() error {
@@ -115,4 +124,11 @@ func isUniqueViolation(err error) bool {
 		return false
 	}
 	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// isPrimaryKeyViolation reports whether err is SQLite refusing a duplicate
+// primary key.
+func isPrimaryKeyViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 }

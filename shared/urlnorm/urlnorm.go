@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // MaxLength is the longest URL accepted, in bytes.
@@ -26,6 +28,19 @@ func Normalize(raw string) (string, error) {
 	}
 	if len(raw) > MaxLength {
 		return "", fmt.Errorf("%w: longer than %d bytes", ErrInvalid, MaxLength)
+	}
+	if strings.IndexFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		return "", fmt.Errorf("%w: contains spaces or control characters (write a space as %%20)", ErrInvalid)
+	}
+	if !strings.Contains(raw, "://") {
+		// "javascript:x" names a scheme; "localhost:8080/mcp" and
+		// "127.0.0.1:8080" are a host and port without one.
+		scheme, rest, found := strings.Cut(raw, ":")
+		if u, err := url.Parse(raw); err == nil && found && u.Scheme != "" && (rest == "" || rest[0] < '0' || rest[0] > '9') &&
+			!strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+			return "", fmt.Errorf("%w: scheme %q is not allowed (use http or https)", ErrInvalid, strings.ToLower(u.Scheme))
+		}
+		return "", fmt.Errorf("%w: missing scheme (start with http:// or https://)", ErrInvalid)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -50,6 +65,9 @@ func Normalize(raw string) (string, error) {
 		return "", fmt.Errorf("%w: missing host", ErrInvalid)
 	}
 	port := u.Port()
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+		return "", fmt.Errorf("%w: port %s is out of range (1 to 65535)", ErrInvalid, port)
+	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""
 	}
@@ -81,10 +99,20 @@ func IsLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// parseReason says in plain words why url.Parse refused a URL.
 func parseReason(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return ue.Err.Error()
+		err = ue.Err
 	}
-	return err.Error()
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "invalid port"):
+		return "the port must be a number from 1 to 65535"
+	case strings.Contains(msg, "invalid character") && strings.Contains(msg, "host name"):
+		return "the host name contains a character a host name cannot have"
+	case strings.HasPrefix(msg, "invalid URL escape"):
+		return "a % is not followed by two hexadecimal digits"
+	}
+	return msg
 }

@@ -42,6 +42,12 @@ func TestNormalizeRefusesBadURLs(t *testing.T) {
 		"http://user:pw@example.com": "credentials",
 		"http://exa mple.com":        "invalid",
 		"https://" + strings.Repeat("a", MaxLength): "longer than",
+		"http://127.0.0.1:8192/ mcp":                "spaces",
+		"127.0.0.1:8192/mcp":                        "missing scheme",
+		"localhost:8080/mcp":                        "missing scheme",
+		"http://127.0.0.1:70000/mcp":                "port",
+		"http://127.0.0.1:0/mcp":                    "out of range",
+		"http://127.0.0.1:abc/mcp":                  "port must be a number",
 	}
 	for in, want := range cases {
 		_, err := Normalize(in)
