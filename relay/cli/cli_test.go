@@ -106,7 +106,7 @@ func TestServersImportTakesHTTPEntriesAndSaysWhyNotTheRest(t *testing.T) {
 	  "mcpServers": {
 	    "remote": {"url": "https://mcp.example.com/mcp"},
 	    "legacy": {"type": "sse", "url": "https://old.example.com/sse"},
-	    "typed":  {"transport": "streamable-http", "url": "http://127.0.0.1:7000/mcp", "headers": {"Authorization": "Bearer s3cret"}},
+	    "typed":  {"transport": "streamable-http", "url": "http://127.0.0.1:7000/mcp", "headers": {"Authorization": "Bearer s3cret", "X-Team": ""}},
 	    "local":  {"command": "npx", "args": ["-y", "some-server"]},
 	    "nourl":  {"type": "http"},
 	    "badurl": {"url": "javascript:alert(1)"},
@@ -131,8 +131,22 @@ func TestServersImportTakesHTTPEntriesAndSaysWhyNotTheRest(t *testing.T) {
 			t.Errorf("line %d = %q, want %s %q", i, lines[i], w.prefix, w.name)
 		}
 	}
-	if !strings.Contains(lines[3], "stdio") || !strings.Contains(lines[2], "headers were not imported") {
+	if !strings.Contains(lines[3], "stdio") || !strings.Contains(lines[2], "header X-Team has no value") {
 		t.Errorf("reasons missing: %q / %q", lines[3], lines[2])
+	}
+	st, err := store.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	regs, err := st.Servers(context.Background(), "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range regs {
+		if r.Name == "typed" && (r.Headers["Authorization"] != "Bearer s3cret" || len(r.Headers) != 1) {
+			t.Errorf("typed's stored headers %v, want its Authorization and nothing of X-Team", r.HeaderNames())
+		}
 	}
 	if strings.Contains(out, "s3cret") {
 		t.Error("the output repeats a header's secret")

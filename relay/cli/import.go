@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/mcpservers"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// stdioReason is why a stdio entry of a person's file is not taken.
-const stdioReason = "a stdio server (it runs a local command); the relay starts no commands from a file: serve it over HTTP and add its URL, or ask the relay's operator to configure it"
 
 // importEntries registers each HTTP entry and says, one line each, what
 // became of every entry: added, already there, or not taken and why.
@@ -21,14 +19,15 @@ func importEntries(ctx context.Context, st *store.Store, user string, entries []
 		name := wire.Sanitize(e.Name, wire.MaxServerName)
 		why := e.Problem
 		if e.Stdio != nil {
-			why = stdioReason
+			why = mcpservers.StdioReason
 		}
 		if why != "" {
 			skipped++
 			fmt.Fprintf(out, "not taken  %q: %s\n", name, why)
 			continue
 		}
-		args := wire.AddServerArgs{Name: e.Name, URL: e.HTTP.URL, Transport: e.HTTP.Transport}
+		headers, unset := mcpservers.SplitHeaders(e.HTTP.Headers)
+		args := wire.AddServerArgs{Name: e.Name, URL: e.HTTP.URL, Transport: e.HTTP.Transport, Headers: headers}
 		id, there, err := addServer(ctx, st, user, args)
 		switch {
 		case err != nil:
@@ -40,8 +39,8 @@ func importEntries(ctx context.Context, st *store.Store, user string, entries []
 		default:
 			added++
 			note := ""
-			if len(e.HTTP.Headers) > 0 {
-				note = " (its headers were not imported: the relay does not take secrets from a file on the command line; set them in the dashboard)"
+			if len(unset) > 0 {
+				note = fmt.Sprintf(" (header %s has no value in the file: set it in the dashboard)", strings.Join(unset, ", "))
 			}
 			fmt.Fprintf(out, "added      %q: %s%s\n", name, id, note)
 		}

@@ -3,8 +3,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/switchboard-mcp/switchboard/shared/mcpservers"
@@ -31,13 +29,13 @@ func (s *Session) ImportServers(ctx context.Context, args wire.ImportServersArgs
 		name := wire.Sanitize(e.Name, wire.MaxServerName)
 		why := e.Problem
 		if e.Stdio != nil {
-			why = importStdioReason
+			why = mcpservers.StdioReason
 		}
 		if why != "" {
 			res.Skipped = append(res.Skipped, wire.SkippedServer{Name: name, Reason: why})
 			continue
 		}
-		headers, unset := importHeaders(e.HTTP.Headers)
+		headers, unset := mcpservers.SplitHeaders(e.HTTP.Headers)
 		added, err := s.Add(ctx, wire.AddServerArgs{Name: e.Name, URL: e.HTTP.URL, Transport: e.HTTP.Transport, Headers: headers})
 		if err != nil {
 			res.Skipped = append(res.Skipped, wire.SkippedServer{Name: name, Reason: asWireError(err).Message})
@@ -51,20 +49,4 @@ func (s *Session) ImportServers(ctx context.Context, args wire.ImportServersArgs
 	}
 	s.m.logger.Info("servers imported", "user", s.user, "added", len(res.Added), "skipped", len(res.Skipped))
 	return res, nil
-}
-
-// importHeaders splits an entry's headers into those with a value and the
-// names of those without one (empty, or the placeholder of an export).
-func importHeaders(all map[string]string) (set map[string]string, unset []string) {
-	for _, name := range slices.Sorted(maps.Keys(all)) {
-		if mcpservers.UnsetHeader(all[name]) {
-			unset = append(unset, name)
-			continue
-		}
-		if set == nil {
-			set = map[string]string{}
-		}
-		set[name] = all[name]
-	}
-	return set, unset
 }
