@@ -13,8 +13,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"golang.org/x/time/rate"
-
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -29,8 +27,6 @@ const (
 // Limits of the tool API.
 const (
 	maxCallBody   = 1 << 20 // bytes of a call's request body
-	apiRate       = 10      // requests per second and key, sustained
-	apiBurst      = 40      // requests per key at once
 	maxDescrRunes = 4000    // characters of a tool description passed on
 	maxToolName   = 300     // bytes of a tool's name as an agent sends it
 )
@@ -47,11 +43,14 @@ type API struct {
 	// refuses them all.
 	Origins *authn.OriginPolicy
 	Logger  *slog.Logger
+	// Limits is the request budget of each key, shared with the MCP
+	// endpoint ([Config.Limits]); nil gives the API a budget of its own.
+	Limits *Limits
 
-	calls    atomic.Uint64 // calls made, to tell their asks apart
-	mu       sync.Mutex
-	limiters map[string]*rate.Limiter         // per key id
-	running  map[string]map[*callRun]struct{} // per key id, the calls in flight
+	calls     atomic.Uint64 // calls made, to tell their asks apart
+	mu        sync.Mutex
+	ownLimits *Limits                          // when Limits is nil
+	running   map[string]map[*callRun]struct{} // per key id, the calls in flight
 }
 
 // callRun is one call in flight, cancelled when its key is revoked.
@@ -93,8 +92,8 @@ func (a *API) CloseKey(id string) {
 	a.mu.Lock()
 	runs := a.running[id]
 	delete(a.running, id)
-	delete(a.limiters, id)
 	a.mu.Unlock()
+	a.limits().Forget(id)
 	for r := range runs {
 		r.cancel()
 	}
@@ -125,7 +124,7 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (Grant, bool)
 		writeError(w, http.StatusUnauthorized, "unauthorized", ErrUnauthorized.Error())
 		return Grant{}, false
 	}
-	if !a.limiter(g.KeyID).Allow() {
+	if !a.limits().Allow(g.KeyID) {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests with this key; slow down")
 		return Grant{}, false
@@ -133,18 +132,17 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (Grant, bool)
 	return g, true
 }
 
-func (a *API) limiter(key string) *rate.Limiter {
+// limits is the budget the API spends.
+func (a *API) limits() *Limits {
+	if a.Limits != nil {
+		return a.Limits
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.limiters == nil {
-		a.limiters = map[string]*rate.Limiter{}
+	if a.ownLimits == nil {
+		a.ownLimits = NewLimits(0, 0)
 	}
-	l, ok := a.limiters[key]
-	if !ok {
-		l = rate.NewLimiter(apiRate, apiBurst)
-		a.limiters[key] = l
-	}
-	return l
+	return a.ownLimits
 }
 
 // listTools answers GET /api/tools. Query parameters narrow the list, each

@@ -17,8 +17,9 @@
 // and call, so that a narrowed or revoked key takes effect within a live
 // session, and [Gateway.CloseKey] ends a key's sessions at once. A browser
 // request (one with an Origin header) must come from an allowed origin;
-// the Host check is the router's. Each key has a token bucket. A key
-// reaches only the servers of its grant's user.
+// the Host check is the router's. Each key (and each OAuth grant) has one
+// token bucket ([Limits]), shared with the tool API. A key reaches only the
+// servers of its grant's user.
 //
 // # Names
 //

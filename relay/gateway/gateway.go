@@ -50,10 +50,12 @@ type Config struct {
 	Origins *authn.OriginPolicy
 	Logger  *slog.Logger // nil discards
 	Version string       // the relay's version, in serverInfo
-	// Rate and Burst are the token bucket of each key; defaults
-	// [DefaultRate] and [DefaultBurst].
-	Rate  rate.Limit
-	Burst int
+	// Limits is the request budget of each key, shared with the tool API
+	// ([API.Limits]); nil makes one of Rate and Burst (defaults
+	// [DefaultRate] and [DefaultBurst]).
+	Limits *Limits
+	Rate   rate.Limit
+	Burst  int
 	// SessionIdle closes an MCP session idle this long; default
 	// [DefaultSessionIdle].
 	SessionIdle time.Duration
@@ -85,7 +87,6 @@ type Gateway struct {
 
 	mu     sync.Mutex
 	views  map[viewKey]*view
-	limits map[string]*rate.Limiter // by key id
 	closed bool
 }
 
@@ -97,11 +98,8 @@ func New(cfg Config) *Gateway {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Rate <= 0 {
-		cfg.Rate = DefaultRate
-	}
-	if cfg.Burst <= 0 {
-		cfg.Burst = DefaultBurst
+	if cfg.Limits == nil {
+		cfg.Limits = NewLimits(cfg.Rate, cfg.Burst)
 	}
 	if cfg.SessionIdle <= 0 {
 		cfg.SessionIdle = DefaultSessionIdle
@@ -109,7 +107,7 @@ func New(cfg Config) *Gateway {
 	if cfg.WaitingEvery <= 0 {
 		cfg.WaitingEvery = DefaultWaitingEvery
 	}
-	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, limits: map[string]*rate.Limiter{}}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}}
 	g.serveFunc = http.HandlerFunc(g.serve)
 	return g
 }
@@ -153,7 +151,7 @@ func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(Grant)
 	only, _ := g.route(r.URL.Path)
-	if !g.limiter(grant.KeyID).Allow() {
+	if !g.cfg.Limits.Allow(grant.KeyID) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "too many requests for this key", http.StatusTooManyRequests)
 		return
@@ -191,18 +189,6 @@ func (g *Gateway) hasServer(user, id string) bool {
 		}
 	}
 	return false
-}
-
-// limiter returns the token bucket of key.
-func (g *Gateway) limiter(key string) *rate.Limiter {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	l, ok := g.limits[key]
-	if !ok {
-		l = rate.NewLimiter(g.cfg.Rate, g.cfg.Burst)
-		g.limits[key] = l
-	}
-	return l
 }
 
 // errClosed refuses requests once the gateway closed.
@@ -268,8 +254,8 @@ func (g *Gateway) CloseKey(keyID string) {
 			delete(g.views, k)
 		}
 	}
-	delete(g.limits, keyID)
 	g.mu.Unlock()
+	g.cfg.Limits.Forget(keyID)
 	for _, v := range closing {
 		v.close()
 	}

@@ -85,7 +85,8 @@ type relay struct {
 	t    testing.TB
 	m    *session.Manager
 	g    *gateway.Gateway
-	url  string // the gateway's base URL
+	url  string // the base URL of the gateway and the tool API
+	api  *gateway.API
 	keys *keys
 	recs *records
 }
@@ -97,6 +98,13 @@ func newRelay(t testing.TB, asks broker.Config) *relay {
 
 // newRelayLimited is newRelay with a rate limit per key (0: the default).
 func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay {
+	t.Helper()
+	return newRelayWith(t, asks, gateway.NewLimits(limit, int(limit)))
+}
+
+// newRelayWith is newRelay with the keys' budget limits, shared by the
+// gateway and the tool API.
+func newRelayWith(t testing.TB, asks broker.Config, limits *gateway.Limits) *relay {
 	t.Helper()
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -115,8 +123,13 @@ func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay 
 	m.SetAskConfig(asks)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: &records{}}
 	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond,
-		Rate: limit, Burst: int(limit)})
-	hs := httptest.NewServer(r.g)
+		Limits: limits})
+	r.api = &gateway.API{Auth: r.keys, Sessions: m, Recorder: r.recs, Logger: logger, Limits: limits}
+	mux := http.NewServeMux()
+	mux.Handle(gateway.Path, r.g)
+	mux.Handle(gateway.ServerPath, r.g)
+	r.api.Register(mux)
+	hs := httptest.NewServer(mux)
 	r.url = hs.URL
 	t.Cleanup(func() {
 		r.g.Close()
