@@ -62,5 +62,7 @@
 // resource subscriptions and the servers' log messages pass through; see
 // notify.go for how logs and levels are shared. Each key's view of an
 // endpoint is one go-sdk server whose lists follow the servers (view.go);
-// it lives until the key is closed or the relay stops.
+// it lives until the key is closed or expires or the relay stops, and a
+// server's endpoint also until its server is removed or leaves the key's
+// scope: its sessions close, and a new request there gets 404.
 package gateway

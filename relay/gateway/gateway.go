@@ -157,6 +157,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if only != "" && (!grant.AllowsServer(only) || !g.hasServer(grant.User, only)) {
+		g.retireKey(viewKey{grant.KeyID, only}, "its server left the key's scope")
 		http.Error(w, "no such server for this key", http.StatusNotFound)
 		return
 	}
@@ -165,7 +166,7 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
-	v.expireAt(grant.Expires, func() { g.expire(viewKey{grant.KeyID, only}, v) })
+	v.expireAt(grant.Expires, func() { g.retire(viewKey{grant.KeyID, only}, v, "its key expired") })
 	v.http.ServeHTTP(w, r)
 }
 
@@ -205,7 +206,7 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 	}
 	v, ok := g.views[k]
 	g.mu.Unlock()
-	if ok && v.grant.Load().User == grant.User {
+	if ok && v.live() && v.grant.Load().User == grant.User {
 		v.setGrant(grant)
 		return v, nil
 	}
@@ -217,7 +218,7 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 		g.mu.Unlock()
 		nv.close()
 		return nil, errClosed
-	case raced && old != v && old.grant.Load().User == grant.User: // another request made it first
+	case raced && old != v && old.live() && old.grant.Load().User == grant.User: // another request made it first
 		g.mu.Unlock()
 		nv.close()
 		old.setGrant(grant)
@@ -231,16 +232,27 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 	return nv, nil
 }
 
-// expire closes view v of k, its grant having expired; the key's next
-// request authenticates again.
-func (g *Gateway) expire(k viewKey, v *view) {
+// retire closes view v of k, which ends because of why (its key expired,
+// its server went); the key's next request there authenticates again and
+// gets a new view if it may.
+func (g *Gateway) retire(k viewKey, v *view, why string) {
 	g.mu.Lock()
 	if g.views[k] == v {
 		delete(g.views, k)
 	}
 	g.mu.Unlock()
 	v.close()
-	g.log.Info("agent key expired; its sessions closed", "key", k.key)
+	g.log.Info("agent sessions closed", "key", k.key, "server", k.only, "why", why)
+}
+
+// retireKey retires the view of k, if there is one.
+func (g *Gateway) retireKey(k viewKey, why string) {
+	g.mu.Lock()
+	v, ok := g.views[k]
+	g.mu.Unlock()
+	if ok {
+		g.retire(k, v, why)
+	}
 }
 
 // CloseKey closes every live MCP session of the key keyID at once; its

@@ -72,6 +72,7 @@ type view struct {
 
 	expiry    *time.Timer // closes the view when its grant expires; under mu
 	expiresAt time.Time   // when expiry fires; under mu
+	ending    atomic.Bool // the view's server went; it is being retired
 	closeOnce sync.Once
 }
 
@@ -205,6 +206,11 @@ func (v *view) expireAt(at time.Time, expire func()) {
 	}
 }
 
+// live reports whether the view serves: it is not closed, nor ending.
+func (v *view) live() bool {
+	return v.ctx.Err() == nil && !v.ending.Load()
+}
+
 // close ends the view's sessions and stops its syncing; later calls do
 // nothing.
 func (v *view) close() {
@@ -280,6 +286,12 @@ func (v *view) sync(id string) {
 	want := &exposure{}
 	st, ok := v.state(id)
 	grant := v.grant.Load()
+	if v.only == id && (!ok || !grant.AllowsServer(id)) && !v.ending.Swap(true) {
+		// A server's endpoint without its server: its sessions end, and the
+		// key's next request there gets 404. Apart, since closing waits for
+		// the syncing.
+		go v.g.retire(viewKey{v.key, v.only}, v, "its server was removed or left the key's scope")
+	}
 	var live upstream
 	if ok && st.State == wire.StateReady && grant.AllowsServer(id) && (v.only == "" || v.only == id) {
 		if up, err := v.connection(id); err == nil {
