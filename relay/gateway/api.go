@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/session"
@@ -54,7 +55,15 @@ type API struct {
 }
 
 // callRun is one call in flight, cancelled when its key is revoked.
-type callRun struct{ cancel context.CancelFunc }
+type callRun struct{ cancel context.CancelCauseFunc }
+
+// Why a call of the tool API was cancelled by the relay: its key stopped
+// working while it ran. Calls through /mcp end the same way, with their
+// sessions (see [Gateway.CloseKey]).
+var (
+	errKeyRevoked = errors.New("the agent key was revoked during the call; the call was cancelled")
+	errKeyExpired = errors.New("the agent key expired during the call; the call was cancelled")
+)
 
 // Function is one tool as function-calling APIs take it.
 type Function struct {
@@ -95,7 +104,7 @@ func (a *API) CloseKey(id string) {
 	a.mu.Unlock()
 	a.limits().Forget(id)
 	for r := range runs {
-		r.cancel()
+		r.cancel(errKeyRevoked)
 	}
 }
 
@@ -228,8 +237,12 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, statusOf(we.Code), apiError{Error: *we})
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	if !g.Expires.IsZero() { // the call ends with its key, as the key's MCP sessions do
+		expiry := time.AfterFunc(time.Until(g.Expires), func() { cancel(errKeyExpired) })
+		defer expiry.Stop()
+	}
 	run := a.track(g.KeyID, cancel)
 	defer a.untrack(g.KeyID, run)
 	waiting := newWaiter(ctx, nil, nil, 0)
@@ -248,6 +261,11 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: msgTimedOut}}})
 	case err != nil && ctx.Err() != nil:
 		rec.done(r.Context(), OutcomeCancelled)
+		if cause := context.Cause(ctx); cause == errKeyRevoked || cause == errKeyExpired {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized", cause.Error())
+			return
+		}
 		writeError(w, http.StatusServiceUnavailable, wire.CodeCancelled, "the call was cancelled")
 	case err != nil:
 		rec.done(r.Context(), OutcomeFailed)
@@ -282,7 +300,7 @@ func (a *API) resolve(s *session.Session, name string) (server, tool string, ok 
 	return "", "", false
 }
 
-func (a *API) track(key string, cancel context.CancelFunc) *callRun {
+func (a *API) track(key string, cancel context.CancelCauseFunc) *callRun {
 	run := &callRun{cancel: cancel}
 	a.mu.Lock()
 	defer a.mu.Unlock()

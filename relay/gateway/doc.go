@@ -13,9 +13,11 @@
 // with WWW-Authenticate naming the endpoint's Protected Resource Metadata
 // ([Config.Protected]), and a token works only on the endpoint it is bound
 // to ([Grant.Resource]). An [Authenticator] turns it into a [Grant], checked
-// on every request, list
-// and call, so that a narrowed or revoked key takes effect within a live
-// session, and [Gateway.CloseKey] ends a key's sessions at once. A browser
+// on every request, list and call, so that a narrowed or revoked key takes
+// effect within a live session, and [Gateway.CloseKey] ends a key's
+// sessions at once. Calls in flight end with their key: revoking it
+// ([Keys.Closed], which tells both the gateway and the [API]) or its expiry
+// cancels them, and the server hears notifications/cancelled. A browser
 // request (one with an Origin header) must come from an allowed origin;
 // the Host check is the router's. Each key (and each OAuth grant) has one
 // token bucket ([Limits]), shared with the tool API. A key reaches only the
