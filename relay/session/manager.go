@@ -18,6 +18,7 @@ type Store interface {
 	DeleteServer(ctx context.Context, user, id string) error
 	AllServers(ctx context.Context) ([]store.Server, error)
 	Servers(ctx context.Context, user string) ([]store.Server, error)
+	ServerMarksSince(ctx context.Context, seq int64) ([]store.ServerMark, error)
 	Setting(ctx context.Context, key string) (value string, ok bool, err error)
 	SetSetting(ctx context.Context, key, value string) error
 	DeleteSetting(ctx context.Context, key string) error
@@ -64,6 +65,9 @@ type Manager struct {
 	drafter   Drafter // writes sampling answers; nil without a model
 	sessions  map[string]*Session
 	closed    bool
+
+	syncMu sync.Mutex // one Sync at a time
+	synced int64      // the store's latest server mark Sync applied; under syncMu
 }
 
 // NewManager returns a manager that persists registrations in st and opens
