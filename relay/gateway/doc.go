@@ -66,5 +66,7 @@
 // endpoint is one go-sdk server whose lists follow the servers (view.go);
 // it lives until the key is closed or expires or the relay stops, and a
 // server's endpoint also until its server is removed or leaves the key's
-// scope: its sessions close, and a new request there gets 404.
+// scope: its sessions close, and a new request there gets 404. A key's
+// live sessions over all its views are capped (sessioncap.go): a new one
+// closes the key's idlest, or is refused with 429 when all are busy.
 package gateway

@@ -59,6 +59,9 @@ type Config struct {
 	// SessionIdle closes an MCP session idle this long; default
 	// [DefaultSessionIdle].
 	SessionIdle time.Duration
+	// MaxSessions caps the live MCP sessions of one key, over all its
+	// endpoints (see sessioncap.go); default [DefaultMaxSessions].
+	MaxSessions int
 	// WaitingEvery is how often an agent waiting for a person hears so;
 	// default [DefaultWaitingEvery].
 	WaitingEvery time.Duration
@@ -88,6 +91,9 @@ type Gateway struct {
 	mu     sync.Mutex
 	views  map[viewKey]*view
 	closed bool
+
+	opening  sync.Mutex     // one admission at a time (sessioncap.go)
+	openingN map[string]int // sessions being opened, by key; under opening
 }
 
 // viewKey names a view: a key and an endpoint.
@@ -104,10 +110,13 @@ func New(cfg Config) *Gateway {
 	if cfg.SessionIdle <= 0 {
 		cfg.SessionIdle = DefaultSessionIdle
 	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
 	if cfg.WaitingEvery <= 0 {
 		cfg.WaitingEvery = DefaultWaitingEvery
 	}
-	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, openingN: map[string]int{}}
 	g.serveFunc = http.HandlerFunc(g.serve)
 	return g
 }
@@ -167,7 +176,11 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.expireAt(grant.Expires, func() { g.retire(viewKey{grant.KeyID, only}, v, "its key expired") })
-	v.http.ServeHTTP(w, r)
+	if opensSession(r) {
+		g.openSession(w, r, grant.KeyID, v)
+		return
+	}
+	v.serveSession(w, r, r.Header.Get(sessionHeader))
 }
 
 // route returns the server of a path (empty for the aggregate endpoint).

@@ -99,13 +99,18 @@ func newRelay(t testing.TB, asks broker.Config) *relay {
 // newRelayLimited is newRelay with a rate limit per key (0: the default).
 func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay {
 	t.Helper()
-	return newRelayWith(t, asks, gateway.NewLimits(limit, int(limit)))
+	return newRelayWith(t, asks, gateway.Config{Limits: gateway.NewLimits(limit, int(limit))})
 }
 
-// newRelayWith is newRelay with the keys' budget limits, shared by the
-// gateway and the tool API.
-func newRelayWith(t testing.TB, asks broker.Config, limits *gateway.Limits) *relay {
+// newRelayWith is newRelay with the gateway's keys' budget (cfg.Limits,
+// shared with the tool API; nil: the default) and session cap
+// (cfg.MaxSessions).
+func newRelayWith(t testing.TB, asks broker.Config, cfg gateway.Config) *relay {
 	t.Helper()
+	limits := cfg.Limits
+	if limits == nil {
+		limits = gateway.NewLimits(0, 0)
+	}
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +128,7 @@ func newRelayWith(t testing.TB, asks broker.Config, limits *gateway.Limits) *rel
 	m.SetAskConfig(asks)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: &records{}}
 	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond,
-		Limits: limits})
+		Limits: limits, MaxSessions: cfg.MaxSessions})
 	r.api = &gateway.API{Auth: r.keys, Sessions: m, Recorder: r.recs, Logger: logger, Limits: limits}
 	mux := http.NewServeMux()
 	mux.Handle(gateway.Path, r.g)

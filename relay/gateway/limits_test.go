@@ -30,7 +30,7 @@ func (r *relay) apiStatus(t *testing.T, bearer string) int {
 // key id) share theirs.
 func TestOneBudgetPerKeyAcrossRoutes(t *testing.T) {
 	const burst = 3
-	r := newRelayWith(t, broker.Config{}, gateway.NewLimits(rate.Every(time.Hour), burst))
+	r := newRelayWith(t, broker.Config{}, gateway.Config{Limits: gateway.NewLimits(rate.Every(time.Hour), burst)})
 	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	r.keys.put("t1", gateway.Grant{User: "alice", Agent: "App", KeyID: "grant:g1"})
 	r.keys.put("t2", gateway.Grant{User: "alice", Agent: "App", KeyID: "grant:g1"})

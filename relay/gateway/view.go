@@ -69,6 +69,7 @@ type view struct {
 	subs        map[string]subscription         // by exposed URI
 	active      map[string]map[*activeCall]bool // calls in flight, by server
 	calls       atomic.Uint64                   // numbers the calls, for ask labels
+	use         map[string]*sessionUse          // by session id, for the cap (sessioncap.go)
 
 	expiry    *time.Timer // closes the view when its grant expires; under mu
 	expiresAt time.Time   // when expiry fires; under mu
@@ -105,6 +106,7 @@ func (g *Gateway) newView(grant Grant, only string) *view {
 		logs:    map[string]heard{},
 		subs:    map[string]subscription{},
 		active:  map[string]map[*activeCall]bool{},
+		use:     map[string]*sessionUse{},
 	}
 	v.grant.Store(&grant)
 	v.srv = mcp.NewServer(&mcp.Implementation{Name: "switchboard", Title: "Switchboard", Version: g.cfg.Version}, &mcp.ServerOptions{
