@@ -113,20 +113,26 @@ func TestExpiryCancelsCallsInFlight(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	up := startUpstream(t)
 	id := r.add("alice", "notes", up.url)
-	expiring := func() time.Time { return time.Now().Add(1500 * time.Millisecond) }
-
 	t.Run("mcp", func(t *testing.T) {
-		r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: expiring()})
+		r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 		a := r.connect("k1", gateway.Path, eras[0])
 		done := callSlowByMCP(a, id+"__slow")
 		await(t, up.started, "the call did not reach the server")
+		// The key gets an expiry while its call runs; the session's next
+		// request brings it to the gateway.
+		r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: time.Now().Add(time.Second)})
+		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+		defer cancel()
+		if err := a.cs.Ping(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
 		await(t, up.cancelled, "the server did not hear the expired key's call cancelled")
 		if err := await(t, done, "the expired key's call did not end"); err == nil {
 			t.Error("the expired key's call succeeded")
 		}
 	})
 	t.Run("api", func(t *testing.T) {
-		r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key2", Expires: expiring()})
+		r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key2", Expires: time.Now().Add(1500 * time.Millisecond)})
 		done := r.callSlowByAPI(t, "k2", id)
 		await(t, up.started, "the call did not reach the server")
 		await(t, up.cancelled, "the server did not hear the expired key's call cancelled")
