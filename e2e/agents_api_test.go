@@ -168,17 +168,17 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 		t.Errorf("denied calls to %s = %+v", id1, act.Calls)
 	}
 
-	// A key is limited to bursts of 40 requests, refilled at 10 a second.
+	// A key is limited to bursts of 40 requests, refilled at 20 a second.
 	busy := s.createKey(wire.CreateAgentKeyArgs{Name: "busy"})
 	limited := false
-	for range 60 {
+	for range 100 {
 		if status, _ := r.apiDo(t, http.MethodGet, gateway.ToolsPath, busy.Secret, nil); status == http.StatusTooManyRequests {
 			limited = true
 			break
 		}
 	}
 	if !limited {
-		t.Error("60 requests at once were not rate-limited")
+		t.Error("100 requests at once were not rate-limited")
 	}
 	if got := r.toolNames(t, all.Secret, "?server="+id1); len(got) != 2 {
 		t.Errorf("another key was limited too: %v", got)

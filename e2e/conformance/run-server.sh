@@ -208,9 +208,13 @@ for name in $scenarios; do
 		case "$by_design$known_gaps" in
 		*" $name "*) echo "BY-DESIGN-OR-GAP $name (see the list at the top)" ;;
 		*)
-			# Once more through the relay, so that a rare stall of its
-			# connection to the server is told apart from a real gap; the
-			# first try's log and the relay's log so far are kept.
+			# Once more through the relay, so that a rare failure is told
+			# apart from a real gap; the first try's log and the relay's log
+			# so far are kept. One such failure, read: the suite's
+			# initialize POST ended (the proxy saw its relay connection
+			# closed) after the priming event and before the result; the
+			# go-sdk then closes the uninitialized session, and the
+			# client's resume gets 404 and waits out its 60 s timeout.
 			cp "$logs/switchboard.log" "$logs/switchboard-at-$name.log" 2>/dev/null
 			if passes "$name" "$relayed" relayed-retry; then
 				echo "BOTH-ON-RETRY $name (first try: $logs/$name.relayed.log)"

@@ -12,8 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"golang.org/x/time/rate"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/session"
@@ -29,8 +28,6 @@ const (
 // Limits of the tool API.
 const (
 	maxCallBody   = 1 << 20 // bytes of a call's request body
-	apiRate       = 10      // requests per second and key, sustained
-	apiBurst      = 40      // requests per key at once
 	maxDescrRunes = 4000    // characters of a tool description passed on
 	maxToolName   = 300     // bytes of a tool's name as an agent sends it
 )
@@ -47,15 +44,26 @@ type API struct {
 	// refuses them all.
 	Origins *authn.OriginPolicy
 	Logger  *slog.Logger
+	// Limits is the request budget of each key, shared with the MCP
+	// endpoint ([Config.Limits]); nil gives the API a budget of its own.
+	Limits *Limits
 
-	calls    atomic.Uint64 // calls made, to tell their asks apart
-	mu       sync.Mutex
-	limiters map[string]*rate.Limiter         // per key id
-	running  map[string]map[*callRun]struct{} // per key id, the calls in flight
+	calls     atomic.Uint64 // calls made, to tell their asks apart
+	mu        sync.Mutex
+	ownLimits *Limits                          // when Limits is nil
+	running   map[string]map[*callRun]struct{} // per key id, the calls in flight
 }
 
 // callRun is one call in flight, cancelled when its key is revoked.
-type callRun struct{ cancel context.CancelFunc }
+type callRun struct{ cancel context.CancelCauseFunc }
+
+// Why a call of the tool API was cancelled by the relay: its key stopped
+// working while it ran. Calls through /mcp end the same way, with their
+// sessions (see [Gateway.CloseKey]).
+var (
+	errKeyRevoked = errors.New("the agent key was revoked during the call; the call was cancelled")
+	errKeyExpired = errors.New("the agent key expired during the call; the call was cancelled")
+)
 
 // Function is one tool as function-calling APIs take it.
 type Function struct {
@@ -93,10 +101,10 @@ func (a *API) CloseKey(id string) {
 	a.mu.Lock()
 	runs := a.running[id]
 	delete(a.running, id)
-	delete(a.limiters, id)
 	a.mu.Unlock()
+	a.limits().Forget(id)
 	for r := range runs {
-		r.cancel()
+		r.cancel(errKeyRevoked)
 	}
 }
 
@@ -125,7 +133,7 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (Grant, bool)
 		writeError(w, http.StatusUnauthorized, "unauthorized", ErrUnauthorized.Error())
 		return Grant{}, false
 	}
-	if !a.limiter(g.KeyID).Allow() {
+	if !a.limits().Allow(g.KeyID) {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests with this key; slow down")
 		return Grant{}, false
@@ -133,18 +141,17 @@ func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (Grant, bool)
 	return g, true
 }
 
-func (a *API) limiter(key string) *rate.Limiter {
+// limits is the budget the API spends.
+func (a *API) limits() *Limits {
+	if a.Limits != nil {
+		return a.Limits
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.limiters == nil {
-		a.limiters = map[string]*rate.Limiter{}
+	if a.ownLimits == nil {
+		a.ownLimits = NewLimits(0, 0)
 	}
-	l, ok := a.limiters[key]
-	if !ok {
-		l = rate.NewLimiter(apiRate, apiBurst)
-		a.limiters[key] = l
-	}
-	return l
+	return a.ownLimits
 }
 
 // listTools answers GET /api/tools. Query parameters narrow the list, each
@@ -230,8 +237,12 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, statusOf(we.Code), apiError{Error: *we})
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	if !g.Expires.IsZero() { // the call ends with its key, as the key's MCP sessions do
+		expiry := time.AfterFunc(time.Until(g.Expires), func() { cancel(errKeyExpired) })
+		defer expiry.Stop()
+	}
 	run := a.track(g.KeyID, cancel)
 	defer a.untrack(g.KeyID, run)
 	waiting := newWaiter(ctx, nil, nil, 0)
@@ -250,6 +261,11 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: msgTimedOut}}})
 	case err != nil && ctx.Err() != nil:
 		rec.done(r.Context(), OutcomeCancelled)
+		if cause := context.Cause(ctx); cause == errKeyRevoked || cause == errKeyExpired {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized", cause.Error())
+			return
+		}
 		writeError(w, http.StatusServiceUnavailable, wire.CodeCancelled, "the call was cancelled")
 	case err != nil:
 		rec.done(r.Context(), OutcomeFailed)
@@ -284,7 +300,7 @@ func (a *API) resolve(s *session.Session, name string) (server, tool string, ok 
 	return "", "", false
 }
 
-func (a *API) track(key string, cancel context.CancelFunc) *callRun {
+func (a *API) track(key string, cancel context.CancelCauseFunc) *callRun {
 	run := &callRun{cancel: cancel}
 	a.mu.Lock()
 	defer a.mu.Unlock()

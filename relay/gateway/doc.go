@@ -13,12 +13,15 @@
 // with WWW-Authenticate naming the endpoint's Protected Resource Metadata
 // ([Config.Protected]), and a token works only on the endpoint it is bound
 // to ([Grant.Resource]). An [Authenticator] turns it into a [Grant], checked
-// on every request, list
-// and call, so that a narrowed or revoked key takes effect within a live
-// session, and [Gateway.CloseKey] ends a key's sessions at once. A browser
+// on every request, list and call, so that a narrowed or revoked key takes
+// effect within a live session, and [Gateway.CloseKey] ends a key's
+// sessions at once. Calls in flight end with their key: revoking it
+// ([Keys.Closed], which tells both the gateway and the [API]) or its expiry
+// cancels them, and the server hears notifications/cancelled. A browser
 // request (one with an Origin header) must come from an allowed origin;
-// the Host check is the router's. Each key has a token bucket. A key
-// reaches only the servers of its grant's user.
+// the Host check is the router's. Each key (and each OAuth grant) has one
+// token bucket ([Limits]), shared with the tool API. A key reaches only the
+// servers of its grant's user.
 //
 // # Names
 //
@@ -61,5 +64,9 @@
 // resource subscriptions and the servers' log messages pass through; see
 // notify.go for how logs and levels are shared. Each key's view of an
 // endpoint is one go-sdk server whose lists follow the servers (view.go);
-// it lives until the key is closed or the relay stops.
+// it lives until the key is closed or expires or the relay stops, and a
+// server's endpoint also until its server is removed or leaves the key's
+// scope: its sessions close, and a new request there gets 404. A key's
+// live sessions over all its views are capped (sessioncap.go): a new one
+// closes the key's idlest, or is refused with 429 when all are busy.
 package gateway

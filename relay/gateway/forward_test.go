@@ -286,7 +286,7 @@ func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRelayWith(t, session.Config{Drafter: drafter}, 0)
+	r := newRelayWith(t, session.Config{Drafter: drafter}, gateway.Config{})
 	fx := samplingfixture.Start(t, samplingfixture.Options{})
 	id := r.add("alice", "sampler", fx.URL())
 	s := r.m.Session("alice")

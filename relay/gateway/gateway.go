@@ -50,13 +50,18 @@ type Config struct {
 	Origins *authn.OriginPolicy
 	Logger  *slog.Logger // nil discards
 	Version string       // the relay's version, in serverInfo
-	// Rate and Burst are the token bucket of each key; defaults
-	// [DefaultRate] and [DefaultBurst].
-	Rate  rate.Limit
-	Burst int
+	// Limits is the request budget of each key, shared with the tool API
+	// ([API.Limits]); nil makes one of Rate and Burst (defaults
+	// [DefaultRate] and [DefaultBurst]).
+	Limits *Limits
+	Rate   rate.Limit
+	Burst  int
 	// SessionIdle closes an MCP session idle this long; default
 	// [DefaultSessionIdle].
 	SessionIdle time.Duration
+	// MaxSessions caps the live MCP sessions of one key, over all its
+	// endpoints (see sessioncap.go); default [DefaultMaxSessions].
+	MaxSessions int
 	// WaitingEvery is how often an agent waiting for a person hears so;
 	// default [DefaultWaitingEvery].
 	WaitingEvery time.Duration
@@ -85,8 +90,10 @@ type Gateway struct {
 
 	mu     sync.Mutex
 	views  map[viewKey]*view
-	limits map[string]*rate.Limiter // by key id
 	closed bool
+
+	opening  sync.Mutex     // one admission at a time (sessioncap.go)
+	openingN map[string]int // sessions being opened, by key; under opening
 }
 
 // viewKey names a view: a key and an endpoint.
@@ -97,19 +104,19 @@ func New(cfg Config) *Gateway {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Rate <= 0 {
-		cfg.Rate = DefaultRate
-	}
-	if cfg.Burst <= 0 {
-		cfg.Burst = DefaultBurst
+	if cfg.Limits == nil {
+		cfg.Limits = NewLimits(cfg.Rate, cfg.Burst)
 	}
 	if cfg.SessionIdle <= 0 {
 		cfg.SessionIdle = DefaultSessionIdle
 	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
 	if cfg.WaitingEvery <= 0 {
 		cfg.WaitingEvery = DefaultWaitingEvery
 	}
-	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, limits: map[string]*rate.Limiter{}}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, openingN: map[string]int{}}
 	g.serveFunc = http.HandlerFunc(g.serve)
 	return g
 }
@@ -153,12 +160,13 @@ func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(Grant)
 	only, _ := g.route(r.URL.Path)
-	if !g.limiter(grant.KeyID).Allow() {
+	if !g.cfg.Limits.Allow(grant.KeyID) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "too many requests for this key", http.StatusTooManyRequests)
 		return
 	}
 	if only != "" && (!grant.AllowsServer(only) || !g.hasServer(grant.User, only)) {
+		g.retireKey(viewKey{grant.KeyID, only}, "its server left the key's scope")
 		http.Error(w, "no such server for this key", http.StatusNotFound)
 		return
 	}
@@ -167,8 +175,12 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
-	v.expireAt(grant.Expires, func() { g.expire(viewKey{grant.KeyID, only}, v) })
-	v.http.ServeHTTP(w, r)
+	v.expireAt(grant.Expires, func() { g.retire(viewKey{grant.KeyID, only}, v, "its key expired") })
+	if opensSession(r) {
+		g.openSession(w, r, grant.KeyID, v)
+		return
+	}
+	v.serveSession(w, r, r.Header.Get(sessionHeader))
 }
 
 // route returns the server of a path (empty for the aggregate endpoint).
@@ -193,18 +205,6 @@ func (g *Gateway) hasServer(user, id string) bool {
 	return false
 }
 
-// limiter returns the token bucket of key.
-func (g *Gateway) limiter(key string) *rate.Limiter {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	l, ok := g.limits[key]
-	if !ok {
-		l = rate.NewLimiter(g.cfg.Rate, g.cfg.Burst)
-		g.limits[key] = l
-	}
-	return l
-}
-
 // errClosed refuses requests once the gateway closed.
 var errClosed = errors.New("the relay is shutting down")
 
@@ -219,7 +219,7 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 	}
 	v, ok := g.views[k]
 	g.mu.Unlock()
-	if ok && v.grant.Load().User == grant.User {
+	if ok && v.live() && v.grant.Load().User == grant.User {
 		v.setGrant(grant)
 		return v, nil
 	}
@@ -231,7 +231,7 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 		g.mu.Unlock()
 		nv.close()
 		return nil, errClosed
-	case raced && old != v && old.grant.Load().User == grant.User: // another request made it first
+	case raced && old != v && old.live() && old.grant.Load().User == grant.User: // another request made it first
 		g.mu.Unlock()
 		nv.close()
 		old.setGrant(grant)
@@ -245,16 +245,27 @@ func (g *Gateway) view(grant Grant, only string) (*view, error) {
 	return nv, nil
 }
 
-// expire closes view v of k, its grant having expired; the key's next
-// request authenticates again.
-func (g *Gateway) expire(k viewKey, v *view) {
+// retire closes view v of k, which ends because of why (its key expired,
+// its server went); the key's next request there authenticates again and
+// gets a new view if it may.
+func (g *Gateway) retire(k viewKey, v *view, why string) {
 	g.mu.Lock()
 	if g.views[k] == v {
 		delete(g.views, k)
 	}
 	g.mu.Unlock()
 	v.close()
-	g.log.Info("agent key expired; its sessions closed", "key", k.key)
+	g.log.Info("agent sessions closed", "key", k.key, "server", k.only, "why", why)
+}
+
+// retireKey retires the view of k, if there is one.
+func (g *Gateway) retireKey(k viewKey, why string) {
+	g.mu.Lock()
+	v, ok := g.views[k]
+	g.mu.Unlock()
+	if ok {
+		g.retire(k, v, why)
+	}
 }
 
 // CloseKey closes every live MCP session of the key keyID at once; its
@@ -268,8 +279,8 @@ func (g *Gateway) CloseKey(keyID string) {
 			delete(g.views, k)
 		}
 	}
-	delete(g.limits, keyID)
 	g.mu.Unlock()
+	g.cfg.Limits.Forget(keyID)
 	for _, v := range closing {
 		v.close()
 	}

@@ -86,7 +86,8 @@ type relay struct {
 	t    testing.TB
 	m    *session.Manager
 	g    *gateway.Gateway
-	url  string // the gateway's base URL
+	url  string // the base URL of the gateway and the tool API
+	api  *gateway.API
 	keys *keys
 	recs *records
 }
@@ -99,13 +100,19 @@ func newRelay(t testing.TB, asks broker.Config) *relay {
 // newRelayLimited is newRelay with a rate limit per key (0: the default).
 func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay {
 	t.Helper()
-	return newRelayWith(t, session.Config{Asks: asks}, limit)
+	return newRelayWith(t, session.Config{Asks: asks}, gateway.Config{Limits: gateway.NewLimits(limit, int(limit))})
 }
 
 // newRelayWith is newRelayLimited with the session manager's configuration
-// (its store, dialer and logger are the harness's).
-func newRelayWith(t testing.TB, cfg session.Config, limit rate.Limit) *relay {
+// (its store, dialer and logger are the harness's) and the gateway's keys'
+// budget (gw.Limits, shared with the tool API; nil: the default) and
+// session cap (gw.MaxSessions).
+func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 	t.Helper()
+	limits := gw.Limits
+	if limits == nil {
+		limits = gateway.NewLimits(0, 0)
+	}
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -123,8 +130,13 @@ func newRelayWith(t testing.TB, cfg session.Config, limit rate.Limit) *relay {
 	m := session.NewManager(cfg)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: &records{}}
 	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond,
-		Rate: limit, Burst: int(limit)})
-	hs := httptest.NewServer(r.g)
+		Limits: limits, MaxSessions: gw.MaxSessions})
+	r.api = &gateway.API{Auth: r.keys, Sessions: m, Recorder: r.recs, Logger: logger, Limits: limits}
+	mux := http.NewServeMux()
+	mux.Handle(gateway.Path, r.g)
+	mux.Handle(gateway.ServerPath, r.g)
+	r.api.Register(mux)
+	hs := httptest.NewServer(mux)
 	r.url = hs.URL
 	t.Cleanup(func() {
 		r.g.Close()

@@ -21,6 +21,7 @@ type upstream struct {
 	srv       *mcp.Server
 	url       string
 	cancelled chan struct{} // slow saw its call cancelled
+	started   chan struct{} // slow began a call
 }
 
 // echoTool is how the upstream describes echo; the agent must see it as it is.
@@ -39,7 +40,7 @@ const hugeNote = "note://huge"
 
 func startUpstream(t testing.TB) *upstream {
 	t.Helper()
-	u := &upstream{cancelled: make(chan struct{}, 1)}
+	u := &upstream{cancelled: make(chan struct{}, 1), started: make(chan struct{}, 8)}
 	u.srv = mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
 	u.srv.AddTool(echoTool, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args map[string]any
@@ -48,6 +49,10 @@ func startUpstream(t testing.TB) *upstream {
 	})
 	u.srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case u.started <- struct{}{}:
+			default:
+			}
 			if tok := req.Params.GetProgressToken(); tok != nil {
 				for i := 1; i <= 3; i++ {
 					req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 10, Message: "step"})

@@ -69,9 +69,11 @@ type view struct {
 	subs        map[string]subscription         // by exposed URI
 	active      map[string]map[*activeCall]bool // calls in flight, by server
 	calls       atomic.Uint64                   // numbers the calls, for ask labels
+	use         map[string]*sessionUse          // by session id, for the cap (sessioncap.go)
 
 	expiry    *time.Timer // closes the view when its grant expires; under mu
 	expiresAt time.Time   // when expiry fires; under mu
+	ending    atomic.Bool // the view's server went; it is being retired
 	closeOnce sync.Once
 }
 
@@ -104,6 +106,7 @@ func (g *Gateway) newView(grant Grant, only string) *view {
 		logs:    map[string]heard{},
 		subs:    map[string]subscription{},
 		active:  map[string]map[*activeCall]bool{},
+		use:     map[string]*sessionUse{},
 	}
 	v.grant.Store(&grant)
 	v.srv = mcp.NewServer(&mcp.Implementation{Name: "switchboard", Title: "Switchboard", Version: g.cfg.Version}, &mcp.ServerOptions{
@@ -205,6 +208,11 @@ func (v *view) expireAt(at time.Time, expire func()) {
 	}
 }
 
+// live reports whether the view serves: it is not closed, nor ending.
+func (v *view) live() bool {
+	return v.ctx.Err() == nil && !v.ending.Load()
+}
+
 // close ends the view's sessions and stops its syncing; later calls do
 // nothing.
 func (v *view) close() {
@@ -280,6 +288,12 @@ func (v *view) sync(id string) {
 	want := &exposure{}
 	st, ok := v.state(id)
 	grant := v.grant.Load()
+	if v.only == id && (!ok || !grant.AllowsServer(id)) && !v.ending.Swap(true) {
+		// A server's endpoint without its server: its sessions end, and the
+		// key's next request there gets 404. Apart, since closing waits for
+		// the syncing.
+		go v.g.retire(viewKey{v.key, v.only}, v, "its server was removed or left the key's scope")
+	}
 	var live upstream
 	if ok && st.State == wire.StateReady && grant.AllowsServer(id) && (v.only == "" || v.only == id) {
 		if up, err := v.connection(id); err == nil {

@@ -37,8 +37,9 @@ func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origi
 	a.auth = s.newAgentAuth(hc)
 	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Logger: logger}
 	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
-	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger}
-	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger, Protected: a.auth})
+	limits := gateway.NewLimits(0, 0) // one budget per key, on every route
+	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger, Limits: limits}
+	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits})
 	a.keys.Closers = append(a.keys.Closers, a.api, a.mcp)
 	s.sessions.UseAgents(gateway.DashboardOps{Keys: a.keys, Log: a.log})
 	s.sessions.UseGrants(a.auth)

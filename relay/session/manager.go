@@ -23,6 +23,7 @@ type Store interface {
 	Servers(ctx context.Context, user string) ([]store.Server, error)
 	AskModes(ctx context.Context, user, id string) (string, error)
 	SetAskModes(ctx context.Context, user, id, modes string) error
+	ServerMarksSince(ctx context.Context, seq int64) ([]store.ServerMark, error)
 	RootsStore
 	SubscriptionStore
 	PutCallTask(ctx context.Context, t store.CallTask) error
@@ -62,6 +63,9 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+
+	syncMu sync.Mutex // one Sync at a time
+	synced int64      // the store's latest server mark Sync applied; under syncMu
 }
 
 // Config is what a [Manager] is built from.

@@ -8,29 +8,28 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Sync makes every session's servers match the registrations in the store:
+// Sync makes the sessions' servers match the registrations in the store:
 // servers registered elsewhere (the command line, writing the same data
 // directory) are connected, servers removed elsewhere are closed and leave
-// the dashboards. Each session decides under its lock, against the store
-// read then, so a server a dashboard adds or removes meanwhile is not undone.
+// the dashboards. Only the users whose servers changed since the last Sync
+// are read again (the store's change marks; the first Sync reads every user
+// ever marked), so a write elsewhere in the store costs one indexed query.
+// Each session decides under its lock, against the store read then, so a
+// server a dashboard adds or removes meanwhile is not undone.
 func (m *Manager) Sync(ctx context.Context) error {
-	regs, err := m.store.AllServers(ctx)
+	m.syncMu.Lock()
+	defer m.syncMu.Unlock()
+	marks, err := m.store.ServerMarksSince(ctx, m.synced)
 	if err != nil {
 		return fmt.Errorf("sync registrations: %w", err)
 	}
-	users := map[string]bool{}
-	for _, r := range regs {
-		users[r.User] = true
-	}
-	m.mu.Lock()
-	for u := range m.sessions {
-		users[u] = true
-	}
-	m.mu.Unlock()
-	for u := range users {
-		if err := m.Session(u).sync(ctx); err != nil {
-			return err
+	for _, mk := range marks {
+		if err := m.Session(mk.User).sync(ctx); err != nil {
+			return err // m.synced stays: the next Sync tries again
 		}
+	}
+	if len(marks) > 0 {
+		m.synced = marks[len(marks)-1].Seq
 	}
 	return nil
 }

@@ -306,6 +306,36 @@ var migrations = []string{
 		JOIN servers s ON st.key = 'elicitation.modes:' || s.user_id || ':' || s.server_id WHERE true
 		ON CONFLICT (user_id, server_id) DO UPDATE SET ask_modes = excluded.ask_modes WHERE server_client_prefs.ask_modes = '';
 	DELETE FROM settings WHERE key LIKE 'ask.modes:%' OR key LIKE 'elicitation.modes:%'`,
+	// 13: a change marker per user of the servers table, kept by triggers
+	// whatever writes it (this relay, or the command line on the same
+	// file): seq is one more than the latest mark at each change, so the
+	// users whose servers changed since a mark are read through the index.
+	// (No upsert in the triggers: an outer upsert's conflict handling would
+	// override theirs.) A later migration that recreates servers must
+	// recreate the triggers.
+	`CREATE TABLE server_marks (
+		user_id TEXT    NOT NULL PRIMARY KEY,
+		seq     INTEGER NOT NULL
+	);
+	CREATE INDEX server_marks_seq ON server_marks (seq);
+	CREATE TRIGGER servers_mark_insert AFTER INSERT ON servers BEGIN
+		UPDATE server_marks SET seq = (SELECT MAX(seq) + 1 FROM server_marks) WHERE user_id = NEW.user_id;
+		INSERT INTO server_marks (user_id, seq)
+			SELECT NEW.user_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM server_marks)
+			WHERE NOT EXISTS (SELECT 1 FROM server_marks WHERE user_id = NEW.user_id);
+	END;
+	CREATE TRIGGER servers_mark_update AFTER UPDATE ON servers BEGIN
+		UPDATE server_marks SET seq = (SELECT MAX(seq) + 1 FROM server_marks) WHERE user_id = NEW.user_id;
+		INSERT INTO server_marks (user_id, seq)
+			SELECT NEW.user_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM server_marks)
+			WHERE NOT EXISTS (SELECT 1 FROM server_marks WHERE user_id = NEW.user_id);
+	END;
+	CREATE TRIGGER servers_mark_delete AFTER DELETE ON servers BEGIN
+		UPDATE server_marks SET seq = (SELECT MAX(seq) + 1 FROM server_marks) WHERE user_id = OLD.user_id;
+		INSERT INTO server_marks (user_id, seq)
+			SELECT OLD.user_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM server_marks)
+			WHERE NOT EXISTS (SELECT 1 FROM server_marks WHERE user_id = OLD.user_id);
+	END`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration
