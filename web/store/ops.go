@@ -9,8 +9,9 @@ import (
 
 // Codes of errors the client makes up itself, beside the relay's wire codes.
 const (
-	// CodeConnectionLost: the socket dropped before the op was answered.
-	CodeConnectionLost = "connection_lost"
+	// CodeConnectionLost: the socket to the relay dropped before the op
+	// was answered (not wire.CodeConnectionLost, the server's connection).
+	CodeConnectionLost = "relay_connection_lost"
 	// CodeOffline: the op was not sent because no socket is open.
 	CodeOffline = "offline"
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -85,20 +86,46 @@ func orUnknown(mime string) string {
 	return mime
 }
 
-// describeError says in words why an op failed.
+// describeError says in words why an op failed: one wording per cause,
+// with the relay's message only where it adds to it.
 func describeError(e *wire.Error) string {
+	msg := strings.TrimSpace(e.Message)
 	switch e.Code {
 	case wire.CodeCancelled:
 		return "Cancelled."
 	case wire.CodeNotReady:
 		return NotReadyText(e.Message)
 	case wire.CodeNotFound:
-		return "Not found: " + e.Message
+		return "Not found: " + msg
+	case wire.CodeConnectionLost:
+		return "The connection to the server was lost during the call; it may or may not have run. " + NotReadyHint
+	case wire.CodeTimeout:
+		return withDetail("The server did not answer in time", msg, "timed out") + " The call was given up; it may still run on the server."
+	case wire.CodeProtocol:
+		text := "The server answered with an error"
+		if e.RPCCode != 0 {
+			text += " (code " + strconv.Itoa(e.RPCCode) + ")"
+		}
+		return text + ": " + msg
 	case wire.CodeUpstream:
-		return "The server answered with an error: " + e.Message
+		return withDetail("The call to the server failed", msg, "")
+	case wire.CodeTooLarge:
+		return withDetail("The result is too large for the relay", msg, "")
+	case wire.CodeToolError:
+		return toolErrorText(msg)
 	default:
-		return e.Message
+		return msg
 	}
+}
+
+// withDetail is lead and, in parentheses, the relay's message unless it
+// only repeats the lead (or contains skip); it ends with a period.
+func withDetail(lead, msg, skip string) string {
+	m := strings.TrimSuffix(msg, ".")
+	if m == "" || strings.EqualFold(m, lead) || (skip != "" && strings.EqualFold(m, skip)) {
+		return lead + "."
+	}
+	return lead + " (" + m + ")."
 }
 
 // NotReadyHint is what to do when a server could not take an op.
@@ -171,4 +198,13 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + fmt.Sprintf("\n… %d more bytes not shown", len(s)-cut)
+}
+
+// toolResult decodes a tool result; nil when it does not decode.
+func toolResult(data json.RawMessage) *wire.CallToolResult {
+	var r wire.CallToolResult
+	if json.Unmarshal(data, &r) != nil {
+		return nil
+	}
+	return &r
 }
