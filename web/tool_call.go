@@ -39,7 +39,7 @@ type ToolPanel struct {
 	Ready    bool
 	Preset   toolPreset
 	// OnSent records a call made from the panel (in the history).
-	OnSent func(callID string, args json.RawMessage)
+	OnSent func(ctx app.Context, tool, callID string, args json.RawMessage)
 
 	root       *schema.Input // the parsed input schema; nil when it cannot be a form
 	form       *toolForm
@@ -236,7 +236,7 @@ func (p *ToolPanel) send(ctx app.Context, args json.RawMessage, confirmed bool) 
 	if c := relay(); c != nil {
 		id := c.CallTool(p.ServerID, p.Tool.Name, args)
 		if p.OnSent != nil {
-			p.OnSent(id, args)
+			p.OnSent(ctx, p.Tool.Name, id, args)
 		}
 	}
 }
