@@ -49,6 +49,10 @@ type ToolPanel struct {
 	invalid    json.RawMessage   // arguments that fail the schema, which may be sent anyway
 	confirming json.RawMessage   // arguments waiting for the person's go-ahead
 	applied    int               // the last preset applied
+	// attempts counts the clicks that tried to send, and stage says where
+	// the last one ended (sent, invalid, confirm, problem): tests follow them.
+	attempts int
+	stage    string
 }
 
 // CompoID gives each tool its own panel, so a new tool starts afresh.
@@ -100,6 +104,7 @@ func (p *ToolPanel) Render() app.UI {
 	t := p.Tool
 	return app.Section().ID("tool-panel").Class("panel", "tool-panel").DataSet("tool-name", t.Name).
 		DataSet("destructive", choose(hintsOf(t).destructive(), "true", "false")).
+		DataSet("attempts", itoa(p.attempts)).DataSet("stage", p.stage).
 		Aria("labelledby", "tool-panel-title").Body(
 		app.Div().Class("tool-panel-head").Body(
 			renderToolIcon(t),
@@ -137,7 +142,7 @@ func (p *ToolPanel) Render() app.UI {
 				Text("Call "+t.Name).OnClick(p.call),
 			app.If(p.invalid != nil, func() app.UI {
 				return app.Button().ID("tool-send-anyway").Class("sb-button").Type("button").Text("Send anyway").
-					OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, p.invalid, true) })
+					OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, p.invalid, true) }) // read at the click: go-app keeps a handler's first closure
 			}),
 			app.Button().ID("tool-copy-args").Class("sb-button").Type("button").Text("Copy arguments").
 				OnClick(p.copyArgs),
@@ -209,11 +214,14 @@ func (p *ToolPanel) currentArgs() (args json.RawMessage, problems map[string]str
 func (p *ToolPanel) call(ctx app.Context, e app.Event) {
 	args, problems, problem := p.currentArgs()
 	p.invalid, p.confirming = nil, nil
+	p.attempts++
 	if p.problem = problem; problem != "" {
+		p.stage = "problem"
 		focusLater(ctx, "tool-args")
 		return
 	}
 	if len(problems) > 0 {
+		p.stage = "invalid"
 		p.invalid = args
 		p.problem = problemsText(problems, p.mode == modeJSON)
 		if p.mode == modeForm {
@@ -227,12 +235,14 @@ func (p *ToolPanel) call(ctx app.Context, e app.Event) {
 
 // send calls the tool, once the person confirmed a destructive one.
 func (p *ToolPanel) send(ctx app.Context, args json.RawMessage, confirmed bool) {
+	p.attempts++
 	if !confirmed && hintsOf(p.Tool).destructive() {
+		p.stage = "confirm"
 		p.confirming = args
 		focusLater(ctx, "tool-confirm-run")
 		return
 	}
-	p.invalid, p.confirming, p.problem = nil, nil, ""
+	p.invalid, p.confirming, p.problem, p.stage = nil, nil, "", "sent"
 	if c := relay(); c != nil {
 		id := c.CallTool(p.ServerID, p.Tool.Name, args)
 		if p.OnSent != nil {
@@ -243,12 +253,11 @@ func (p *ToolPanel) send(ctx app.Context, args json.RawMessage, confirmed bool) 
 
 // renderConfirm asks before a destructive tool runs.
 func (p *ToolPanel) renderConfirm() app.UI {
-	args := p.confirming
 	return hiddenIf(app.Div().ID("tool-confirm").Class("tool-confirm").Role("alertdialog").
-		Aria("labelledby", "tool-confirm-text"), args == nil).Body(
+		Aria("labelledby", "tool-confirm-text"), p.confirming == nil).Body(
 		app.P().ID("tool-confirm-text").Text(confirmText(hintsOf(p.Tool), p.Tool.Name)),
 		app.Button().ID("tool-confirm-run").Class("sb-button", "is-danger").Type("button").Text("Run "+p.Tool.Name).
-			OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, args, true) }),
+			OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, p.confirming, true) }), // read at the click, as go-app keeps a handler's first closure
 		app.Button().ID("tool-confirm-cancel").Class("sb-button").Type("button").Text("Don't run").
 			OnClick(func(ctx app.Context, e app.Event) { p.confirming = nil; focusLater(ctx, "tool-call") }),
 	)

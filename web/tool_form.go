@@ -85,8 +85,9 @@ func (p *ToolPanel) renderInput(n *schema.Input, place, path, id string, require
 			app.Textarea().ID(id).Class("code-input").Rows(4).Spellcheck(false).
 				Aria("describedby", id+"-why "+id+"-error").Text(e.text).
 				OnInput(func(ctx app.Context, ev app.Event) {
-					e.text = ev.Get("target").Get("value").String()
-					p.checkJSON(place, e.text)
+					text := ev.Get("target").Get("value").String()
+					p.form.entry(place).text = text
+					p.checkJSON(place, text)
 				}, app.EventScope(place)),
 			app.Small().ID(id+"-why").Class("tf-why", "sb-note").Text("Typed as JSON: "+n.Why+"."),
 		)
@@ -97,7 +98,7 @@ func (p *ToolPanel) renderInput(n *schema.Input, place, path, id string, require
 	}
 	in := app.Input().ID(id).Class("tf-input").Type("text").AutoComplete(false).Spellcheck(false).
 		Value(e.text).Aria("describedby", id+"-help "+id+"-error").
-		OnInput(func(ctx app.Context, ev app.Event) { e.text = ev.Get("target").Get("value").String() }, app.EventScope(place))
+		OnInput(func(ctx app.Context, ev app.Event) { p.form.entry(place).text = ev.Get("target").Get("value").String() }, app.EventScope(place))
 	switch n.Field.Kind {
 	case schema.Integer:
 		in = in.Attr("inputmode", "numeric")
@@ -117,7 +118,7 @@ func (p *ToolPanel) renderInput(n *schema.Input, place, path, id string, require
 func (p *ToolPanel) renderSelect(place, id string, required bool, values, labels []string) app.UI {
 	e := p.form.entry(place)
 	sel := app.Select().ID(id).Class("tf-input").Aria("describedby", id+"-help "+id+"-error").
-		OnChange(func(ctx app.Context, ev app.Event) { e.text = ev.Get("target").Get("value").String() }, app.EventScope(place))
+		OnChange(func(ctx app.Context, ev app.Event) { p.form.entry(place).text = ev.Get("target").Get("value").String() }, app.EventScope(place))
 	if p.errs[place] != "" {
 		sel = sel.Aria("invalid", "true")
 	}
@@ -136,7 +137,7 @@ func (p *ToolPanel) renderNullBox(place, id string) app.UI {
 	return app.Label().Class("tf-null", "choice").For(id+"-null").Body(
 		checkedIf(app.Input().ID(id+"-null").Type("checkbox"), e.null).
 			OnChange(func(ctx app.Context, ev app.Event) {
-				e.null = ev.Get("target").Get("checked").Bool()
+				p.form.entry(place).null = ev.Get("target").Get("checked").Bool()
 				p.pushLater(ctx)
 			}, app.EventScope(place)),
 		app.Span().Text("null"),
@@ -179,6 +180,7 @@ func (p *ToolPanel) renderArray(n *schema.Input, place, path, id string) app.UI 
 					app.Button().Class("tf-remove", "sb-button").Type("button").Text("Remove").
 						Aria("label", "Remove item "+strconv.Itoa(i+1)).
 						OnClick(func(ctx app.Context, ev app.Event) {
+							e := p.form.entry(place)
 							e.items = deleteKey(e.items, k)
 							p.pushLater(ctx)
 						}, app.EventScope(sub)),
@@ -187,7 +189,7 @@ func (p *ToolPanel) renderArray(n *schema.Input, place, path, id string) app.UI 
 		),
 		app.Button().Class("tf-add", "sb-button").Type("button").Text("Add item").
 			OnClick(func(ctx app.Context, ev app.Event) {
-				k := p.form.addItem(e)
+				k := p.form.addItem(p.form.entry(place))
 				p.form.fill(n.Items, place+"/#"+strconv.Itoa(k), nil, false, true)
 				focusLater(ctx, formID(place+"/#"+strconv.Itoa(k)))
 			}, app.EventScope(place)),
@@ -202,7 +204,7 @@ func (p *ToolPanel) renderChoice(n *schema.Input, place, path, id string, requir
 	return app.Div().Class("tf-choice").Body(
 		app.Select().ID(id).Class("tf-input", "tf-alt").Aria("label", "Which kind").
 			OnChange(func(ctx app.Context, ev app.Event) {
-				e.alt, _ = strconv.Atoi(ev.Get("target").Get("value").String())
+				p.form.entry(place).alt, _ = strconv.Atoi(ev.Get("target").Get("value").String())
 				p.pushLater(ctx)
 			}, app.EventScope(place)).
 			Body(app.Range(n.Alts).Slice(func(i int) app.UI {
@@ -228,11 +230,32 @@ func (p *ToolPanel) checkJSON(place, text string) {
 // go-app leaves an input alone when its bound value did not change, which
 // it may have after items moved or a form was filled anew.
 func (p *ToolPanel) pushLater(ctx app.Context) {
-	ctx.Defer(func(app.Context) {
-		for place, e := range p.form.entries {
-			setDOMValue(formID(place), e.text)
+	ctx.Defer(func(app.Context) { p.push(p.root, "") })
+}
+
+// push sets the inputs under place to their entries.
+func (p *ToolPanel) push(n *schema.Input, place string) {
+	e := p.form.entry(place)
+	id := formID(place)
+	if n.Nullable {
+		setDOMChecked(id+"-null", e.null)
+	}
+	switch n.Kind {
+	case schema.InputObject:
+		for _, pr := range n.Props {
+			p.push(pr.Input, place+"/"+pointerToken(pr.Name))
 		}
-	})
+	case schema.InputArray:
+		for _, k := range e.items {
+			p.push(n.Items, place+"/#"+strconv.Itoa(k))
+		}
+	case schema.InputChoice:
+		alt := min(max(e.alt, 0), len(n.Alts)-1)
+		setDOMValue(id, strconv.Itoa(alt))
+		p.push(n.Alts[alt], place+"/~"+strconv.Itoa(alt))
+	default:
+		setDOMValue(id, e.text)
+	}
 }
 
 // deleteKey returns keys without k.
