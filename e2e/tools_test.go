@@ -263,4 +263,21 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		}
 		p.waitPresent(call + " .retry-call-server")
 	})
+
+	t.Run("a call to a server not connected shows its state and Retry", func(t *testing.T) {
+		p := p.as(t)
+		fx.Crash() // in case the crash above did not run
+		p.waitJS("the server not ready", fmt.Sprintf(`document.querySelector(%s)?.dataset.state !== "ready"`, jsString(rowSel(toolServerName))))
+		p.callTool(toolfixture.ToolRich, `{"name": "ada", "count": 1}`)
+		call := p.latestCall(toolfixture.ToolRich, callError)
+		if text := p.text(call + " .result-error"); strings.Count(text, "not connected") != 1 || strings.Contains(text, "answered") {
+			t.Errorf("the call reads %q", text)
+		}
+		p.waitPresent(call + " .call-retry .state-badge")
+		if err := fx.Start(); err != nil {
+			t.Fatalf("restart the fixture: %v", err)
+		}
+		p.click(call + " .retry-call-server")
+		p.waitServer(toolServerName, wire.StateReady)
+	})
 }

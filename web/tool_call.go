@@ -46,6 +46,7 @@ type ToolPanel struct {
 	mode       string
 	errs       map[string]string // problems by place of the form
 	problem    string            // why the arguments cannot be sent, or what is wrong with them
+	note       string            // why the arguments stay in JSON
 	invalid    json.RawMessage   // arguments that fail the schema, which may be sent anyway
 	confirming json.RawMessage   // arguments waiting for the person's go-ahead
 	applied    int               // the last preset applied
@@ -86,17 +87,27 @@ func (p *ToolPanel) applyPreset(ctx app.Context) {
 	}
 }
 
-// setArgs shows args in the form (when they fit one) and in the JSON box.
+// setArgs shows args in the form when it can show every value, and in
+// the JSON box.
 func (p *ToolPanel) setArgs(ctx app.Context, args json.RawMessage) {
-	var v map[string]any
-	if p.root != nil && json.Unmarshal(args, &v) == nil {
-		p.form = newToolForm(p.root, v, true)
-		p.mode = modeForm
-		p.pushLater(ctx)
-	}
+	p.errs, p.problem, p.note, p.invalid, p.confirming = map[string]string{}, "", "", nil, nil
 	text := store.IndentJSON(args)
 	ctx.Defer(func(app.Context) { setDOMValue("tool-args", text) })
-	p.errs, p.problem, p.invalid, p.confirming = map[string]string{}, "", nil, nil
+	if p.root == nil {
+		return
+	}
+	var v map[string]any
+	if json.Unmarshal(args, &v) != nil {
+		return
+	}
+	form := newToolForm(p.root, v, true)
+	if shown, _ := form.value(); !jsonEqual(shown, v) {
+		p.mode = modeJSON
+		p.note = "These arguments hold values the form cannot show (such as properties the schema does not name), so they stay as JSON."
+		return
+	}
+	p.form, p.mode = form, modeForm
+	p.pushLater(ctx)
 }
 
 // Render implements app.Composer.
@@ -135,6 +146,7 @@ func (p *ToolPanel) Render() app.UI {
 					Text(defaultToolArgs),
 			)
 		}),
+		app.P().ID("tool-args-note").Class("sb-note").Text(p.note),
 		app.P().ID("tool-args-error").Class("sb-error").Role("alert").Text(p.problem),
 		p.renderConfirm(),
 		app.Div().Class("panel-actions").Body(
@@ -172,7 +184,7 @@ func (p *ToolPanel) toJSON(ctx app.Context) {
 	}
 	v, _ := p.form.value()
 	b, _ := json.MarshalIndent(v, "", "  ") // decoded values marshal
-	p.mode, p.problem = modeJSON, ""
+	p.mode, p.problem, p.note = modeJSON, "", ""
 	ctx.Defer(func(app.Context) { setDOMValue("tool-args", string(b)) })
 }
 

@@ -81,6 +81,7 @@ func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
 				focusLater(ctx, "tool-call")
 			}, app.EventScope(name)).
 			Body(
+				renderToolIcon(tool),
 				app.Span().Class("tool-title", "item-title").Text(titleOr(tool.Title, name)),
 				app.If(tool.Title != "" && tool.Title != name, func() app.UI {
 					return app.Span().Class("item-key").Text(name)
