@@ -119,10 +119,10 @@ func (p *ToolPanel) Render() app.UI {
 		Aria("labelledby", "tool-panel-title").Body(
 		app.Div().Class("tool-panel-head").Body(
 			renderToolIcon(t),
-			app.H3().ID("tool-panel-title").Class("panel-title").Text(titleOr(t.Title, t.Name)),
+			app.H3().ID("tool-panel-title").Class("panel-title").Text(visibleControls(titleOr(t.Title, t.Name))),
 		),
 		renderHints(t),
-		app.P().Class("panel-description").Text(t.Description),
+		app.P().Class("panel-description").Text(visibleControls(t.Description)),
 		renderTaskSupport(t),
 		app.Details().Class("tool-schemas").Body(
 			app.Summary().Text("Input schema"),

@@ -26,7 +26,7 @@ func (p *ToolPanel) renderNode(n *schema.Input, place, path, name string, requir
 	id := formID(place)
 	e := p.form.entry(place)
 	row := app.Div().Class("tf-row", "tf-"+nodeKind(n)).DataSet("path", path).DataSet("place", place)
-	label := titleOr(n.Title, name)
+	label := visibleControls(titleOr(n.Title, name))
 	head := []app.UI{app.Span().Class("field-title").Text(label)}
 	if required {
 		head = append(head, app.Span().Class("required-mark").Text("required"))
@@ -126,7 +126,7 @@ func (p *ToolPanel) renderSelect(place, id string, required bool, values, labels
 		selectedIf(app.Option().Value(""), e.text == "").Text(choose(required, "Choose…", "(not set)")),
 		app.Range(labels).Slice(func(i int) app.UI {
 			v := values[i]
-			return selectedIf(app.Option().Value(v), e.text == v).Text(labels[i])
+			return selectedIf(app.Option().Value(v), e.text == v).Text(visibleControls(labels[i]))
 		}),
 	)
 }
@@ -148,11 +148,11 @@ func (p *ToolPanel) renderNullBox(place, id string) app.UI {
 func (p *ToolPanel) renderObject(n *schema.Input, place, path, label string, required bool) app.UI {
 	return app.FieldSet().Class("tf-row", "tf-object").DataSet("path", path).DataSet("place", place).Body(
 		app.If(place != "", func() app.UI {
-			return app.Legend().Body(app.Span().Class("field-title").Text(label),
+			return app.Legend().Body(app.Span().Class("field-title").Text(visibleControls(label)),
 				app.If(required, func() app.UI { return app.Span().Class("required-mark").Text("required") }))
 		}),
 		app.If(n.Description != "" && place != "", func() app.UI {
-			return app.Small().Class("field-help").Text(n.Description)
+			return app.Small().Class("field-help").Text(visibleControls(n.Description))
 		}),
 		app.Range(n.Props).Slice(func(i int) app.UI {
 			pr := n.Props[i]
@@ -208,7 +208,7 @@ func (p *ToolPanel) renderChoice(n *schema.Input, place, path, id string, requir
 				p.pushLater(ctx)
 			}, app.EventScope(place)).
 			Body(app.Range(n.Alts).Slice(func(i int) app.UI {
-				return selectedIf(app.Option().Value(strconv.Itoa(i)), i == alt).Text(n.Alts[i].Label())
+				return selectedIf(app.Option().Value(strconv.Itoa(i)), i == alt).Text(visibleControls(n.Alts[i].Label()))
 			})),
 		p.renderNode(n.Alts[alt], sub, path, n.Alts[alt].Label(), required),
 	)
@@ -288,5 +288,5 @@ func nodeHelp(n *schema.Input) string {
 			parts = append(parts, upperFirst(r))
 		}
 	}
-	return strings.Join(parts, " · ")
+	return visibleControls(strings.Join(parts, " · "))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
@@ -16,6 +17,8 @@ const (
 	maxHistory     = 50       // entries kept, over all servers; the oldest go first
 	maxHistoryArgs = 16 << 10 // arguments larger than this are not kept for re-running
 	historyKey     = "switchboard.tool-history."
+	// maxHistoryDetail caps the error an entry keeps, in characters.
+	maxHistoryDetail = 300
 )
 
 // Outcomes of a history entry.
@@ -97,7 +100,7 @@ func (h *callHistory) settle(ctx app.Context, calls []store.Call) {
 		if e.Outcome != outcomePending || e.Page != pageLife || !ok || c.Status == store.CallPending {
 			continue
 		}
-		e.Outcome, e.Detail = callOutcome(c), c.Error
+		e.Outcome, e.Detail = callOutcome(c), wire.Sanitize(c.Error, maxHistoryDetail)
 		if !c.Ended.IsZero() && !c.Started.IsZero() {
 			e.Millis = c.Ended.Sub(c.Started).Milliseconds()
 		}

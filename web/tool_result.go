@@ -34,7 +34,12 @@ func renderToolResult(c store.Call) app.UI {
 			return app.P().Class("result-text", "is-empty").Text("The result has no content.")
 		}),
 		app.Div().Class("result-blocks").Body(
-			app.Range(r.Content).Slice(func(i int) app.UI { return renderBlock(c.Server, r.Content[i], &budget) }),
+			app.Range(r.Content).Slice(func(i int) app.UI {
+				if r.IsError && r.Content[i].Type == "text" {
+					return app.Text("") // its text is the error above
+				}
+				return renderBlock(c.Server, r.Content[i], &budget)
+			}),
 		),
 		renderStructured(r),
 		app.Div().Class("result-actions").Body(
