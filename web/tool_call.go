@@ -42,6 +42,7 @@ type ToolPanel struct {
 	OnSent func(ctx app.Context, tool, callID string, args json.RawMessage)
 
 	root       *schema.Input // the parsed input schema; nil when it cannot be a form
+	schemaText string        // the input schema root was parsed from
 	form       *toolForm
 	mode       string
 	errs       map[string]string // problems by place of the form
@@ -62,7 +63,8 @@ func (p *ToolPanel) CompoID() string { return p.ServerID + "\n" + p.Tool.Name }
 // OnInit parses the schema and starts the form on its defaults.
 func (p *ToolPanel) OnInit() {
 	p.errs = map[string]string{}
-	p.mode = modeJSON
+	p.mode, p.root, p.form = modeJSON, nil, nil
+	p.schemaText = string(p.Tool.InputSchema)
 	if root, err := schema.ParseInput(p.Tool.InputSchema); err == nil && root.Kind == schema.InputObject {
 		p.root, p.mode = root, modeForm
 		p.form = newToolForm(root, nil, false)
@@ -72,8 +74,14 @@ func (p *ToolPanel) OnInit() {
 // OnMount applies a preset given with the panel.
 func (p *ToolPanel) OnMount(ctx app.Context) { p.applyPreset(ctx) }
 
-// OnUpdate applies a preset the history sent since.
-func (p *ToolPanel) OnUpdate(ctx app.Context) { p.applyPreset(ctx) }
+// OnUpdate starts afresh when the server changed the tool's input schema,
+// and applies a preset the history sent since.
+func (p *ToolPanel) OnUpdate(ctx app.Context) {
+	if string(p.Tool.InputSchema) != p.schemaText {
+		p.OnInit()
+	}
+	p.applyPreset(ctx)
+}
 
 // applyPreset fills the panel with the preset's arguments, and runs them if asked.
 func (p *ToolPanel) applyPreset(ctx app.Context) {

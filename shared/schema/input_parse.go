@@ -75,6 +75,8 @@ func (p *inputParser) node(raw json.RawMessage, depth int) *Input {
 		n = enumNode(raw, obj)
 	case len(types) > 1:
 		n = jsonNode(raw, obj, "it may be any of "+strings.Join(types, ", "))
+	case (len(types) == 0 || types[0] == "object") && obj["properties"] == nil && freeKeys(obj):
+		n = jsonNode(raw, obj, "its keys are not listed")
 	case len(types) == 0 && obj["properties"] != nil, len(types) == 1 && types[0] == "object":
 		n = p.object(obj, depth)
 	case len(types) == 0:
@@ -165,6 +167,13 @@ func (p *inputParser) object(obj map[string]json.RawMessage, depth int) *Input {
 		n.Props = append(n.Props, Prop{Name: m.key, Required: slices.Contains(required, m.key), Input: p.node(m.value, depth+1)})
 	}
 	return n
+}
+
+// freeKeys reports whether an object allows keys it does not list: an
+// additionalProperties that is a schema (true or an object).
+func freeKeys(obj map[string]json.RawMessage) bool {
+	raw, ok := obj["additionalProperties"]
+	return ok && string(raw) != "false"
 }
 
 // array reads items and the bounds on their count.

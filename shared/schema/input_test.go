@@ -26,7 +26,8 @@ const richInput = `{
     "nick": {"type": ["string", "null"]},
     "target": {"anyOf": [{"type": "string", "title": "By name"}, {"$ref": "#/$defs/point"}]},
     "tree": {"$ref": "#/$defs/tree"},
-    "mixed": {"allOf": [{"type": "string"}]}
+    "mixed": {"allOf": [{"type": "string"}]},
+    "labels": {"type": "object", "additionalProperties": {"type": "string"}}
   },
   "required": ["name", "count"]
 }`
@@ -42,7 +43,7 @@ func TestParseInputDrawsEveryConstruct(t *testing.T) {
 	}
 	want := map[string]InputKind{"name": InputField, "email": InputField, "id": InputField, "count": InputField,
 		"ratio": InputField, "loud": InputField, "color": InputEnum, "size": InputEnum, "tags": InputArray,
-		"points": InputArray, "nick": InputField, "target": InputChoice, "tree": InputObject, "mixed": InputJSON}
+		"points": InputArray, "nick": InputField, "target": InputChoice, "tree": InputObject, "mixed": InputJSON, "labels": InputJSON}
 	if !reflect.DeepEqual(kinds, want) {
 		t.Errorf("kinds = %v, want %v", kinds, want)
 	}
