@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/switchboard-mcp/switchboard/e2e/toolfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -151,6 +152,14 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		if p.count(call+` a.content-download`) != 1 || !strings.Contains(p.text(call+" a.content-download"), "8 bytes") {
 			t.Error("the embedded blob is not offered as a download with its size")
 		}
+		copied := `(() => { window.copied = ""; navigator.clipboard.writeText = t => { window.copied = t; return Promise.resolve(); }; })()`
+		eval[any](p, copied)
+		p.click(call + " .copy-result")
+		p.waitJS("the result copied", `window.copied !== ""`)
+		var whole wire.CallToolResult
+		if err := json.Unmarshal([]byte(eval[string](p, `window.copied`)), &whole); err != nil || len(whole.Content) != 6 {
+			t.Errorf("the copied result is not the whole result: %v", err)
+		}
 		p.click(call + " .read-link")
 		p.waitText(call+" .result-link .content-text", toolfixture.NotesText)
 		p.screenshot("tool-image-result")
@@ -169,7 +178,8 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		}
 		p.pressSend(panel, panel+" #tool-call")
 		p.waitPresent(`#tool-confirm:not([hidden])`)
-		p.click("#tool-confirm-cancel")
+		p.waitJS("the focus on the confirmation", `document.activeElement?.id === "tool-confirm-run"`)
+		p.press(kb.Escape)
 		p.waitPresent(`#tool-confirm[hidden]`)
 		if fx.Wipes() != 0 {
 			t.Fatal("the destructive tool ran before the person confirmed")

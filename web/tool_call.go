@@ -274,7 +274,13 @@ func (p *ToolPanel) send(ctx app.Context, args json.RawMessage, confirmed bool) 
 // renderConfirm asks before a destructive tool runs.
 func (p *ToolPanel) renderConfirm() app.UI {
 	return hiddenIf(app.Div().ID("tool-confirm").Class("tool-confirm").Role("alertdialog").
-		Aria("labelledby", "tool-confirm-text"), p.confirming == nil).Body(
+		Aria("labelledby", "tool-confirm-text"), p.confirming == nil).
+		OnKeyDown(func(ctx app.Context, e app.Event) {
+			if e.Get("key").String() == "Escape" {
+				p.confirming = nil
+				focusLater(ctx, "tool-call")
+			}
+		}).Body(
 		app.P().ID("tool-confirm-text").Text(confirmText(hintsOf(p.Tool), p.Tool.Name)),
 		app.Button().ID("tool-confirm-run").Class("sb-button", "is-danger").Type("button").Text("Run "+p.Tool.Name).
 			OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, p.confirming, true) }), // read at the click, as go-app keeps a handler's first closure
