@@ -82,10 +82,7 @@ func (p *tab) waitTools(names ...string) {
 // destructive tool, as the old raw-JSON panel did.
 func (p *tab) callTool(name, args string) {
 	p.t.Helper()
-	p.click(toolSel(name))
-	// The panel of another tool may still show until the page re-renders.
-	panel := toolPanelSel(name)
-	p.waitPresent(panel + " #tool-call")
+	panel := p.openTool(name)
 	p.useJSON(panel)
 	p.fill(panel+" #tool-args", args)
 	p.pressSend(panel, panel+" #tool-call")
@@ -97,6 +94,19 @@ func (p *tab) callTool(name, args string) {
 			p.pressSend(panel, panel+" #tool-confirm-run")
 		}
 	}
+}
+
+// openTool opens the panel of the tool called name and returns its
+// selector, once the panel took the focus (which would otherwise move
+// while a test types).
+func (p *tab) openTool(name string) string {
+	p.t.Helper()
+	p.click(toolSel(name))
+	// The panel of another tool may still show until the page re-renders.
+	panel := toolPanelSel(name)
+	p.waitPresent(panel + " #tool-call")
+	p.waitJS("the focus in the panel of "+name, fmt.Sprintf(`document.querySelector(%s).contains(document.activeElement)`, jsString(panel)))
+	return panel
 }
 
 // toolPanelSel selects the open panel of the tool called name.

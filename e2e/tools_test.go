@@ -71,8 +71,7 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		"tags":["x","y"],"points":[{"x":1.5}],"address":{"street":"Main"},"nick":null,"target":{"x":2},"mixed":{"a":1}}`
 	t.Run("form sends the exact arguments", func(t *testing.T) {
 		p := p.as(t)
-		p.click(toolSel(toolfixture.ToolRich))
-		panel := toolPanelSel(toolfixture.ToolRich)
+		panel := p.openTool(toolfixture.ToolRich)
 		p.waitPresent(panel + " #tool-form")
 		if got := p.value(formSel("/count")); got != "3" {
 			t.Errorf("count starts at %q, want its default 3", got)
@@ -167,8 +166,7 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 
 	t.Run("the destructive tool asks first", func(t *testing.T) {
 		p := p.as(t)
-		p.click(toolSel(toolfixture.ToolWipe))
-		panel := toolPanelSel(toolfixture.ToolWipe)
+		panel := p.openTool(toolfixture.ToolWipe)
 		p.waitPresent(panel + ` .tool-hint[data-hint="destructive"]`)
 		if got := p.text(panel + ` .tool-hint[data-hint="destructive"]`); got != "destructive" {
 			t.Errorf("the destructive badge reads %q", got)
@@ -206,7 +204,7 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		if d := time.Since(start); d > time.Second {
 			t.Errorf("a frame took %v after the large result", d)
 		}
-		p.click(toolSel(toolfixture.ToolRich))
+		p.openTool(toolfixture.ToolRich)
 		p.waitPresent(formSel("/name"))
 		p.fill(formSel("/name"), "responsive")
 		if got := p.value(formSel("/name")); got != "responsive" {
@@ -246,7 +244,7 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 	// its safe icons (wire.Tool.Icons).
 	t.Run("an output mismatch is flagged and the result shown", func(t *testing.T) {
 		p := p.as(t)
-		p.click(toolSel(toolfixture.ToolRich))
+		p.openTool(toolfixture.ToolRich)
 		p.waitPresent(toolPanelSel(toolfixture.ToolRich) + ` .tool-icon[src^="data:image/png;base64,"]`)
 		p.callTool(toolfixture.ToolShapeOK, `{}`)
 		p.waitPresent(p.latestCall(toolfixture.ToolShapeOK, callOK) + " .output-check.is-valid")

@@ -78,7 +78,7 @@ func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
 			Aria("expanded", choose(selected, "true", "false")).Aria("controls", "tool-panel").
 			OnClick(func(ctx app.Context, e app.Event) {
 				t.selected, t.presets = name, toolPreset{}
-				focusLater(ctx, "tool-call")
+				focusFirstLater(ctx, "#tool-panel .tf-input, #tool-panel #tool-args, #tool-call")
 			}, app.EventScope(name)).
 			Body(
 				renderToolIcon(tool),
