@@ -120,7 +120,12 @@ func renderStructured(r *wire.CallToolResult) app.UI {
 		if root, ok := parseJSONTree(string(r.StructuredContent)); ok {
 			tree = renderJSONTree(root)
 		} else {
-			tree = app.Pre().Class("code-block").Text(visibleControls(store.IndentJSON(r.StructuredContent)))
+			budget := maxPreview
+			text, cut := preview(store.IndentJSON(r.StructuredContent), &budget)
+			if cut > 0 {
+				text += "\n… " + sizeText(cut) + " more not shown."
+			}
+			tree = app.Pre().Class("code-block").Text(visibleControls(text))
 		}
 	}
 	return app.Section().Class("result-structured").Aria("label", "Structured content").Body(
