@@ -260,7 +260,11 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 	t.Run("a connection lost mid-call reads as such within 2 s", func(t *testing.T) {
 		p := p.as(t)
 		p.callTool(toolfixture.ToolCrash, `{}`)
-		<-fx.Crashed()
+		select {
+		case <-fx.Crashed():
+		case <-time.After(waitTimeout):
+			t.Fatal("the crash tool was not called")
+		}
 		lost := time.Now()
 		call := p.latestCall(toolfixture.ToolCrash, callError)
 		if d := time.Since(lost); d > 2*time.Second {
