@@ -219,9 +219,12 @@ func (p *inputParser) choice(raw json.RawMessage, obj map[string]json.RawMessage
 		rest = append(rest, a)
 	}
 	var n *Input
-	if len(rest) == 1 {
+	switch len(rest) {
+	case 0:
+		return jsonNode(raw, obj, "only null is allowed")
+	case 1:
 		n = p.node(rest[0], depth+1)
-	} else {
+	default:
 		n = &Input{Kind: InputChoice}
 		for _, a := range rest {
 			n.Alts = append(n.Alts, p.node(a, depth+1))

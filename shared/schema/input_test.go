@@ -113,3 +113,13 @@ func TestParseInputStopsAtDepthAndRefusesNonObjects(t *testing.T) {
 		t.Errorf("the deepest node is %v (%q)", n.Kind, n.Why)
 	}
 }
+
+func TestParseInputNeverLeavesAnEmptyChoice(t *testing.T) {
+	n, err := ParseInput(json.RawMessage(`{"type": "object", "properties": {"z": {"anyOf": [{"type": "null"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z := n.Props[0]; z.Kind != InputJSON {
+		t.Errorf("a choice of null alone is %v", z.Kind)
+	}
+}
