@@ -3,9 +3,11 @@ package web
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/shared/schema"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 const formSchema = `{"type": "object", "properties": {
@@ -82,5 +84,52 @@ func TestToolFormNamesProblemsByPlace(t *testing.T) {
 	}
 	if v["count"] != "1.x" {
 		t.Errorf("text that is not a number is sent as typed, got %v", v["count"])
+	}
+}
+
+func TestToolFormSurvivesOddSchemas(t *testing.T) {
+	for _, s := range []string{
+		`{"type": "object", "properties": {"a": true, "b": false}}`,
+		`{"type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}}`,
+		`{"type": "object", "properties": {"a": {"enum": []}, "b": {"enum": [null]}, "c": {"const": {"k": 1}}}}`,
+		`{"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}, "b": {"$ref": "http://x/y"}}}`,
+		`{"type": "object", "properties": {"a": {"type": ["integer", "string"]}, "b": {"type": 5}}}`,
+		`{"type": "object", "properties": {"a": {"oneOf": []}, "b": {"anyOf": [{"type": "null"}, {"type": "null"}]}}}`,
+		`{"type": "object", "properties": {"a": {"type": "string", "pattern": "("}, "b": {"type": "number", "minimum": "x"}}}`,
+		`{"type": "object", "required": "a", "properties": {"a": {"type": "object", "properties": 3}}}`,
+	} {
+		root, err := schema.ParseInput(json.RawMessage(s))
+		if err != nil {
+			t.Errorf("%s: %v", s, err)
+			continue
+		}
+		f := newToolForm(root, nil, false)
+		v, b := f.value()
+		f.problems(v, b)
+		g := newToolForm(root, map[string]any{"a": []any{1.0, "x"}, "b": nil, "c": map[string]any{"k": 1.0}}, true)
+		v, b = g.value()
+		g.problems(v, b)
+		panel := &ToolPanel{Tool: wire.Tool{Name: "odd", InputSchema: json.RawMessage(s)}}
+		panel.OnInit()
+		if html := rendered(t, panel); !strings.Contains(html, `id="tool-call"`) {
+			t.Errorf("%s: the panel has no Call button", s)
+		}
+	}
+}
+
+func TestToolPanelDrawsTheRichSchema(t *testing.T) {
+	panel := &ToolPanel{Tool: wire.Tool{Name: "rich", InputSchema: json.RawMessage(formSchema),
+		OutputSchema: json.RawMessage(`{"type": "object"}`), Annotations: json.RawMessage(`{"destructiveHint": true}`)}}
+	panel.OnInit()
+	html := rendered(t, panel)
+	for _, want := range []string{`id="tool-form"`, `id="tf/name"`, `id="tf/count"`, `value="3"`, `id="tf/nick-null"`,
+		`class="tf-add`, `id="tf/at"`, `id="tf/raw"`, `Output schema`, `data-hint="destructive"`, "required"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the panel lacks %s", want)
+		}
+	}
+	// go-app prerenders a "true" attribute bare.
+	if tag := element(html, `id="tool-panel"`); !strings.Contains(tag, "data-destructive") || strings.Contains(tag, `data-destructive="false"`) {
+		t.Errorf("the panel is not marked destructive: %s", tag)
 	}
 }
