@@ -41,6 +41,13 @@ func (p *tab) latestCall(tool, status string) string {
 	return callSel(eval[string](p, fmt.Sprintf(`document.querySelector(%s).dataset.callId`, jsString(sel))))
 }
 
+// stubClipboard makes the page's clipboard writes land in window.copied,
+// as headless Chromium has no clipboard to read back.
+func (p *tab) stubClipboard() {
+	p.t.Helper()
+	eval[any](p, `(() => { window.copied = ""; navigator.clipboard.writeText = t => { window.copied = t; return Promise.resolve(); }; })()`)
+}
+
 // sameJSON reports whether two JSON texts hold the same value.
 func sameJSON(t *testing.T, got, want string) bool {
 	t.Helper()
@@ -123,6 +130,13 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 			t.Errorf("after JSON and back, the second tag is %q", got)
 		}
 
+		p.stubClipboard()
+		p.click(panel + " #tool-copy-args")
+		p.waitJS("the arguments copied", `window.copied !== ""`)
+		if got := eval[string](p, `window.copied`); !sameJSON(t, got, wantArgs) {
+			t.Errorf("copied %s, want %s", got, wantArgs)
+		}
+
 		p.pressSend(panel, panel+" #tool-call")
 		call := p.latestCall(toolfixture.ToolRich, callOK)
 		got := fx.Received()
@@ -151,8 +165,7 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		if p.count(call+` a.content-download`) != 1 || !strings.Contains(p.text(call+" a.content-download"), "8 bytes") {
 			t.Error("the embedded blob is not offered as a download with its size")
 		}
-		copied := `(() => { window.copied = ""; navigator.clipboard.writeText = t => { window.copied = t; return Promise.resolve(); }; })()`
-		eval[any](p, copied)
+		p.stubClipboard()
 		p.click(call + " .copy-result")
 		p.waitJS("the result copied", `window.copied !== ""`)
 		var whole wire.CallToolResult
