@@ -77,15 +77,60 @@ func (p *tab) waitTools(names ...string) {
 		jsString(mustJSON(want))))
 }
 
-// callTool opens the tool called name, types args as JSON and calls it.
+// callTool opens the tool called name, types args as JSON and calls it,
+// sending arguments that do not fit the schema anyway and confirming a
+// destructive tool, as the old raw-JSON panel did.
 func (p *tab) callTool(name, args string) {
+	p.t.Helper()
+	panel := p.openTool(name)
+	p.useJSON(panel)
+	p.fill(panel+" #tool-args", args)
+	p.pressSend(panel, panel+" #tool-call")
+	for range 2 {
+		switch eval[string](p, fmt.Sprintf(`document.querySelector(%s).dataset.stage`, jsString(panel))) {
+		case "invalid":
+			p.pressSend(panel, panel+" #tool-send-anyway")
+		case "confirm":
+			p.pressSend(panel, panel+" #tool-confirm-run")
+		}
+	}
+}
+
+// openTool opens the panel of the tool called name and returns its
+// selector, once the panel took the focus (which would otherwise move
+// while a test types).
+func (p *tab) openTool(name string) string {
 	p.t.Helper()
 	p.click(toolSel(name))
 	// The panel of another tool may still show until the page re-renders.
-	panel := fmt.Sprintf(`#tool-panel[data-tool-name=%s]`, jsString(name))
+	panel := toolPanelSel(name)
+	p.waitPresent(panel + " #tool-call")
+	p.waitJS("the focus in the panel of "+name, fmt.Sprintf(`document.querySelector(%s).contains(document.activeElement)`, jsString(panel)))
+	return panel
+}
+
+// toolPanelSel selects the open panel of the tool called name.
+func toolPanelSel(name string) string {
+	return fmt.Sprintf(`#tool-panel[data-tool-name=%s]`, jsString(name))
+}
+
+// useJSON switches the panel to raw JSON arguments, when it offers a form.
+func (p *tab) useJSON(panel string) {
+	p.t.Helper()
+	if eval[bool](p, fmt.Sprintf(`!!document.querySelector(%s)`, jsString(panel+" #tool-form"))) {
+		p.click(panel + " #tool-mode-json")
+	}
 	p.waitPresent(panel + " #tool-args")
-	p.fill(panel+" #tool-args", args)
-	p.click(panel + " #tool-call")
+}
+
+// pressSend clicks a button of the panel that tries to send, and waits
+// until the panel took the click.
+func (p *tab) pressSend(panel, button string) {
+	p.t.Helper()
+	attr := fmt.Sprintf(`Number(document.querySelector(%s)?.dataset.attempts ?? 0)`, jsString(panel))
+	before := eval[int](p, attr)
+	p.click(button)
+	p.waitJS("the panel to take the click on "+button, fmt.Sprintf(`%s > %d`, attr, before))
 }
 
 // waitResult waits for a finished call of the tool called name with status

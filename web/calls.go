@@ -71,6 +71,9 @@ func (i *CallItem) Render() app.UI {
 }
 
 func renderCallBody(c store.Call) app.UI {
+	if c.Tool != nil && c.Status != store.CallPending {
+		return renderToolResult(c)
+	}
 	switch c.Status {
 	case store.CallPending:
 		return renderPending(c)
@@ -93,6 +96,7 @@ func renderCallBody(c store.Call) app.UI {
 			app.If(c.Code != "", func() app.UI {
 				return app.P().Class("result-code").Text("Error code: " + c.Code)
 			}),
+			renderCallRetry(c),
 			app.If(c.JSON != "", func() app.UI { return renderJSON(c.JSON) }),
 		)
 	}

@@ -67,7 +67,7 @@ func contentBody(c wire.ResourceContents, mime string) (string, app.UI) {
 		if c.Text == "" {
 			return "text", app.P().Class("content-text", "is-empty").Text("No text.")
 		}
-		return "text", app.Pre().Class("content-text", "code-block").Text(c.Text)
+		return "text", app.Pre().Class("content-text", "code-block").Text(visibleControls(c.Text))
 	}
 	size := store.BlobSize(c.Blob)
 	valid := validBase64(c.Blob)

@@ -57,6 +57,16 @@ func focusLater(ctx app.Context, ids ...string) {
 	})
 }
 
+// focusFirstLater moves the focus, after the render, to the first element
+// that matches the CSS selectors.
+func focusFirstLater(ctx app.Context, selectors string) {
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().Get("document").Call("querySelector", selectors); el.Truthy() {
+			el.Call("focus")
+		}
+	})
+}
+
 // hasFocus reports whether the element with id has the keyboard focus.
 func hasFocus(id string) bool {
 	active := app.Window().Get("document").Get("activeElement")

@@ -42,6 +42,7 @@ func renderDetail(v store.View, selected string) app.UI {
 		ToolCalls: v.CallsTo(srv.ID, store.CallTool), PromptGets: v.CallsTo(srv.ID, store.CallPrompt),
 		ResourceReads: v.CallsTo(srv.ID, store.CallResource),
 		Journal:       journalOf(v, srv.ID),
+		User:          v.Snapshot.User,
 	}
 }
 
@@ -55,6 +56,7 @@ type ServerDetail struct {
 	PromptGets    []store.Call
 	ResourceReads []store.Call
 	Journal       wire.Journal // this server's logs and activity
+	User          string       // the signed-in user, whose call history shows
 
 	tab string // the open tab; tools when empty
 }
@@ -97,7 +99,7 @@ func (d *ServerDetail) Render() app.UI {
 				d.renderTab(tab, tabSettings, "Settings", -1),
 			),
 			d.renderPanel(tab, tabTools, &ToolsTab{
-				ServerID: s.ID, Tools: s.Tools, Ready: ready, Calls: d.ToolCalls,
+				ServerID: s.ID, Tools: s.Tools, Ready: ready, Calls: d.ToolCalls, User: d.User,
 			}),
 			d.renderPanel(tab, tabPrompts, &PromptsTab{
 				ServerID: s.ID, Prompts: s.Prompts, Ready: ready, Calls: d.PromptGets,

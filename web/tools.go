@@ -1,6 +1,8 @@
 package web
 
 import (
+	"encoding/json"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -15,9 +17,13 @@ type ToolsTab struct {
 	Tools    []wire.Tool
 	Calls    []store.Call // tool calls to this server, newest first
 	Ready    bool
+	User     string // whose history this browser shows
 
-	selected string // name of the tool whose panel is open
-	marks    newMarks
+	selected  string // name of the tool whose panel is open
+	marks     newMarks
+	history   []historyEntry // this server's calls made in this browser, newest first
+	presets   toolPreset     // what the history last asked the panel to show
+	presetSeq int
 }
 
 // CompoID makes another server's tools a new list, with nothing selected or marked.
@@ -26,8 +32,22 @@ func (t *ToolsTab) CompoID() string { return t.ServerID }
 // OnInit takes the tools shown first as known.
 func (t *ToolsTab) OnInit() { t.marks.seed(toolNames(t.Tools)) }
 
-// OnUpdate marks the tools that arrived since the last render.
-func (t *ToolsTab) OnUpdate(ctx app.Context) { t.marks.update(ctx, toolNames(t.Tools)) }
+// OnMount loads the history of calls made in this browser.
+func (t *ToolsTab) OnMount(ctx app.Context) { t.settleHistory(ctx) }
+
+// OnUpdate marks the tools that arrived since the last render, and records
+// in the history the calls that ended.
+func (t *ToolsTab) OnUpdate(ctx app.Context) {
+	t.marks.update(ctx, toolNames(t.Tools))
+	t.settleHistory(ctx)
+}
+
+// settleHistory records the calls that ended and reads the server's history.
+func (t *ToolsTab) settleHistory(ctx app.Context) {
+	h := historyOf(ctx, t.User)
+	h.settle(ctx, t.Calls)
+	t.history = h.of(t.ServerID)
+}
 
 // Render implements app.Composer.
 func (t *ToolsTab) Render() app.UI {
@@ -41,6 +61,7 @@ func (t *ToolsTab) Render() app.UI {
 		app.Div().Class("split-side").Body(
 			t.renderPanel(),
 			renderCalls("Tool calls", t.Calls),
+			t.renderHistory(),
 		),
 	)
 }
@@ -56,10 +77,11 @@ func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
 		app.Button().Class("item-open", "tool-open").Type("button").
 			Aria("expanded", choose(selected, "true", "false")).Aria("controls", "tool-panel").
 			OnClick(func(ctx app.Context, e app.Event) {
-				t.selected = name
-				focusLater(ctx, "tool-args")
+				t.selected, t.presets = name, toolPreset{}
+				focusFirstLater(ctx, "#tool-panel .tf-input, #tool-panel #tool-args, #tool-call")
 			}, app.EventScope(name)).
 			Body(
+				renderToolIcon(tool),
 				app.Span().Class("tool-title", "item-title").Text(titleOr(tool.Title, name)),
 				app.If(tool.Title != "" && tool.Title != name, func() app.UI {
 					return app.Span().Class("item-key").Text(name)
@@ -74,7 +96,7 @@ func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
 func (t *ToolsTab) renderPanel() app.UI {
 	for _, tool := range t.Tools {
 		if tool.Name == t.selected {
-			return &ToolPanel{ServerID: t.ServerID, Tool: tool, Ready: t.Ready}
+			return &ToolPanel{ServerID: t.ServerID, Tool: tool, Ready: t.Ready, Preset: t.presets, OnSent: t.sent}
 		}
 	}
 	text := "Select a tool to call it."
@@ -82,6 +104,13 @@ func (t *ToolsTab) renderPanel() app.UI {
 		text = "The server no longer offers the tool “" + t.selected + "”."
 	}
 	return app.Div().ID("tool-panel").Class("panel", "is-hint").Body(app.P().Class("sb-empty").Text(text))
+}
+
+// sent records a call the panel made.
+func (t *ToolsTab) sent(ctx app.Context, tool, id string, args json.RawMessage) {
+	h := historyOf(ctx, t.User)
+	h.add(ctx, t.ServerID, tool, id, args)
+	t.history = h.of(t.ServerID)
 }
 
 func toolNames(tools []wire.Tool) []string {

@@ -316,7 +316,7 @@ func TestInputSchemaShowsCharactersAsTyped(t *testing.T) {
 	if want := "{\n  \"description\": \"a < b & c\"\n}"; got != want {
 		t.Errorf("schema text = %q, want %q", got, want)
 	}
-	if got := schemaText(nil); got != "(no input schema)" {
+	if got := schemaText(nil); got != "(no schema)" {
 		t.Errorf("no schema: %q", got)
 	}
 }

@@ -11,6 +11,12 @@
 // [Form.Validate] checks what a person entered, returning one short human
 // message per field.
 //
+// Tool inputs go further: [ParseInput] reads a tool's inputSchema into a
+// tree of [Input] nodes (nested objects, arrays, enums of any value,
+// nullable fields, anyOf/oneOf choices, local $ref), whose leaves are the
+// same [Field]s; a subtree it cannot draw becomes a JSON node saying why.
+// [Input.Validate] names each place at fault by JSON Pointer.
+//
 // The package uses only the standard library: it is compiled into both the
 // relay and the WebAssembly dashboard, so a form is checked by the same code
 // on both sides. Limits ([MaxFields], [MaxOptions], [MaxPatternLength],

@@ -64,3 +64,30 @@ func ExampleParse_refused() {
 	// Output:
 	// invalid schema: property "address": nested objects are not allowed
 }
+
+func ExampleInput_Validate() {
+	// A tool's inputSchema, with a nested object, a list and a nullable field.
+	root, err := schema.ParseInput(json.RawMessage(`{
+		"type": "object",
+		"properties": {
+			"city":  {"type": "string", "minLength": 2},
+			"where": {"type": "object", "properties": {"lat": {"type": "number", "minimum": -90, "maximum": 90}}, "required": ["lat"]},
+			"tags":  {"type": "array", "items": {"type": "string"}},
+			"note":  {"type": ["string", "null"]}
+		},
+		"required": ["city"]
+	}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var args any
+	json.Unmarshal([]byte(`{"city": "X", "where": {"lat": 100}, "tags": ["a", 2], "note": null}`), &args)
+	for _, p := range root.Validate(args) {
+		fmt.Printf("%s: %s\n", p.Path, p.Reason)
+	}
+	// Output:
+	// /city: must be at least 2 characters
+	// /where/lat: must be at most 90
+	// /tags/1: must be text
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -52,6 +53,12 @@ type Call struct {
 	JSON     string    // the whole result, indented
 	Error    string    // why the call failed, in words
 	Code     wire.Code // the error's wire code
+
+	Started, Ended time.Time // when this tab sent the call and got its answer (zero for calls from the state)
+	// Tool is the tool result, for a tool call this tab made that succeeded
+	// (even with isError): the dashboard renders its content by type.
+	Tool *wire.CallToolResult
+	Size int // the bytes of the whole result
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
@@ -128,11 +135,12 @@ func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, a
 	// once (an offline error) finds it.
 	id := c.newID()
 	c.mu.Lock()
-	c.calls = pushCall(c.calls, Call{ID: id, Kind: kind, Server: server, Name: name, Status: CallPending})
+	c.calls = pushCall(c.calls, Call{ID: id, Kind: kind, Server: server, Name: name, Status: CallPending, Started: c.cfg.Now()})
 	c.mu.Unlock()
 
 	c.send(id, op, args(c.stateCallID(id)), func(r Reply) {
-		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); return true })
+		ended := c.cfg.Now()
+		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); call.Ended = ended; return true })
 		c.dropOldBlobs()
 		c.cfg.OnChange()
 	}, func(p wire.Progress) {
@@ -184,6 +192,10 @@ func finishCall(call *Call, r Reply, out outcome) {
 	text, isError := out(r.Data)
 	call.Text, call.JSON = clip(text), clip(IndentJSON(r.Data))
 	call.Contents = contentsOf(call.Kind, r.Data)
+	call.Size = len(r.Data)
+	if call.Kind == CallTool {
+		call.Tool = toolResult(r.Data)
+	}
 	call.Status = CallOK
 	if isError {
 		call.Status, call.Code, call.Error = CallError, wire.CodeToolError, toolErrorText(text)

@@ -98,7 +98,7 @@ func (c *Client) dropOldBlobs() {
 	seen := 0
 	var out []Call
 	for i, call := range c.calls {
-		if !slices.ContainsFunc(call.Contents, func(rc wire.ResourceContents) bool { return rc.Blob != "" }) {
+		if call.Tool == nil && !slices.ContainsFunc(call.Contents, func(rc wire.ResourceContents) bool { return rc.Blob != "" }) {
 			continue
 		}
 		if seen++; seen <= keptBlobCalls {
@@ -114,6 +114,7 @@ func (c *Client) dropOldBlobs() {
 			}
 		}
 		out[i].Contents = contents
+		out[i].Tool = nil // the call shows its text and JSON, as a call from the state without its result
 	}
 	if out != nil {
 		c.calls = out

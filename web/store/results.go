@@ -91,13 +91,20 @@ func orUnknown(mime string) string {
 // the server's JSON-RPC error with its code, too large), so its message is
 // shown as it is, as a sentence, with what to do next where that helps.
 func describeError(e *wire.Error) string {
+	msg := strings.TrimSpace(e.Message)
 	switch e.Code {
 	case wire.CodeCancelled:
 		return "Cancelled."
 	case wire.CodeNotReady:
 		return NotReadyText(e.Message)
+	case wire.CodeConnectionLost:
+		return sentence(msg) + " The call may or may not have run."
+	case wire.CodeTimeout:
+		return sentence(msg) + " The call may still run on the server."
+	case wire.CodeToolError:
+		return toolErrorText(msg)
 	default:
-		return sentence(e.Message)
+		return sentence(msg)
 	}
 }
 
@@ -191,4 +198,13 @@ func clip(s string) string {
 		cut--
 	}
 	return s[:cut] + fmt.Sprintf("\n… %d more bytes not shown", len(s)-cut)
+}
+
+// toolResult decodes a tool result; nil when it does not decode.
+func toolResult(data json.RawMessage) *wire.CallToolResult {
+	var r wire.CallToolResult
+	if json.Unmarshal(data, &r) != nil {
+		return nil
+	}
+	return &r
 }

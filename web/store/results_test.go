@@ -3,8 +3,6 @@ package store
 import (
 	"strings"
 	"testing"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 func TestJSONShowsAngleBracketsAndAmpersandsAsTyped(t *testing.T) {
@@ -29,20 +27,5 @@ func TestNotReadySaysWhatToDoWithoutRepeatingItself(t *testing.T) {
 	}
 	if got := NotReadyText("the server is still connecting"); !strings.Contains(got, "(the server is still connecting)") {
 		t.Errorf("NotReadyText drops the relay's detail: %q", got)
-	}
-}
-
-func TestCallErrorsShowTheRelaysWordsWithoutAPrefix(t *testing.T) {
-	for _, e := range []*wire.Error{
-		{Code: wire.CodeConnectionLost, Message: "the connection to the server was lost before it answered; the relay reconnects"},
-		{Code: wire.CodeTimeout, Message: "the server did not answer within 5m0s, the relay's limit for a call"},
-		{Code: wire.CodeProtocol, Message: "the server answered with error -32602: invalid params", RPCCode: -32602},
-		{Code: wire.CodeUpstream, Message: "the server's answer could not be used: bad content"},
-		{Code: wire.CodeTooLarge, Message: "the result is 5000000 bytes, over the relay's limit of 4194304 bytes"},
-	} {
-		got := describeError(e)
-		if want := strings.ToUpper(e.Message[:1]) + e.Message[1:] + "."; got != want {
-			t.Errorf("%s: %q, want %q", e.Code, got, want)
-		}
 	}
 }

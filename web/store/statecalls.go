@@ -113,6 +113,10 @@ func (c *Client) fromStateLocked(sc wire.Call) Call {
 		}
 		text, isError := outcomeOf(call.Kind)(sc.Result)
 		call.Text, call.JSON = clip(text), clip(IndentJSON(sc.Result))
+		call.Size = len(sc.Result)
+		if call.Kind == CallTool {
+			call.Tool = toolResult(sc.Result)
+		}
 		if isError {
 			call.Status, call.Code, call.Error = CallError, wire.CodeToolError, toolErrorText(text)
 		}
