@@ -283,7 +283,7 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 		if d := time.Since(lost); d > 2*time.Second {
 			t.Errorf("the loss showed after %v", d)
 		}
-		if text := p.text(call + " .result-error"); !strings.Contains(text, "connection to the server was lost") || strings.Contains(text, "answered") {
+		if text := p.text(call + " .result-error"); !strings.Contains(text, "connection to the server was lost") || strings.Contains(text, "answered with") {
 			t.Errorf("the call reads %q", text)
 		}
 		p.waitPresent(call + " .retry-call-server")
