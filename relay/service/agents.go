@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -35,7 +37,8 @@ func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origi
 	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Logger: logger}
 	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
 	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger}
-	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger})
+	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger,
+		Rate: rate.Limit(s.cfg.AgentRate), Burst: s.cfg.AgentBurst})
 	a.keys.Closers = append(a.keys.Closers, a.api, a.mcp)
 	s.sessions.UseAgents(gateway.DashboardOps{Keys: a.keys, Log: a.log})
 	a.api.Register(mux)
