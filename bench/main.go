@@ -52,6 +52,7 @@ func main() {
 	flag.BoolVar(&cfg.short, "short", false, "one round of everything at small sizes: checks that the harness runs")
 	flag.StringVar(&cfg.chromium, "chromium", envOr("CHROMIUM", "/usr/bin/chromium"), "Chromium binary")
 	flag.StringVar(&cfg.inspector, "inspector", "bench/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "MCP Inspector's launcher (npm ci --prefix bench/inspector)")
+	calls := flag.Int("calls", 0, "tool calls per side and path (default 400, 20 with -short)")
 	flag.Parse()
 	if cfg.short {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
@@ -59,6 +60,9 @@ func main() {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 20, []int{200, 1000}, 1000
 	}
 
+	if *calls > 0 {
+		cfg.calls = *calls
+	}
 	ctx := context.Background()
 	var rows []row
 	failed := false
