@@ -33,13 +33,16 @@ var (
 
 // observer records, in the page, when readiness is first reached, measured
 // from the navigation's start (performance.now()), checking after every DOM
-// change, so that both pages are timed the same way and without polling.
+// change, so that both pages are timed the same way and without polling. It
+// also counts the changes after which the list was gone again (blinks).
 func observer(r readiness) string {
 	return fmt.Sprintf(`(() => {
 	const m = window.__bench = {};
 	const check = () => {
 		const now = performance.now();
-		if (m.visible === undefined && (%s)) m.visible = now;
+		const shown = %s;
+		if (m.visible === undefined && shown) m.visible = now;
+		if (m.visible !== undefined && !shown) m.blinks = (m.blinks || 0) + 1;
 		if (m.interactive === undefined && (%s)) m.interactive = now;
 	};
 	new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true});
@@ -51,6 +54,7 @@ func observer(r readiness) string {
 type load struct {
 	visible, interactive time.Duration
 	bytes                int64
+	blinks               int // DOM changes after which the shown list was gone again
 }
 
 // loads are a side's figures over the rounds.
@@ -100,11 +104,14 @@ func (b *browser) readiness(r readiness) (load, error) {
 	if err := b.waitJS(r.name+" ready", `window.__bench && window.__bench.visible !== undefined && window.__bench.interactive !== undefined`); err != nil {
 		return load{}, err
 	}
-	v, err := eval[struct{ Visible, Interactive float64 }](b, `({Visible: window.__bench.visible, Interactive: window.__bench.interactive})`)
+	v, err := eval[struct {
+		Visible, Interactive float64
+		Blinks               int
+	}](b, `({Visible: window.__bench.visible, Interactive: window.__bench.interactive, Blinks: window.__bench.blinks || 0})`)
 	if err != nil {
 		return load{}, err
 	}
-	return load{visible: millis(v.Visible), interactive: millis(v.Interactive), bytes: b.resetBytes()}, nil
+	return load{visible: millis(v.Visible), interactive: millis(v.Interactive), bytes: b.resetBytes(), blinks: v.Blinks}, nil
 }
 
 func millis(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
@@ -155,6 +162,11 @@ func firstRenderFigure(ctx context.Context, cfg config) ([]row, error) {
 		ratioRow("time to interactive, cold", med(sb.cold, interactive), med(ref.cold, interactive), refName, 0),
 		ratioRow("time to interactive, warm", med(sb.warm, interactive), med(ref.warm, interactive), refName, 0),
 	}
+	blinks := 0
+	for _, l := range append(sb.cold, sb.warm...) {
+		blinks += l.blinks
+	}
+	rows[0].reference += fmt.Sprintf(" (Switchboard's list blinked out %d times in %d loads)", blinks, 2*len(sb.cold))
 	sbBytes, refBytes := medBytes(sb.cold), medBytes(ref.cold)
 	rows = append(rows, row{
 		figure:      "bytes transferred, cold load",

@@ -48,7 +48,7 @@ func (d *Dashboard) OnMount(ctx app.Context) {
 		}
 	})
 	var scheduled atomic.Bool // changes that come in a burst cost one render
-	connectRelay(func() {
+	changed := func() {
 		if scheduled.CompareAndSwap(false, true) {
 			ctx.Dispatch(func(ctx app.Context) {
 				scheduled.Store(false)
@@ -56,7 +56,9 @@ func (d *Dashboard) OnMount(ctx app.Context) {
 				d.markServersRendered(ctx)
 			})
 		}
-	})
+	}
+	connectRelay(changed)
+	changed() // the snapshot may have come before the mount (Preconnect)
 }
 
 // autoSelect selects the first server when none of the list is selected.

@@ -39,7 +39,9 @@ func connectRelay(notify func()) {
 				page.mu.Lock()
 				n := page.notify
 				page.mu.Unlock()
-				n()
+				if n != nil {
+					n()
+				}
 			},
 		})
 		page.mu.Lock()
@@ -60,6 +62,9 @@ func relay() *store.Client {
 func currentView() store.View {
 	if c := relay(); c != nil {
 		return c.View()
+	}
+	if v, ok := prerenderedView(); ok {
+		return v
 	}
 	return store.View{Status: store.StatusConnecting}
 }

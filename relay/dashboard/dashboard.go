@@ -24,6 +24,9 @@ type Config struct {
 	// FrameAncestors is the CSP frame-ancestors source list naming the sites
 	// that may embed the dashboard; "" means 'self'.
 	FrameAncestors string
+	// State, when set, gives the state of the person a page request is
+	// signed in as, and their page is prerendered with it.
+	State StateFunc
 }
 
 // themeColor colours the browser's UI around the dashboard; it matches the icon.
@@ -46,6 +49,7 @@ var refused = map[string]bool{
 type handler struct {
 	headers http.Header  // security headers of every answer
 	page    *app.Handler // go-app: pages, scripts, manifest
+	state   StateFunc    // nil: pages prerendered without a state
 	wasm    wasmFiles
 	assets  map[string]asset // /web/... path → file
 }
@@ -72,24 +76,30 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, err
 	}
 
+	worker, err := serviceWorker()
+	if err != nil {
+		return nil, err
+	}
 	web.Routes()
 	return &handler{
 		headers: headers,
 		wasm:    wasm,
 		assets:  assets,
+		state:   cfg.State,
 		page: &app.Handler{
-			Name:              "Switchboard",
-			ShortName:         "Switchboard",
-			Title:             "Switchboard",
-			Description:       "Your MCP servers, live: tools, prompts and resources.",
-			LoadingLabel:      "Loading Switchboard… {progress}%",
-			ThemeColor:        themeColor,
-			BackgroundColor:   themeColor,
-			Icon:              app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
-			Styles:            []string{web.StylesheetPath},
-			Resources:         resolver{},
-			Version:           buildVersion(wasm.raw.body, assets),
-			WasmContentLength: strconv.Itoa(len(wasm.raw.body)),
+			ServiceWorkerTemplate: worker,
+			Name:                  "Switchboard",
+			ShortName:             "Switchboard",
+			Title:                 "Switchboard",
+			Description:           "Your MCP servers, live: tools, prompts and resources.",
+			LoadingLabel:          "Loading Switchboard… {progress}%",
+			ThemeColor:            themeColor,
+			BackgroundColor:       themeColor,
+			Icon:                  app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
+			Styles:                []string{web.StylesheetPath},
+			Resources:             resolver{},
+			Version:               buildVersion(wasm.raw.body, assets),
+			WasmContentLength:     strconv.Itoa(len(wasm.raw.body)),
 		},
 	}, nil
 }
@@ -117,7 +127,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case refused[p]:
 		http.NotFound(w, r)
 	default:
-		h.page.ServeHTTP(w, r)
+		h.servePage(w, r)
 	}
 }
 

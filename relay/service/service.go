@@ -124,7 +124,7 @@ func (s *Service) init(ctx context.Context) error {
 	s.sessions.SetAskConfig(broker.Config{Timeout: cfg.AskTimeout})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
 
-	dash, err := dashboard.New(dashboard.Config{})
+	dash, err := dashboard.New(dashboard.Config{State: s.pageState(verifier)})
 	if err != nil {
 		return err
 	}

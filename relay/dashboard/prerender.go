@@ -1,0 +1,89 @@
+package dashboard
+
+import (
+	"errors"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web"
+)
+
+// StateFunc returns the state of the person a page request is signed in as;
+// ok is false for a request without a valid session, whose page is
+// prerendered without a state (as "connecting").
+type StateFunc func(r *http.Request) (snap wire.Snapshot, ok bool)
+
+// servePage answers a page: prerendered with the person's state when the
+// request has a session, and then never stored by a cache nor answered "not
+// modified" (go-app's ETag names the build, not the state).
+func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
+	if h.state == nil || !isPage(r.URL.Path) {
+		h.page.ServeHTTP(w, r)
+		return
+	}
+	snap, ok := h.state(r)
+	if !ok {
+		h.page.ServeHTTP(w, r)
+		return
+	}
+	snap, err := attrSafe(snap)
+	if err != nil { // cannot happen with a state that went through JSON: show the page without it
+		h.page.ServeHTTP(w, r)
+		return
+	}
+	r = r.Clone(r.Context())
+	r.Header.Del("If-None-Match")
+	web.PrerenderWith(snap, func() { h.page.ServeHTTP(privatePage{w}, r) })
+}
+
+// isPage reports whether p names a page rather than one of go-app's files
+// (app.js, app-worker.js, manifest.webmanifest, ...).
+func isPage(p string) bool {
+	return !strings.Contains(path.Base(p), ".")
+}
+
+// privatePage keeps a page with a person's state out of every cache.
+type privatePage struct{ http.ResponseWriter }
+
+func (p privatePage) WriteHeader(code int) {
+	p.Header().Del("ETag")
+	p.Header().Set("Cache-Control", "no-store")
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p privatePage) Write(b []byte) (int, error) {
+	if p.Header().Get("Cache-Control") != "no-store" {
+		p.WriteHeader(http.StatusOK)
+	}
+	return p.ResponseWriter.Write(b)
+}
+
+// Edits of go-app's service worker: pages carry a person's state, so the
+// worker neither stores "/" when it installs nor answers a navigation from
+// its cache; the page always comes from the relay, the rest from the cache.
+var workerEdits = []struct{ from, to string }{
+	{
+		"const resourcesToCache = {{.ResourcesToCache}};",
+		`const resourcesToCache = {{.ResourcesToCache}}.filter((url) => url !== "/");`,
+	},
+	{
+		"self.addEventListener(\"fetch\", (event) => {\n  event.respondWith(fetchWithCache(event.request));",
+		"self.addEventListener(\"fetch\", (event) => {\n  if (event.request.mode === \"navigate\") {\n    return;\n  }\n  event.respondWith(fetchWithCache(event.request));",
+	},
+}
+
+// serviceWorker returns go-app's service worker template with workerEdits.
+func serviceWorker() (string, error) {
+	s := app.DefaultAppWorkerJS
+	for _, e := range workerEdits {
+		if !strings.Contains(s, e.from) {
+			return "", errors.New("dashboard: go-app's service worker changed; review workerEdits")
+		}
+		s = strings.Replace(s, e.from, e.to, 1)
+	}
+	return s, nil
+}
