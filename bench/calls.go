@@ -49,6 +49,8 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 		return d, err
 	}
 	var dr, rr []time.Duration
+	wait := b.relay.profile("relay", 5*time.Second)
+	defer wait()
 	for i := range warmCalls + cfg.calls {
 		d, err := directCall(ctx, direct)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"runtime"
 	"time"
@@ -89,6 +90,7 @@ func runChild(dataDir string) error {
 		res, err := svc.AgentKeys().CreateKey(r.Context(), service.DefaultLocalUser, wire.CreateAgentKeyArgs{Name: "bench"})
 		answer(w, res.Secret, err)
 	})
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile) // for finding where a figure's time goes
 	csrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go csrv.Serve(cl)
 

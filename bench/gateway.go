@@ -58,6 +58,8 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 		return d, err
 	}
 	var dr, gr []time.Duration
+	wait := b.relay.profile("gateway", 5*time.Second)
+	defer wait()
 	for i := range warmCalls + cfg.calls {
 		d, err := directCall(ctx, direct)
 		if err != nil {

@@ -52,6 +52,7 @@ func main() {
 	flag.BoolVar(&cfg.short, "short", false, "one round of everything at small sizes: checks that the harness runs")
 	flag.StringVar(&cfg.chromium, "chromium", envOr("CHROMIUM", "/usr/bin/chromium"), "Chromium binary")
 	flag.StringVar(&cfg.inspector, "inspector", "bench/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "MCP Inspector's launcher (npm ci --prefix bench/inspector)")
+	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of the relay during each figure into this directory")
 	calls := flag.Int("calls", 0, "tool calls per side and path (default 400, 20 with -short)")
 	flag.Parse()
 	if cfg.short {

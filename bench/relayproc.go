@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -123,4 +124,33 @@ func (r *relayProc) mem() (memStats, error) {
 	}
 	var m memStats
 	return m, json.Unmarshal([]byte(s), &m)
+}
+
+// profileDir, when set, receives a CPU profile of the relay per figure.
+var profileDir string
+
+// profile records the child's CPU profile over d into profileDir/name.prof,
+// in the background; wait returns once it is written.
+func (r *relayProc) profile(name string, d time.Duration) (wait func() error) {
+	if profileDir == "" {
+		return func() error { return nil }
+	}
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", r.hello.Control, int(d.Seconds())))
+		if err != nil {
+			done <- err
+			return
+		}
+		defer resp.Body.Close()
+		f, err := os.Create(filepath.Join(profileDir, name+".prof"))
+		if err != nil {
+			done <- err
+			return
+		}
+		defer f.Close()
+		_, err = io.Copy(f, resp.Body)
+		done <- err
+	}()
+	return func() error { return <-done }
 }
