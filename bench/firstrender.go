@@ -14,6 +14,9 @@ type readiness struct {
 	name        string
 	visible     string
 	interactive string
+	// settled is what the first screen shows once complete; a change after
+	// which it no longer holds is a blink.
+	settled string
 }
 
 var (
@@ -21,6 +24,7 @@ var (
 		name:        "Switchboard",
 		visible:     `document.querySelector('.server-row[data-state="ready"]') !== null`,
 		interactive: `document.querySelector('#relay-status[data-state="live"]') !== null && document.querySelector('.server-row[data-state="ready"]') !== null`,
+		settled:     `document.querySelector('.server-row[data-state="ready"]') !== null && document.querySelector('#server-detail') !== null`,
 	}
 	// Inspector's connect screen: its server cards with their connection
 	// status and connect switch; React renders them with their handlers.
@@ -28,33 +32,35 @@ var (
 		name:        "MCP Inspector " + inspectorVersion,
 		visible:     `document.querySelector('[data-testid="connection-status"]') !== null`,
 		interactive: `document.querySelector('[data-testid="connection-status"]') !== null`,
+		settled:     `document.querySelector('[data-testid="connection-status"]') !== null`,
 	}
 )
 
 // observer records, in the page, when readiness is first reached, measured
 // from the navigation's start (performance.now()), checking after every DOM
 // change, so that both pages are timed the same way and without polling. It
-// also counts the changes after which the list was gone again (blinks).
+// also counts the times the settled first screen came apart again (blinks).
 func observer(r readiness) string {
 	return fmt.Sprintf(`(() => {
 	const m = window.__bench = {};
 	const check = () => {
 		const now = performance.now();
-		const shown = %s;
-		if (m.visible === undefined && shown) m.visible = now;
-		if (m.visible !== undefined && !shown) m.blinks = (m.blinks || 0) + 1;
+		if (m.visible === undefined && (%s)) m.visible = now;
 		if (m.interactive === undefined && (%s)) m.interactive = now;
+		const settled = %s;
+		if (settled) m.settled = true;
+		else if (m.settled) { m.blinks = (m.blinks || 0) + 1; m.settled = false; }
 	};
 	new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true});
 	document.addEventListener("DOMContentLoaded", check);
-})();`, r.visible, r.interactive)
+})();`, r.visible, r.interactive, r.settled)
 }
 
 // load is one page load's figures.
 type load struct {
 	visible, interactive time.Duration
 	bytes                int64
-	blinks               int // DOM changes after which the shown list was gone again
+	blinks               int // times the settled first screen came apart again
 }
 
 // loads are a side's figures over the rounds.
@@ -166,7 +172,7 @@ func firstRenderFigure(ctx context.Context, cfg config) ([]row, error) {
 	for _, l := range append(sb.cold, sb.warm...) {
 		blinks += l.blinks
 	}
-	rows[0].reference += fmt.Sprintf(" (Switchboard's list blinked out %d times in %d loads)", blinks, 2*len(sb.cold))
+	rows[0].reference += fmt.Sprintf(" (Switchboard's list and detail blinked %d times in %d loads)", blinks, 2*len(sb.cold))
 	sbBytes, refBytes := medBytes(sb.cold), medBytes(ref.cold)
 	rows = append(rows, row{
 		figure:      "bytes transferred, cold load",

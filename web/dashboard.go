@@ -95,6 +95,10 @@ func (d *Dashboard) markServersRendered(ctx app.Context) {
 // Render implements app.Composer.
 func (d *Dashboard) Render() app.UI {
 	v := currentView()
+	selected := d.selected
+	if v.Loaded { // as autoSelect will: so a prerendered page shows the detail the wasm draws
+		selected = autoSelection(v.Snapshot.Servers, selected)
+	}
 	return app.Div().ID("switchboard").Class("sb-app").Body(
 		renderHeader(v),
 		renderNav(ServersPath),
@@ -102,11 +106,11 @@ func (d *Dashboard) Render() app.UI {
 		&AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: v.Status == store.StatusLive},
 		app.Div().Class("sb-main").Body(
 			&ServerList{
-				Servers: v.Snapshot.Servers, Selected: d.selected,
+				Servers: v.Snapshot.Servers, Selected: selected,
 				Loaded: v.Loaded, SignedOut: v.Status == store.StatusSignedOut,
 				Asking: asksPerServer(v.Snapshot.Asks), Auth: v.Auth,
 			},
-			renderDetail(v, d.selected),
+			renderDetail(v, selected),
 		),
 	)
 }
