@@ -58,7 +58,7 @@ func main() {
 	if cfg.short {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
 	} else {
-		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 20, []int{200, 1000}, 1000
+		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 50, []int{200, 1000}, 1000
 	}
 
 	if *calls > 0 {
