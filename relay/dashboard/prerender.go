@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"compress/gzip"
 	"errors"
 	"net/http"
 	"path"
@@ -37,7 +38,12 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.Clone(r.Context())
 	r.Header.Del("If-None-Match")
-	web.PrerenderWith(snap, func() { h.page.ServeHTTP(privatePage{w}, r) })
+	pw := &privatePage{ResponseWriter: w}
+	if accepts(r.Header.Get("Accept-Encoding"), "gzip") { // a person's page grows with their tools
+		pw.gz = gzip.NewWriter(w)
+		defer pw.gz.Close()
+	}
+	web.PrerenderWith(snap, func() { h.page.ServeHTTP(pw, r) })
 }
 
 // isPage reports whether p names a page rather than one of go-app's files
@@ -46,18 +52,34 @@ func isPage(p string) bool {
 	return !strings.Contains(path.Base(p), ".")
 }
 
-// privatePage keeps a page with a person's state out of every cache.
-type privatePage struct{ http.ResponseWriter }
+// privatePage keeps a page with a person's state out of every cache, and
+// compresses it when gz is set.
+type privatePage struct {
+	http.ResponseWriter
+	gz      *gzip.Writer
+	written bool // the header was written
+}
 
-func (p privatePage) WriteHeader(code int) {
-	p.Header().Del("ETag")
-	p.Header().Set("Cache-Control", "no-store")
+func (p *privatePage) WriteHeader(code int) {
+	if p.written {
+		return
+	}
+	p.written = true
+	h := p.Header()
+	h.Del("ETag")
+	h.Set("Cache-Control", "no-store")
+	h.Add("Vary", "Accept-Encoding")
+	if p.gz != nil {
+		h.Del("Content-Length")
+		h.Set("Content-Encoding", "gzip")
+	}
 	p.ResponseWriter.WriteHeader(code)
 }
 
-func (p privatePage) Write(b []byte) (int, error) {
-	if p.Header().Get("Cache-Control") != "no-store" {
-		p.WriteHeader(http.StatusOK)
+func (p *privatePage) Write(b []byte) (int, error) {
+	p.WriteHeader(http.StatusOK)
+	if p.gz != nil {
+		return p.gz.Write(b)
 	}
 	return p.ResponseWriter.Write(b)
 }

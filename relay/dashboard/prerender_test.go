@@ -1,6 +1,8 @@
 package dashboard
 
 import (
+	"compress/gzip"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -88,5 +90,29 @@ func TestPrerenderedAttributesCannotBeBrokenOutOf(t *testing.T) {
 	}
 	if !strings.Contains(body, `data-server-name="x' onmouseover='alert(1)' a='"`) {
 		t.Errorf("the server's name is not one attribute value:\n%s", body)
+	}
+}
+
+func TestPrerenderedPageIsCompressedWhenTheBrowserAccepts(t *testing.T) {
+	h := newHandler(t, Config{Static: builtFS("WASM"), State: signedIn(
+		wire.Server{ID: "s1", Name: "Files", URL: "http://127.0.0.1:3001/mcp", State: wire.StateReady},
+	)})
+	w := get(h, "/", "Authorization", "Bearer ok", "Accept-Encoding", "gzip, br")
+	if got := w.Header().Get("Content-Encoding"); got != "gzip" {
+		t.Fatalf("Content-Encoding %q, want gzip", got)
+	}
+	zr, err := gzip.NewReader(w.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), `data-server-id="s1"`) {
+		t.Errorf("the decompressed page does not show server s1:\n%s", body)
+	}
+	if got := w.Header().Get("Content-Length"); got != "" {
+		t.Errorf("Content-Length %s of the uncompressed page sent with the compressed one", got)
 	}
 }
