@@ -19,13 +19,16 @@ var prerender struct {
 }
 
 // PrerenderWith runs render, the relay's page handler, while the pages show
-// snap as the relay's state (Loaded, and still connecting). Calls are
-// serialized, so two people's pages never mix.
-func PrerenderWith(snap wire.Snapshot, render func()) {
+// snap as the relay's state (Loaded, and still connecting), or no state
+// when snap is nil. Calls are serialized, so a page never shows another
+// person's state: the relay renders every page through it.
+func PrerenderWith(snap *wire.Snapshot, render func()) {
 	prerender.mu.Lock()
 	defer prerender.mu.Unlock()
-	prerender.view.Store(&store.View{Status: store.StatusConnecting, Loaded: true, Snapshot: snap})
-	defer prerender.view.Store(nil)
+	if snap != nil {
+		prerender.view.Store(&store.View{Status: store.StatusConnecting, Loaded: true, Snapshot: *snap})
+		defer prerender.view.Store(nil)
+	}
 	render()
 }
 

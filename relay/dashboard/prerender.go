@@ -22,18 +22,9 @@ type StateFunc func(r *http.Request) (snap wire.Snapshot, ok bool)
 // request has a session, and then never stored by a cache nor answered "not
 // modified" (go-app's ETag names the build, not the state).
 func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
-	if h.state == nil || !isPage(r.URL.Path) {
-		h.page.ServeHTTP(w, r)
-		return
-	}
-	snap, ok := h.state(r)
-	if !ok {
-		h.page.ServeHTTP(w, r)
-		return
-	}
-	snap, err := attrSafe(snap)
-	if err != nil { // cannot happen with a state that went through JSON: show the page without it
-		h.page.ServeHTTP(w, r)
+	snap := h.pageState(r)
+	if snap == nil { // still one at a time: no other person's state is set meanwhile
+		web.PrerenderWith(nil, func() { h.page.ServeHTTP(w, r) })
 		return
 	}
 	r = r.Clone(r.Context())
@@ -44,6 +35,22 @@ func (h *handler) servePage(w http.ResponseWriter, r *http.Request) {
 		defer pw.gz.Close()
 	}
 	web.PrerenderWith(snap, func() { h.page.ServeHTTP(pw, r) })
+}
+
+// pageState returns the state to prerender r's page with, nil for none.
+func (h *handler) pageState(r *http.Request) *wire.Snapshot {
+	if h.state == nil || !isPage(r.URL.Path) {
+		return nil
+	}
+	snap, ok := h.state(r)
+	if !ok {
+		return nil
+	}
+	safe, err := attrSafe(snap)
+	if err != nil { // cannot happen with a state that went through JSON: show the page without it
+		return nil
+	}
+	return &safe
 }
 
 // isPage reports whether p names a page rather than one of go-app's files

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -114,5 +115,31 @@ func TestPrerenderedPageIsCompressedWhenTheBrowserAccepts(t *testing.T) {
 	}
 	if got := w.Header().Get("Content-Length"); got != "" {
 		t.Errorf("Content-Length %s of the uncompressed page sent with the compressed one", got)
+	}
+}
+
+func TestPageWithoutASessionNeverShowsAnotherPersonsServers(t *testing.T) {
+	h := newHandler(t, Config{Static: builtFS("WASM"), State: signedIn(wire.Server{ID: "s1", Name: "Files", State: wire.StateReady})})
+	var wg sync.WaitGroup
+	leaked := make(chan string, 1)
+	for i := range 200 {
+		wg.Go(func() {
+			if i%2 == 0 {
+				get(h, "/", "Authorization", "Bearer ok")
+				return
+			}
+			if body := get(h, "/").Body.String(); strings.Contains(body, `data-server-id="s1"`) {
+				select {
+				case leaked <- body:
+				default:
+				}
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case body := <-leaked:
+		t.Errorf("a page without a session showed the signed-in person's server:\n%.2000s", body)
+	default:
 	}
 }
