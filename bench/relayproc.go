@@ -30,6 +30,9 @@ func startRelay() (*relayProc, error) {
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasSuffix(self, ".test") { // a test binary would run its tests, not the relay
+		return nil, fmt.Errorf("the relay child needs the bench command (go run ./bench), not %s", filepath.Base(self))
+	}
 	dir, err := os.MkdirTemp("", "switchboard-bench-relay-")
 	if err != nil {
 		return nil, err
