@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +39,9 @@ func TestPagePrerendersTheSignedInPersonsServers(t *testing.T) {
 	}
 	if got := w.Header().Get("Cache-Control"); got != "no-store" {
 		t.Errorf("Cache-Control %q, want no-store", got)
+	}
+	if !regexp.MustCompile(`<div[^>]*id="switchboard"[^>]*\binert\b`).MatchString(body) {
+		t.Errorf("the prerendered page can be typed into before the wasm replaces it:\n%.1500s", body)
 	}
 	if got := w.Header().Get("ETag"); got != "" {
 		t.Errorf("a page with a state has ETag %q", got)
