@@ -2,6 +2,7 @@
 #   make serve   build everything and run the relay with the demo server on 127.0.0.1:8080
 #   make test    vet, unit tests, headless-Chromium end-to-end tests and the MCP conformance suite
 #   make build   bin/switchboard with the dashboard embedded
+#   make bench   measure it side by side with MCP Inspector and direct go-sdk calls; prints one table
 
 GO       ?= go
 WASM     := static/dist/app.wasm
@@ -13,7 +14,7 @@ EVERYTHING_SERVER := $(EVERYTHING_DIR)/node_modules/@modelcontextprotocol/server
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
-.PHONY: all serve build wasm test vet unit e2e chromium bench clean
+.PHONY: all serve build wasm test vet unit e2e chromium bench bench-short clean
 
 all: build
 
@@ -34,7 +35,7 @@ $(WASM): $(WASM_SRC)
 $(WASM_SUM): $(WASM)
 	$(GO) run ./static/internal/compress $(WASM)
 
-test: vet unit e2e conformance
+test: vet unit e2e conformance bench-short
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -59,8 +60,22 @@ chromium:
 		echo "or point CHROMIUM=/path/to/chrome at a Chromium or Chrome binary."; exit 1; \
 	fi
 
-bench: $(WASM_SUM)
-	$(GO) test -run '^$$' -bench . -benchmem ./relay/... ./shared/...
+# bench runs every measurement (package bench) and prints one table; the
+# first-render comparison runs MCP Inspector from bench/inspector's lock file
+# (Node.js and npm needed). bench-short runs each figure once at small sizes,
+# to check that the harness still runs; its numbers mean nothing.
+INSPECTOR_DIR := bench/inspector
+INSPECTOR     := $(INSPECTOR_DIR)/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+
+bench: $(WASM_SUM) chromium $(INSPECTOR)
+	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -inspector $(INSPECTOR)
+
+bench-short: $(WASM_SUM) chromium $(INSPECTOR)
+	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -short -inspector $(INSPECTOR)
+
+$(INSPECTOR): $(INSPECTOR_DIR)/package.json $(INSPECTOR_DIR)/package-lock.json
+	npm ci --prefix $(INSPECTOR_DIR) --no-audit --no-fund
+	touch $@
 
 clean:
 	rm -rf bin static/dist/app.wasm*

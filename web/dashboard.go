@@ -49,7 +49,7 @@ func (d *Dashboard) OnMount(ctx app.Context) {
 		}
 	})
 	var scheduled atomic.Bool // changes that come in a burst cost one render
-	connectRelay(func() {
+	changed := func() {
 		if scheduled.CompareAndSwap(false, true) {
 			ctx.Dispatch(func(ctx app.Context) {
 				scheduled.Store(false)
@@ -57,7 +57,9 @@ func (d *Dashboard) OnMount(ctx app.Context) {
 				d.markServersRendered(ctx)
 			})
 		}
-	})
+	}
+	connectRelay(changed)
+	changed() // the snapshot may have come before the mount (Preconnect)
 }
 
 // autoSelect selects the first server when none of the list is selected.
@@ -94,18 +96,26 @@ func (d *Dashboard) markServersRendered(ctx app.Context) {
 // Render implements app.Composer.
 func (d *Dashboard) Render() app.UI {
 	v := currentView()
-	return app.Div().ID("switchboard").Class("sb-app").Body(
+	selected := d.selected
+	if v.Loaded { // as autoSelect will: so a prerendered page shows the detail the wasm draws
+		selected = autoSelection(v.Snapshot.Servers, selected)
+	}
+	root := app.Div().ID("switchboard").Class("sb-app")
+	if !app.IsClient { // what the relay prerenders only shows: nothing typed there is lost when the wasm replaces it
+		root = root.Attr("inert", true)
+	}
+	return root.Body(
 		renderHeader(v),
 		renderNav(ServersPath),
 		renderBanners(v.Status, d.updateReady),
 		&AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: v.Status == store.StatusLive},
 		app.Div().Class("sb-main").Body(
 			&ServerList{
-				Servers: v.Snapshot.Servers, Selected: d.selected,
+				Servers: v.Snapshot.Servers, Selected: selected,
 				Loaded: v.Loaded, SignedOut: v.Status == store.StatusSignedOut,
 				Asking: asksPerServer(v.Snapshot.Asks), Auth: v.Auth,
 			},
-			renderDetail(v, d.selected),
+			renderDetail(v, selected),
 		),
 	)
 }

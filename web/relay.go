@@ -44,7 +44,9 @@ func connectRelay(notify func()) {
 				page.mu.Lock()
 				n := page.notify
 				page.mu.Unlock()
-				n()
+				if n != nil {
+					n()
+				}
 			},
 		})
 		page.mu.Lock()
@@ -65,6 +67,9 @@ func relay() *store.Client {
 func currentView() store.View {
 	if c := relay(); c != nil {
 		return c.View()
+	}
+	if v, ok := prerenderedView(); ok {
+		return v
 	}
 	return store.View{Status: store.StatusConnecting}
 }

@@ -43,7 +43,7 @@ func (t *ServerTransfer) Render() app.UI {
 			app.Div().Class("sb-field").Body(
 				app.Label().For("import-text").Text("Or paste it"),
 				app.Textarea().ID("import-text").Rows(4).Spellcheck(false).
-					Placeholder("%s", `{"mcpServers": {"name": {"url": "https://…"}}}`).
+					Placeholder("Paste the JSON of a desktop client: mcpServers, each with a url").
 					Aria("describedby", "import-error"),
 			),
 			disabledIf(app.Button().ID("import-submit").Class("sb-button").Type("submit"), t.importing).

@@ -45,7 +45,7 @@ const (
 	suspectProbeTimeout = 1500 * time.Millisecond
 	// coalesceWindow gathers a burst of list_changed notifications into one
 	// rediscovery.
-	coalesceWindow = 50 * time.Millisecond
+	coalesceWindow = 10 * time.Millisecond
 	// stableSession is how long a session must have been ready for the end of
 	// its notification stream to be taken as routine (a proxy cutting a long
 	// request) and answered with an immediate reconnect rather than a failure.

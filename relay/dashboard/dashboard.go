@@ -28,6 +28,9 @@ type Config struct {
 	// writes an origin) that may frame the embedded dashboard
 	// ([web.EmbedPath]); none means embedding is off.
 	EmbedOrigins []string
+	// State, when set, gives the state of the person a page request is
+	// signed in as, and their page is prerendered with it.
+	State StateFunc
 }
 
 // themeColor colours the browser's UI around the dashboard; it matches the icon.
@@ -50,6 +53,7 @@ var refused = map[string]bool{
 type handler struct {
 	headers http.Header  // security headers of every answer
 	page    *app.Handler // go-app: pages, scripts, manifest
+	state   StateFunc    // nil: pages prerendered without a state
 	wasm    wasmFiles
 	assets  map[string]asset // /web/... path → file
 
@@ -87,6 +91,10 @@ func New(cfg Config) (http.Handler, error) {
 		return nil, err
 	}
 
+	worker, err := serviceWorker()
+	if err != nil {
+		return nil, err
+	}
 	web.Routes()
 	h := &handler{
 		headers: headers,
@@ -96,22 +104,23 @@ func New(cfg Config) (http.Handler, error) {
 		embedOrigins: cfg.EmbedOrigins,
 		embedHeaders: embedHeaders(cfg.EmbedOrigins),
 		embedScript:  embedScript,
+		state:        cfg.State,
 		page: &app.Handler{
-			Name:              "Switchboard",
-			ShortName:         "Switchboard",
-			Title:             "Switchboard",
-			Description:       "Your MCP servers, live: tools, prompts and resources.",
-			LoadingLabel:      "Loading Switchboard… {progress}%",
-			ThemeColor:        themeColor,
-			BackgroundColor:   themeColor,
-			Icon:              app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
-			Styles:            []string{web.StylesheetPath},
-			Resources:         resolver{},
-			Version:           buildVersion(wasm.raw.body, assets),
-			WasmContentLength: strconv.Itoa(len(wasm.raw.body)),
+			ServiceWorkerTemplate: worker,
+			Name:                  "Switchboard",
+			ShortName:             "Switchboard",
+			Title:                 "Switchboard",
+			Description:           "Your MCP servers, live: tools, prompts and resources.",
+			LoadingLabel:          "Loading Switchboard… {progress}%",
+			ThemeColor:            themeColor,
+			BackgroundColor:       themeColor,
+			Icon:                  app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
+			Styles:                []string{web.StylesheetPath},
+			Resources:             resolver{},
+			Version:               buildVersion(wasm.raw.body, assets),
+			WasmContentLength:     strconv.Itoa(len(wasm.raw.body)),
 		},
 	}
-	h.page.ServiceWorkerTemplate = serviceWorker
 	return h, nil
 }
 
@@ -149,7 +158,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.page.ServeHTTP(w, r)
 	default:
-		h.page.ServeHTTP(w, r)
+		h.servePage(w, r)
 	}
 }
 

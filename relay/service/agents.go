@@ -9,6 +9,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"golang.org/x/time/rate"
 )
 
 // DefaultWatchInterval is how often the relay looks for changes other
@@ -37,7 +38,7 @@ func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origi
 	a.auth = s.newAgentAuth(hc)
 	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Logger: logger}
 	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
-	limits := gateway.NewLimits(0, 0) // one budget per key, on every route
+	limits := gateway.NewLimits(rate.Limit(s.cfg.AgentRate), s.cfg.AgentBurst) // one budget per key, on every route
 	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger, Limits: limits}
 	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits})
 	a.keys.Closers = append(a.keys.Closers, a.api, a.mcp)

@@ -67,6 +67,10 @@ type Config struct {
 	OAuthSuccessURL, OAuthErrorURL string
 	// OAuthClients are clients pre-registered with authorization servers.
 	OAuthClients []oauth.Credentials
+	// AgentRate and AgentBurst are the token bucket of each agent key on
+	// /mcp; zero picks gateway.DefaultRate and gateway.DefaultBurst.
+	AgentRate  float64
+	AgentBurst int
 
 	Logger *slog.Logger
 }

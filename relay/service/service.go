@@ -124,7 +124,7 @@ func (s *Service) init(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins})
+	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins, State: s.pageState(verifier)})
 	if err != nil {
 		return err
 	}

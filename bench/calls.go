@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// warmCalls are made on each path before measuring.
+const warmCalls = 10
+
+// directCall times one go-sdk call of tick straight to the fixture.
+func directCall(ctx context.Context, cs *mcp.ClientSession) (time.Duration, error) {
+	start := time.Now()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolTick, Arguments: map[string]any{}})
+	d := time.Since(start)
+	if err == nil && res.IsError {
+		err = fmt.Errorf("tick failed: %v", res.Content)
+	}
+	return d, err
+}
+
+// relayCallFigure compares a tool call through the relay's WebSocket (op
+// frame out to result frame in, as a dashboard would, without a browser)
+// with a direct go-sdk call of the same fixture, alternating.
+func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
+	b, err := setUp(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	direct, err := b.fixture.directClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer direct.Close()
+
+	viaRelay := func() (time.Duration, error) {
+		start := time.Now()
+		f, err := b.dash.callTool(ctx, b.serverID, toolTick)
+		d := time.Since(start)
+		if err == nil && f.Type != wire.TypeResult {
+			err = fmt.Errorf("tick through the relay: %s frame", f.Type)
+		}
+		return d, err
+	}
+	var dr, rr []time.Duration
+	wait := b.relay.profile("relay", 5*time.Second)
+	defer wait()
+	for i := range warmCalls + cfg.calls {
+		d, err := directCall(ctx, direct)
+		if err != nil {
+			return nil, err
+		}
+		r, err := viaRelay()
+		if err != nil {
+			return nil, err
+		}
+		if i >= warmCalls {
+			dr, rr = append(dr, d), append(rr, r)
+		}
+	}
+	return []row{
+		ratioRow("tool call, relay alone (Go WebSocket op → result), p50", median(rr), median(dr), "direct go-sdk", 1.25),
+		ratioRow("tool call, relay alone, p99", percentile(rr, 99), percentile(dr, 99), "direct go-sdk", 0),
+	}, nil
+}

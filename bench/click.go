@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// clickCall clicks the tick tool's Call button and resolves with the
+// milliseconds until the page shows a new finished result of it, watched by
+// a MutationObserver in the page, split into its parts: click to op frame
+// sent, op sent to result frame received, result received to shown.
+const clickCall = `new Promise((resolve, reject) => {
+	const sel = '.call-result[data-tool-name="tick"]';
+	const before = new Set([...document.querySelectorAll(sel)].map(e => e.dataset.callId));
+	const done = () => [...document.querySelectorAll(sel)].some(e => !before.has(e.dataset.callId) && e.dataset.status === "ok");
+	const button = document.querySelector('#tool-panel[data-tool-name="tick"] #tool-call');
+	if (!button) { reject(new Error("no Call button for tick")); return; }
+	const obs = new MutationObserver(() => {
+		if (!done()) return;
+		obs.disconnect();
+		const end = performance.now(), t = window.__ws || {};
+		resolve({Total: end - start, ToSend: t.sent - start, Relay: t.result - t.sent, Render: end - t.result});
+	});
+	obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+	const start = performance.now();
+	button.click();
+})`
+
+// wsTimes patches the page's WebSocket, before any page script runs, to
+// note when the last tool.call op left and when the last result came in,
+// so that a click's time splits into page → relay → page → render.
+const wsTimes = `(() => {
+	const t = window.__ws = {};
+	const send = WebSocket.prototype.send;
+	WebSocket.prototype.send = function (d) {
+		if (typeof d === "string" && d.includes('"tool.call"')) t.sent = performance.now();
+		return send.call(this, d);
+	};
+	const WS = window.WebSocket;
+	window.WebSocket = function (...args) {
+		const s = new WS(...args);
+		s.addEventListener("message", e => {
+			if (typeof e.data === "string" && e.data.includes('"type":"result"')) t.result = performance.now();
+		});
+		return s;
+	};
+	window.WebSocket.prototype = WS.prototype;
+	Object.setPrototypeOf(window.WebSocket, WS);
+})();`
+
+// freshCalls are the first measured calls, made while the page shows few
+// results (warmCalls + freshCalls of them at most).
+const freshCalls = 20
+
+// clickFigure times a click on a tool's Call button to its result shown in
+// the dashboard, against a direct go-sdk call, alternating.
+func clickFigure(ctx context.Context, cfg config) ([]row, error) {
+	b, err := setUp(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	direct, err := b.fixture.directClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer direct.Close()
+	br, err := launch(cfg.chromium)
+	if err != nil {
+		return nil, err
+	}
+	defer br.cancel()
+	if err := br.onNewDocument(wsTimes); err != nil {
+		return nil, err
+	}
+	login, err := b.relay.loginURL()
+	if err != nil {
+		return nil, err
+	}
+	srvRow := `.server-row[data-server-id="` + b.serverID + `"]`
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"open the dashboard", func() error { return br.run(chromedp.Navigate(login)) }},
+		{"live", func() error {
+			return br.waitJS("the server ready", `document.querySelector('#relay-status[data-state="live"]') && document.querySelector('`+srvRow+`[data-state="ready"]')`)
+		}},
+		{"open the server", func() error { return br.run(chromedp.Click(chromedp.CSS(srvRow + " .server-name"))) }},
+		{"tools tab", func() error {
+			return br.waitJS("the detail", `document.querySelector('#server-detail[data-server-id="`+b.serverID+`"]')`)
+		}},
+		{"tools", func() error { return br.run(chromedp.Click(chromedp.CSS("#tab-tools"))) }},
+		{"tick", func() error {
+			return br.run(chromedp.Click(chromedp.CSS(`#server-detail .tool-item[data-tool-name="tick"] .tool-open`)))
+		}},
+		{"panel", func() error {
+			return br.waitJS("the tick panel", `document.querySelector('#tool-panel[data-tool-name="tick"] #tool-call')`)
+		}},
+		{"arguments", func() error {
+			_, err := eval[bool](br, `(() => { const a = document.querySelector("#tool-args"); if (a) { a.value = "{}"; a.dispatchEvent(new Event("input", {bubbles: true})); } return true; })()`)
+			return err
+		}},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	var dr, cr, toSend, relay, render []time.Duration
+	for i := range warmCalls + cfg.calls {
+		d, err := directCall(ctx, direct)
+		if err != nil {
+			return nil, err
+		}
+		c, err := eval[struct{ Total, ToSend, Relay, Render float64 }](br, clickCall)
+		if err != nil {
+			return nil, fmt.Errorf("click %d: %w", i, err)
+		}
+		if i >= warmCalls {
+			dr, cr = append(dr, d), append(cr, millis(c.Total))
+			toSend, relay, render = append(toSend, millis(c.ToSend)), append(relay, millis(c.Relay)), append(render, millis(c.Render))
+		}
+	}
+	n := strconv.Itoa(cfg.calls)
+	shown, err := eval[int](br, `document.querySelectorAll(".call-result").length`)
+	if err != nil {
+		return nil, err
+	}
+	return []row{
+		ratioRow("tool call, click to rendered result in the dashboard, p50 of the first 20 (a page showing few results)", median(cr[:min(len(cr), freshCalls)]), median(dr[:min(len(dr), freshCalls)]), "direct go-sdk", 1.5),
+		ratioRow("tool call, click to rendered result, p50 of "+n+" (the page ends up showing "+strconv.Itoa(shown)+" results)", median(cr), median(dr), "direct go-sdk", 1.5),
+		ratioRow("tool call, click to rendered result, p99", percentile(cr, 99), percentile(dr, 99), "direct go-sdk", 0),
+		{
+			figure:      "where a click's time goes (p50 of each part, all calls)",
+			switchboard: fmt.Sprintf("click → op sent %s; op sent → result in page %s; result → shown %s", ms(median(toSend)), ms(median(relay)), ms(median(render))),
+		},
+	}, nil
+}

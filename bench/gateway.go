@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bearer adds an Authorization header to every request.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// gatewayFigure compares an agent's call through the relay's /mcp (an agent
+// key, the go-sdk client) with a direct go-sdk call, alternating.
+func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
+	b, err := setUp(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	direct, err := b.fixture.directClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer direct.Close()
+	key, err := b.relay.agentKey()
+	if err != nil {
+		return nil, err
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil)
+	agent, err := c.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:   b.relay.URL() + "/mcp",
+		HTTPClient: &http.Client{Transport: bearer{token: key, next: http.DefaultTransport}},
+	}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("agent connect: %w", err)
+	}
+	defer agent.Close()
+	name := b.serverID + "__" + toolTick
+	viaGateway := func() (time.Duration, error) {
+		start := time.Now()
+		res, err := agent.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+		d := time.Since(start)
+		if err == nil && res.IsError {
+			err = fmt.Errorf("%s through the gateway failed: %v", name, res.Content)
+		}
+		return d, err
+	}
+	var dr, gr []time.Duration
+	wait := b.relay.profile("gateway", 5*time.Second)
+	defer wait()
+	for i := range warmCalls + cfg.calls {
+		d, err := directCall(ctx, direct)
+		if err != nil {
+			return nil, err
+		}
+		g, err := viaGateway()
+		if err != nil {
+			return nil, err
+		}
+		if i >= warmCalls {
+			dr, gr = append(dr, d), append(gr, g)
+		}
+	}
+	return []row{
+		ratioRow("agent call through /mcp, p50", median(gr), median(dr), "direct go-sdk", 1.3),
+		ratioRow("agent call through /mcp, p99", percentile(gr, 99), percentile(dr, 99), "direct go-sdk", 0),
+	}, nil
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// config is what a run measures and how much.
+type config struct {
+	short        bool
+	rounds       int // browser rounds per side
+	calls        int // tool calls per side and path
+	dashboards   int // fan-out: dashboards of one user
+	fanRounds    int // fan-out: changes measured
+	serverCounts []int
+	tools        int // tools of the server whose delta is measured
+	chromium     string
+	inspector    string // the Inspector launcher script
+}
+
+// figure is one measurement; it returns its table rows.
+type figure struct {
+	name string
+	run  func(context.Context, config) ([]row, error)
+}
+
+var figures = []figure{
+	{"render", firstRenderFigure},
+	{"click", clickFigure},
+	{"relay", relayCallFigure},
+	{"gateway", gatewayFigure},
+	{"fanout", fanOutFigure},
+	{"memory", memoryFigure},
+	{"delta", deltaFigure},
+}
+
+func main() {
+	if len(os.Args) == 3 && os.Args[1] == childArg {
+		if err := runChild(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "relay:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	var cfg config
+	only := flag.String("only", "", "comma-separated figures to run ("+names()+"); all by default")
+	flag.BoolVar(&cfg.short, "short", false, "one round of everything at small sizes: checks that the harness runs")
+	flag.StringVar(&cfg.chromium, "chromium", envOr("CHROMIUM", "/usr/bin/chromium"), "Chromium binary")
+	flag.StringVar(&cfg.inspector, "inspector", "bench/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "MCP Inspector's launcher (npm ci --prefix bench/inspector)")
+	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of the relay during each figure into this directory")
+	calls := flag.Int("calls", 0, "tool calls per side and path (default 400, 20 with -short)")
+	flag.Parse()
+	if cfg.short {
+		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
+	} else {
+		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 50, []int{200, 1000}, 1000
+	}
+
+	if *calls > 0 {
+		cfg.calls = *calls
+	}
+	ctx := context.Background()
+	var rows []row
+	failed := false
+	start := time.Now()
+	for _, f := range figures {
+		if *only != "" && !contains(strings.Split(*only, ","), f.name) {
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s…\n", f.name)
+		t := time.Now()
+		rs, err := f.run(ctx, cfg)
+		if err != nil {
+			failed = true
+			rs = append(rs, row{figure: f.name, switchboard: "error: " + err.Error()})
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s took %v\n", f.name, time.Since(t).Round(time.Millisecond))
+		rows = append(rows, rs...)
+	}
+	fmt.Printf("Measured %s on %s/%s, %d CPUs (%s), in %v%s.\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpuModel(), time.Since(start).Round(time.Second), map[bool]string{true: ", short mode (sizes too small to compare)"}[cfg.short])
+	printTable(os.Stdout, rows)
+	if failed {
+		os.Exit(1)
+	}
+}
+
+func names() string {
+	var n []string
+	for _, f := range figures {
+		n = append(n, f.name)
+	}
+	return strings.Join(n, ", ")
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if strings.TrimSpace(v) == s {
+			return true
+		}
+	}
+	return false
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+// cpuModel names the processor, from /proc/cpuinfo where there is one.
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// childStartTimeout bounds how long the child relay takes to listen.
+const childStartTimeout = 30 * time.Second
+
+// relayProc is the relay under test, a child process.
+type relayProc struct {
+	cmd     *exec.Cmd
+	stdin   io.Closer
+	hello   childHello
+	dataDir string
+}
+
+// startRelay starts a child relay with a fresh data directory.
+func startRelay() (*relayProc, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasSuffix(self, ".test") { // a test binary would run its tests, not the relay
+		return nil, fmt.Errorf("the relay child needs the bench command (go run ./bench), not %s", filepath.Base(self))
+	}
+	dir, err := os.MkdirTemp("", "switchboard-bench-relay-")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, childArg, dir)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	r := &relayProc{cmd: cmd, stdin: stdin, dataDir: dir}
+	line := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(stdout)
+		if s.Scan() {
+			line <- s.Text()
+		}
+		close(line)
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case l, ok := <-line:
+		if !ok {
+			r.stop()
+			return nil, fmt.Errorf("relay child exited before it listened")
+		}
+		if err := json.Unmarshal([]byte(l), &r.hello); err != nil {
+			r.stop()
+			return nil, fmt.Errorf("relay child said %q: %w", l, err)
+		}
+	case <-time.After(childStartTimeout):
+		r.stop()
+		return nil, fmt.Errorf("relay child did not listen within %v", childStartTimeout)
+	}
+	return r, nil
+}
+
+// stop ends the child and removes its data.
+func (r *relayProc) stop() {
+	r.stdin.Close()
+	done := make(chan struct{})
+	go func() { r.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		r.cmd.Process.Kill()
+		<-done
+	}
+	os.RemoveAll(r.dataDir)
+}
+
+// URL is the relay's address as a person opens it.
+func (r *relayProc) URL() string { return "http://" + r.hello.Addr }
+
+// control calls a control route and returns its text.
+func (r *relayProc) control(method, path string) (string, error) {
+	req, err := http.NewRequest(method, "http://"+r.hello.Control+path, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(b)))
+	}
+	return string(b), nil
+}
+
+func (r *relayProc) loginURL() (string, error) { return r.control(http.MethodGet, controlLogin) }
+func (r *relayProc) token() (string, error)    { return r.control(http.MethodGet, controlToken) }
+func (r *relayProc) agentKey() (string, error) { return r.control(http.MethodPost, controlAgentKey) }
+
+// mem returns the child's heap figures after a GC.
+func (r *relayProc) mem() (memStats, error) {
+	s, err := r.control(http.MethodGet, controlMem)
+	if err != nil {
+		return memStats{}, err
+	}
+	var m memStats
+	return m, json.Unmarshal([]byte(s), &m)
+}
+
+// profileDir, when set, receives a CPU profile of the relay per figure.
+var profileDir string
+
+// profile records the child's CPU profile over d into profileDir/name.prof,
+// in the background; wait returns once it is written.
+func (r *relayProc) profile(name string, d time.Duration) (wait func() error) {
+	if profileDir == "" {
+		return func() error { return nil }
+	}
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", r.hello.Control, int(d.Seconds())))
+		if err != nil {
+			done <- err
+			return
+		}
+		defer resp.Body.Close()
+		f, err := os.Create(filepath.Join(profileDir, name+".prof"))
+		if err != nil {
+			done <- err
+			return
+		}
+		defer f.Close()
+		_, err = io.Copy(f, resp.Body)
+		done <- err
+	}()
+	return func() error { return <-done }
+}

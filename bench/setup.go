@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+)
+
+// bench is a relay under test with one fixture registered and ready, and a
+// Go dashboard attached.
+type bench struct {
+	relay    *relayProc
+	fixture  *mcpFixture
+	dash     *socket
+	serverID string
+	token    string
+}
+
+// setUp starts a relay and a fixture with tools filler tools, registers it
+// and waits until it is ready.
+func setUp(ctx context.Context, tools int) (*bench, error) {
+	r, err := startRelay()
+	if err != nil {
+		return nil, err
+	}
+	b := &bench{relay: r}
+	if err := b.init(ctx, tools); err != nil {
+		b.close()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *bench) init(ctx context.Context, tools int) error {
+	var err error
+	if b.fixture, err = startFixture(tools); err != nil {
+		return err
+	}
+	if b.token, err = b.relay.token(); err != nil {
+		return err
+	}
+	if b.dash, err = dialSocket(ctx, b.relay, b.token); err != nil {
+		return fmt.Errorf("dashboard socket: %w", err)
+	}
+	if b.serverID, err = b.dash.addServer(ctx, "fixture", b.fixture.URL()); err != nil {
+		return err
+	}
+	return b.dash.waitReady(ctx, b.serverID)
+}
+
+func (b *bench) close() {
+	if b.dash != nil {
+		b.dash.close()
+	}
+	b.relay.stop()
+	if b.fixture != nil {
+		b.fixture.Stop()
+	}
+}

@@ -1,0 +1,44 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// TestFirstScreenShowsTheServersBeforeTheWasm loads the dashboard's page as
+// a signed-in browser would, without running it: the relay has prerendered
+// the person's servers, ready, and keeps the page out of caches.
+func TestFirstScreenShowsTheServersBeforeTheWasm(t *testing.T) {
+	r := startRelay(t)
+	fx := fixture.Start(t)
+	cookie := r.sessionCookie(t)
+	s, _ := r.openSocket(t, cookie)
+	id := s.addServer(fixtureName, fx.URL())
+	s.waitServerState(id, wire.StateReady)
+
+	req, err := http.NewRequest(http.MethodGet, r.URL()+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.AddCookie(cookie)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("get the page: %v", err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := `data-server-id="` + id + `"`; !strings.Contains(string(body), row) || !strings.Contains(string(body), `data-state="ready"`) {
+		t.Errorf("the page does not show server %s ready:\n%.3000s", id, body)
+	}
+	if got := resp.Header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control %q, want no-store", got)
+	}
+}

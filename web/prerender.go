@@ -1,0 +1,64 @@
+package web
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+)
+
+// The relay prerenders a signed-in person's page with their state, so that
+// their servers show before the wasm starts; the wasm then draws its first
+// screen only once the relay's snapshot arrived (or after a short wait), so
+// the list does not blink empty while it takes over.
+var prerender struct {
+	mu   sync.Mutex                 // one prerender with a state at a time
+	view atomic.Pointer[store.View] // the state being prerendered, nil otherwise
+}
+
+// PrerenderWith runs render, the relay's page handler, while the pages show
+// snap as the relay's state (Loaded, and still connecting), or no state
+// when snap is nil. Calls are serialized, so a page never shows another
+// person's state: the relay renders every page through it.
+func PrerenderWith(snap *wire.Snapshot, render func()) {
+	prerender.mu.Lock()
+	defer prerender.mu.Unlock()
+	if snap != nil {
+		prerender.view.Store(&store.View{Status: store.StatusConnecting, Loaded: true, Snapshot: *snap})
+		defer prerender.view.Store(nil)
+	}
+	render()
+}
+
+// prerenderedView returns the state of the prerender under way, if any.
+func prerenderedView() (store.View, bool) {
+	if v := prerender.view.Load(); v != nil {
+		return *v, true
+	}
+	return store.View{}, false
+}
+
+// Preconnect connects the page to the relay before the dashboard's first
+// render and waits, at most wait, for the first snapshot (or for the relay
+// to say the person is signed out), so that the first screen the wasm draws
+// replaces the prerendered one with the same list. The wasm main calls it
+// before app.RunWhenOnBrowser.
+func Preconnect(wait time.Duration) {
+	settled := make(chan struct{}, 1)
+	connectRelay(func() {
+		if v := currentView(); v.Loaded || v.Status == store.StatusSignedOut {
+			select {
+			case settled <- struct{}{}:
+			default:
+			}
+		}
+	})
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-settled:
+	case <-t.C:
+	}
+}
