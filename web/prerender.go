@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
@@ -44,8 +46,12 @@ func prerenderedView() (store.View, bool) {
 // render and waits, at most wait, for the first snapshot (or for the relay
 // to say the person is signed out), so that the first screen the wasm draws
 // replaces the prerendered one with the same list. The wasm main calls it
-// before app.RunWhenOnBrowser.
+// before app.RunWhenOnBrowser. An embedded dashboard ([EmbedPath]) is not
+// prerendered and connects only once its host handed it a token.
 func Preconnect(wait time.Duration) {
+	if app.Window().URL().Path == EmbedPath {
+		return
+	}
 	settled := make(chan struct{}, 1)
 	connectRelay(func() {
 		if v := currentView(); v.Loaded || v.Status == store.StatusSignedOut {
