@@ -6,7 +6,6 @@ import (
 	"path"
 	"strings"
 
-
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web"
 )
@@ -88,4 +87,3 @@ func (p *privatePage) Write(b []byte) (int, error) {
 	}
 	return p.ResponseWriter.Write(b)
 }
-
