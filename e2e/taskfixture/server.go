@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 )
 
 // Tool names.
@@ -47,8 +48,7 @@ type Config struct {
 type Server struct {
 	URL string // the MCP endpoint
 
-	cfg  Config
-	http *httptest.Server
+	cfg Config
 
 	mu      sync.Mutex
 	next    int
@@ -81,25 +81,20 @@ func Start(t testing.TB, cfg Config) *Server {
 		cfg.PollInterval = 200 * time.Millisecond
 	}
 	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), created: make(chan string, 64)}
-	srv := s.newMCPServer()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	s.http = &httptest.Server{Listener: ln, Config: &http.Server{Handler: s.wrap(h), ReadHeaderTimeout: 5 * time.Second}}
-	s.http.Start()
-	s.URL = s.http.URL + "/mcp"
-	t.Cleanup(func() {
-		s.http.CloseClientConnections()
-		s.http.Close()
-		s.mu.Lock()
-		for _, tk := range s.tasks {
-			tk.cancel()
-		}
-		s.mu.Unlock()
-	})
+	t.Cleanup(s.cancelTasks) // after the server stopped
+	lb := fixture.NewLoopback(s.newMCPServer, fixture.JSONResponse(), fixture.WrapMCP(s.wrap))
+	fixture.Serve(t, lb)
+	s.URL = lb.URL()
 	return s
+}
+
+// cancelTasks ends the tasks still working.
+func (s *Server) cancelTasks() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, tk := range s.tasks {
+		tk.cancel()
+	}
 }
 
 // Created returns the ids of the tasks created, one per receive.
