@@ -32,6 +32,9 @@ const MethodCreate = "fixture/createTask"
 type Config struct {
 	Steps int           // steps of a research task; default 3
 	Step  time.Duration // the duration of one step; default 300ms
+	// Paced makes each step last until the test calls Advance, instead of
+	// Step, so that a test can see a step however slow the machine is.
+	Paced bool
 	// NoTaskCapability declares no tasks capability, so that the research
 	// tool, which requires tasks, cannot be called.
 	NoTaskCapability bool
@@ -54,6 +57,7 @@ type Server struct {
 	next    int
 	tasks   map[string]*task
 	release chan struct{} // closed by Release
+	advance chan struct{} // a value per Advance, buffered
 	created chan string   // each created task id, buffered
 }
 
@@ -80,7 +84,7 @@ func Start(t testing.TB, cfg Config) *Server {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 200 * time.Millisecond
 	}
-	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), created: make(chan string, 64)}
+	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), advance: make(chan struct{}, 64), created: make(chan string, 64)}
 	t.Cleanup(s.cancelTasks) // after the server stopped
 	lb := fixture.NewLoopback(s.newMCPServer, fixture.JSONResponse(), fixture.WrapMCP(s.wrap))
 	fixture.Serve(t, lb)
@@ -109,6 +113,20 @@ func (s *Server) Release() {
 	default:
 		close(s.release)
 	}
+}
+
+// Advance ends the current step of a paced task (see Config.Paced); when
+// no task works, the next step to start ends at once.
+func (s *Server) Advance() { s.advance <- struct{}{} }
+
+// stepEnd returns what ends a step: Advance when paced, otherwise time.
+func (s *Server) stepEnd() <-chan struct{} {
+	if s.cfg.Paced {
+		return s.advance
+	}
+	end := make(chan struct{})
+	time.AfterFunc(s.cfg.Step, func() { close(end) })
+	return end
 }
 
 // Status returns the status of task id ("" when unknown).
@@ -240,7 +258,7 @@ func (s *Server) run(ctx context.Context, tk *task, topic string, steps int, rep
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(s.cfg.Step):
+		case <-s.stepEnd():
 		}
 	}
 	if s.cfg.Hold {
