@@ -60,7 +60,7 @@ func TestTaskShowsItsStatusThenItsResult(t *testing.T) {
 }
 
 func TestTaskCancelledFromThePage(t *testing.T) {
-	_, fx, p := openTaskServer(t, taskfixture.Config{Steps: 100, Step: 200 * time.Millisecond})
+	_, fx, p := openTaskServer(t, taskfixture.Config{Paced: true})
 	id := p.startCallWith(taskfixture.ToolResearch, `{"topic":"bees"}`)
 	task := <-fx.Created()
 	p.waitTaskText(id, "step")
@@ -134,7 +134,7 @@ func TestPingShowsTheRoundTrip(t *testing.T) {
 }
 
 func TestSecondTabSeesACallAndCancelsIt(t *testing.T) {
-	r, fx, a := openTaskServer(t, taskfixture.Config{Steps: 100, Step: 200 * time.Millisecond})
+	r, fx, a := openTaskServer(t, taskfixture.Config{Paced: true})
 	id := a.startCallWith(taskfixture.ToolResearch, `{"topic":"lichen"}`)
 	task := <-fx.Created()
 	a.waitTaskText(id, "step")

@@ -33,7 +33,8 @@ type Config struct {
 	Steps int           // steps of a research task; default 3
 	Step  time.Duration // the duration of one step; default 300ms
 	// Paced makes each step last until the test calls Advance, instead of
-	// Step, so that a test can see a step however slow the machine is.
+	// Step, so that a test can see a step however slow the machine is; a
+	// task never advanced works until it is cancelled.
 	Paced bool
 	// NoTaskCapability declares no tasks capability, so that the research
 	// tool, which requires tasks, cannot be called.
