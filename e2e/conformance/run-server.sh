@@ -26,6 +26,9 @@
 #   CONFORMANCE_LOGS     where each scenario's output goes (default ../out/conformance-server)
 #   CONFORMANCE_SCENARIOS the scenarios, space-separated (default all that
 #                        "conformance list --server" prints)
+#   CONFORMANCE_SHARD    K/N: only every N-th of those scenarios, from the
+#                        K-th, so that N runs (each with its own relay and
+#                        CONFORMANCE_LOGS) share the list
 #
 # Where we are root and may create a network namespace, the whole run is in
 # a private one with only loopback.
@@ -181,6 +184,11 @@ done
 relayed=$proxy/mcp/s/$id
 
 scenarios=${CONFORMANCE_SCENARIOS:-$("$suite" list --server | sed -n 's/^  - \([^ ]*\).*/\1/p')}
+if [ -n "${CONFORMANCE_SHARD:-}" ]; then
+	scenarios=$(for name in $scenarios; do echo "$name"; done |
+		awk -v k="${CONFORMANCE_SHARD%/*}" -v n="${CONFORMANCE_SHARD#*/}" '(NR - k) % n == 0')
+	[ -n "$scenarios" ] || fail "no scenarios in shard $CONFORMANCE_SHARD"
+fi
 
 # passes runs scenario $1 against URL $2 and reports whether it passed.
 passes() {
