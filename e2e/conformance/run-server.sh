@@ -154,6 +154,10 @@ keyfile=$data/agent.key
 ) || fail "switchboard agent-key create failed: $(head -c 500 "$data/agent-key.out")"
 [ -s "$keyfile" ] || fail "no agent key in the output of switchboard agent-key create"
 
+# The files that await_line reads are emptied before the process starts:
+# its own redirection empties them only once it runs, and until then
+# await_line would read a line of the last run.
+: >"$logs/switchboard.log"
 "$switchboard" serve --data "$data" --addr 127.0.0.1:0 --ask-timeout 3s >"$logs/switchboard.out" 2>"$logs/switchboard.log" &
 rpid=$!
 pids="$pids $rpid"
@@ -167,6 +171,7 @@ until answers "$relay/healthz"; do
 	sleep 0.1
 done
 
+: >"$logs/bearerproxy.url"
 "$bearerproxy" -target "$relay" -key-file "$keyfile" >"$logs/bearerproxy.url" 2>"$logs/bearerproxy.log" &
 ppid=$!
 pids="$pids $ppid"
