@@ -103,8 +103,9 @@ clean:
 # server scenarios against the go-sdk's conformance server directly and
 # through the agent endpoint (conformance-server; make -k conformance runs
 # it even when the first fails). Node.js and npm needed; the suite is
-# installed from the lock file into e2e/conformance/node_modules. The two
-# share no port or log, so make test runs them at once.
+# installed from the lock file into e2e/conformance/node_modules. They share
+# no port or log, so make test runs the client scenarios beside the server
+# scenarios' shards.
 CONFORMANCE_DIR   := e2e/conformance
 CONFORMANCE_SUITE := $(CONFORMANCE_DIR)/node_modules/.bin/conformance
 EVERYTHING        := bin/everything-server
