@@ -62,10 +62,8 @@ func Start(t testing.TB, opts Options) *Server {
 	} else {
 		s.addTools()
 	}
-	s.lb = fixture.NewLoopback(func() *mcp.Server { return s.mcp },
-		fixture.Stateless(opts.Stateless),
+	s.lb = fixture.ServeOnce(t, s.mcp, fixture.Stateless(opts.Stateless),
 		fixture.Handle("GET "+CompletePath, http.HandlerFunc(s.serveComplete)))
-	fixture.Serve(t, s.lb)
 	return s
 }
 

@@ -47,8 +47,7 @@ func Start(t testing.TB, opts Options) *Server {
 	})
 	s.mcp.AddReceivingMiddleware(s.recordLevels)
 	s.addTools(opts.Stateless)
-	s.lb = fixture.NewLoopback(func() *mcp.Server { return s.mcp }, fixture.Stateless(opts.Stateless))
-	fixture.Serve(t, s.lb)
+	s.lb = fixture.ServeOnce(t, s.mcp, fixture.Stateless(opts.Stateless))
 	return s
 }
 

@@ -38,8 +38,7 @@ func Start(t testing.TB, opts Options) *Server {
 	} else {
 		s.addTools()
 	}
-	s.lb = fixture.NewLoopback(func() *mcp.Server { return s.mcp }, fixture.Stateless(opts.Stateless))
-	fixture.Serve(t, s.lb)
+	s.lb = fixture.ServeOnce(t, s.mcp, fixture.Stateless(opts.Stateless))
 	return s
 }
 
