@@ -1,6 +1,7 @@
 # Switchboard: build, run and test.
 #   make serve   build everything and run the relay with the demo server on 127.0.0.1:8080
-#   make test    vet, unit tests, headless-Chromium end-to-end tests and the MCP conformance suite
+#   make test    vet, unit tests, headless-Chromium end-to-end tests and the MCP conformance suite,
+#                at the same time, each part's output in e2e/out/test/PART.log (printed if it fails)
 #   make build   bin/switchboard with the dashboard embedded
 #   make bench   measure it side by side with MCP Inspector and direct go-sdk calls; prints one table
 
@@ -14,7 +15,7 @@ EVERYTHING_SERVER := $(EVERYTHING_DIR)/node_modules/@modelcontextprotocol/server
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
-.PHONY: all serve build wasm test vet unit e2e chromium bench bench-short clean
+.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium bench bench-short clean
 
 all: build
 
@@ -35,7 +36,34 @@ $(WASM): $(WASM_SRC)
 $(WASM_SUM): $(WASM)
 	$(GO) run ./static/internal/compress $(WASM)
 
-test: vet unit e2e conformance bench-short
+# The parts of make test. They share nothing but what test-deps builds, and
+# scripts/parts.sh runs them at once: on two cores the end-to-end tests and
+# the conformance suites mostly wait (on Chromium, on timers, on node), so
+# the others fill the time they leave. bench-short only checks that make
+# bench still runs.
+# The browser tests are split over E2E_SHARDS test processes (e2e-1of3,
+# e2e-2of3, ...; scripts/e2e-shard.sh), each with its own Chromium, and the
+# conformance server scenarios over CONFORMANCE_SHARDS runs, each with its
+# own relay: every shard gets about as many tests as the others.
+E2E_SHARDS         := 3
+CONFORMANCE_SHARDS := 2
+shards = $(foreach k,$(shell seq $(2)),$(1)-$(k)of$(2))
+TEST_PARTS := vet unit $(call shards,e2e,$(E2E_SHARDS)) conformance-client \
+	$(call shards,conformance-server,$(CONFORMANCE_SHARDS)) bench-short
+
+test: test-deps
+	@MAKE="$(MAKE)" bash scripts/parts.sh $(TEST_PARTS)
+
+# test-deps builds, once and before the parts start, what more than one part
+# needs: the dashboard, the binaries, the npm suites, Chromium, and the
+# packages of every test binary (so that parts do not compile them twice).
+test-deps:
+	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
+
+# test-compile compiles every test binary without running it. A package that
+# does not compile is reported by its part, with the error in its log.
+test-compile: $(WASM_SUM)
+	@$(GO) test -run '^$$' -exec true ./... >/dev/null 2>&1 || true
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -43,11 +71,17 @@ vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./web/... ./shared/...
 
+# unit runs every package's tests but the browser tests (the fixtures' own
+# tests are here: they need no browser).
 unit: $(WASM_SUM)
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v /e2e)
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 
 e2e: $(WASM_SUM) chromium $(EVERYTHING_SERVER)
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./e2e/...
+
+# e2e-KofN runs shard K of N of the browser tests.
+e2e-%: $(WASM_SUM) chromium $(EVERYTHING_SERVER)
+	CHROMIUM=$(CHROMIUM) GO=$(GO) sh scripts/e2e-shard.sh $(subst of, ,$*) -timeout 20m
 
 # chromium installs Chromium with apt-get when it is missing and we are root.
 chromium:
@@ -81,20 +115,34 @@ clean:
 	rm -rf bin static/dist/app.wasm*
 
 # conformance runs the client scenarios of the official MCP conformance suite
-# against bin/switchboard, one at a time, then its server scenarios against
-# the go-sdk's conformance server directly and through the agent endpoint
-# (Node.js and npm needed; the suite is installed from the lock file into
-# e2e/conformance/node_modules).
+# against bin/switchboard, one at a time (conformance-client), then its
+# server scenarios against the go-sdk's conformance server directly and
+# through the agent endpoint (conformance-server; make -k conformance runs
+# it even when the first fails). Node.js and npm needed; the suite is
+# installed from the lock file into e2e/conformance/node_modules. They share
+# no port or log, so make test runs the client scenarios beside the server
+# scenarios' shards.
 CONFORMANCE_DIR   := e2e/conformance
 CONFORMANCE_SUITE := $(CONFORMANCE_DIR)/node_modules/.bin/conformance
 EVERYTHING        := bin/everything-server
 BEARERPROXY       := bin/bearerproxy
 
-.PHONY: conformance
-conformance: $(BIN) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY)
-	SWITCHBOARD_BIN=$(abspath $(BIN)) sh $(CONFORMANCE_DIR)/run.sh; client=$$?; \
-	EVERYTHING_SERVER=$(abspath $(EVERYTHING)) SWITCHBOARD_BIN=$(abspath $(BIN)) BEARERPROXY=$(abspath $(BEARERPROXY)) sh $(CONFORMANCE_DIR)/run-server.sh; server=$$?; \
-	[ $$client = 0 ] && [ $$server = 0 ]
+.PHONY: conformance conformance-client conformance-server
+conformance: conformance-client conformance-server
+
+conformance-client: $(BIN) $(CONFORMANCE_SUITE)
+	SWITCHBOARD_BIN=$(abspath $(BIN)) sh $(CONFORMANCE_DIR)/run.sh
+
+CONFORMANCE_SERVER_RUN := EVERYTHING_SERVER=$(abspath $(EVERYTHING)) SWITCHBOARD_BIN=$(abspath $(BIN)) \
+	BEARERPROXY=$(abspath $(BEARERPROXY)) sh $(CONFORMANCE_DIR)/run-server.sh
+
+conformance-server: $(BIN) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY)
+	$(CONFORMANCE_SERVER_RUN)
+
+# conformance-server-KofN runs shard K of N of the server scenarios, with a
+# relay and a conformance server of its own, logs in e2e/out/conformance-server-KofN.
+conformance-server-%: $(BIN) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY)
+	CONFORMANCE_SHARD=$(subst of,/,$*) CONFORMANCE_LOGS=$(abspath e2e/out/conformance-server-$*) $(CONFORMANCE_SERVER_RUN)
 
 $(EVERYTHING): go.mod go.sum
 	$(GO) build -o $@ github.com/modelcontextprotocol/go-sdk/conformance/everything-server

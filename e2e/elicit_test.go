@@ -16,9 +16,11 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// askTimeout is the relay's deadline for an answer in the timeout test:
-// long enough to see the card, short enough to wait for.
-const askTimeout = 3 * time.Second
+// askTimeout is the relay's deadline for an answer in the timeout tests:
+// long enough to see the card, and to reload the page and see it again,
+// on a busy machine (make test runs the parts at once on two cores); short
+// enough to wait for.
+const askTimeout = 6 * time.Second
 
 // formNamed returns the fixture's form called name.
 func formNamed(t testing.TB, name string) elicitfixture.Form {

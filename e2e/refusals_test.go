@@ -18,8 +18,10 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// shortTTL is the life of a token that a test watches expire.
-const shortTTL = 2 * time.Second
+// shortTTL is the life of a token that a test watches expire: long enough
+// to authenticate and get the snapshot on a busy machine (an expiry is
+// whole seconds, so a token may live a second less).
+const shortTTL = 5 * time.Second
 
 // evilOrigin is a site that is not the relay's.
 const evilOrigin = "http://evil.example"

@@ -40,15 +40,19 @@ func (p *tab) waitTaskText(id, want string) {
 var researchCalls = fmt.Sprintf(`.call-result[data-tool-name=%s]`, jsString(taskfixture.ToolResearch))
 
 func TestTaskShowsItsStatusThenItsResult(t *testing.T) {
-	_, _, p := openTaskServer(t, taskfixture.Config{Steps: 3, Step: 500 * time.Millisecond})
+	_, fx, p := openTaskServer(t, taskfixture.Config{Steps: 3, Paced: true})
 	p.click(toolSel(taskfixture.ToolResearch))
 	p.waitPresent(`#tool-panel .tool-task`)
 	id := p.startCallWith(taskfixture.ToolResearch, `{"topic":"owls"}`)
+	p.waitTaskText(id, "step 1 of 3")
+	fx.Advance()
 	p.waitTaskText(id, "step 2 of 3")
 	p.screenshot("task-running")
 	if got := p.callStatus(id); got != "pending" {
 		t.Errorf("while the task works the call is %q, want pending", got)
 	}
+	fx.Advance()
+	fx.Advance()
 	if text := p.waitCallText(id, callOK); !strings.Contains(text, "report on owls") {
 		t.Errorf("result = %q, want the report on owls", text)
 	}
@@ -56,7 +60,7 @@ func TestTaskShowsItsStatusThenItsResult(t *testing.T) {
 }
 
 func TestTaskCancelledFromThePage(t *testing.T) {
-	_, fx, p := openTaskServer(t, taskfixture.Config{Steps: 100, Step: 200 * time.Millisecond})
+	_, fx, p := openTaskServer(t, taskfixture.Config{Paced: true})
 	id := p.startCallWith(taskfixture.ToolResearch, `{"topic":"bees"}`)
 	task := <-fx.Created()
 	p.waitTaskText(id, "step")
@@ -130,7 +134,7 @@ func TestPingShowsTheRoundTrip(t *testing.T) {
 }
 
 func TestSecondTabSeesACallAndCancelsIt(t *testing.T) {
-	r, fx, a := openTaskServer(t, taskfixture.Config{Steps: 100, Step: 200 * time.Millisecond})
+	r, fx, a := openTaskServer(t, taskfixture.Config{Paced: true})
 	id := a.startCallWith(taskfixture.ToolResearch, `{"topic":"lichen"}`)
 	task := <-fx.Created()
 	a.waitTaskText(id, "step")

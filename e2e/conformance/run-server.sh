@@ -26,6 +26,9 @@
 #   CONFORMANCE_LOGS     where each scenario's output goes (default ../out/conformance-server)
 #   CONFORMANCE_SCENARIOS the scenarios, space-separated (default all that
 #                        "conformance list --server" prints)
+#   CONFORMANCE_SHARD    K/N: only every N-th of those scenarios, from the
+#                        K-th, so that N runs (each with its own relay and
+#                        CONFORMANCE_LOGS) share the list
 #
 # Where we are root and may create a network namespace, the whole run is in
 # a private one with only loopback.
@@ -151,6 +154,10 @@ keyfile=$data/agent.key
 ) || fail "switchboard agent-key create failed: $(head -c 500 "$data/agent-key.out")"
 [ -s "$keyfile" ] || fail "no agent key in the output of switchboard agent-key create"
 
+# The files that await_line reads are emptied before the process starts:
+# its own redirection empties them only once it runs, and until then
+# await_line would read a line of the last run.
+: >"$logs/switchboard.log"
 "$switchboard" serve --data "$data" --addr 127.0.0.1:0 --ask-timeout 3s >"$logs/switchboard.out" 2>"$logs/switchboard.log" &
 rpid=$!
 pids="$pids $rpid"
@@ -164,6 +171,7 @@ until answers "$relay/healthz"; do
 	sleep 0.1
 done
 
+: >"$logs/bearerproxy.url"
 "$bearerproxy" -target "$relay" -key-file "$keyfile" >"$logs/bearerproxy.url" 2>"$logs/bearerproxy.log" &
 ppid=$!
 pids="$pids $ppid"
@@ -181,6 +189,11 @@ done
 relayed=$proxy/mcp/s/$id
 
 scenarios=${CONFORMANCE_SCENARIOS:-$("$suite" list --server | sed -n 's/^  - \([^ ]*\).*/\1/p')}
+if [ -n "${CONFORMANCE_SHARD:-}" ]; then
+	scenarios=$(for name in $scenarios; do echo "$name"; done |
+		awk -v k="${CONFORMANCE_SHARD%/*}" -v n="${CONFORMANCE_SHARD#*/}" '(NR - k) % n == 0')
+	[ -n "$scenarios" ] || fail "no scenarios in shard $CONFORMANCE_SHARD"
+fi
 
 # passes runs scenario $1 against URL $2 and reports whether it passed.
 passes() {

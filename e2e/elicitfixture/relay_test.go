@@ -169,7 +169,9 @@ func TestConnectionDropWithdrawsTheAsk(t *testing.T) {
 	d := r.open()
 	call := d.call(id, "form_enum")
 	d.asks(1)
-	fx.Stop()
+	if err := fx.Stop(); err != nil {
+		t.Fatal(err)
+	}
 	d.asks(0)
 	if fr := d.reply(call); fr.Type != wire.TypeError {
 		t.Errorf("the call answered %s after the connection dropped", fr.Type)

@@ -1,31 +1,27 @@
 package elicitfixture
 
 import (
-	"github.com/switchboard-mcp/switchboard/shared/wire"
-
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Paths the fixture serves.
 const (
-	Path         = "/mcp"      // the MCP endpoint
-	CompletePath = "/complete" // ?id=ELICITATION: "the person finished at the URL"
+	Path         = fixture.Path // the MCP endpoint
+	CompletePath = "/complete"  // ?id=ELICITATION: "the person finished at the URL"
 )
-
-// readHeaderTimeout bounds how long the fixture waits for a request's headers.
-const readHeaderTimeout = 5 * time.Second
 
 // Options choose what kind of server a fixture is.
 type Options struct {
@@ -40,39 +36,24 @@ type Options struct {
 
 // Server is a running fixture. Its methods are safe for concurrent use.
 type Server struct {
-	base string // http://127.0.0.1:PORT
-	mcp  *mcp.Server
-	http *http.Server
-	done chan struct{} // closed when Serve returns
-	// life ends when the server stops, and with it every request handler,
-	// which would otherwise keep waiting for answers that cannot come.
-	life context.Context
-	end  context.CancelFunc
+	lb  *fixture.Loopback // serves mcp and the completion page; never restarted
+	mcp *mcp.Server
 
 	mu        sync.Mutex
 	next      int                           // numbers url_consent's elicitations
 	waiting   map[string]*mcp.ServerSession // elicitation id → the session to notify
 	completed map[string]bool
 	visits    int // requests of the completion page
-	stopped   bool
 }
 
 // Start starts a fixture on a free loopback port; it stops when the test ends.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
 	s := &Server{
-		base:      "http://" + ln.Addr().String(),
-		done:      make(chan struct{}),
 		waiting:   map[string]*mcp.ServerSession{},
 		completed: map[string]bool{},
 	}
-	s.life, s.end = context.WithCancel(context.Background())
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "elicit-fixture", Title: "Elicitation fixture", Version: "1.0.0"}, nil)
-	s.mcp.AddReceivingMiddleware(s.endWithServer)
 	if opts.IgnoreCapabilities {
 		s.mcp.AddReceivingMiddleware(ignoreCapabilities)
 	}
@@ -81,43 +62,22 @@ func Start(t testing.TB, opts Options) *Server {
 	} else {
 		s.addTools()
 	}
-	mux := http.NewServeMux()
-	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless}))
-	mux.HandleFunc("GET "+CompletePath, s.serveComplete)
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
-	go func() {
-		defer close(s.done)
-		s.http.Serve(ln) // returns http.ErrServerClosed once Stop closes it
-	}()
-	t.Cleanup(s.Stop)
+	s.lb = fixture.ServeOnce(t, s.mcp, fixture.Stateless(opts.Stateless),
+		fixture.Handle("GET "+CompletePath, http.HandlerFunc(s.serveComplete)))
 	return s
 }
 
 // URL is the fixture's MCP endpoint.
-func (s *Server) URL() string { return s.base + Path }
+func (s *Server) URL() string { return s.lb.URL() }
 
 // CompleteURL is the page that completes elicitation id when opened.
 func (s *Server) CompleteURL(id string) string {
-	return s.base + CompletePath + "?id=" + url.QueryEscape(id)
+	return s.lb.Base() + CompletePath + "?id=" + url.QueryEscape(id)
 }
 
-// Stop closes the listener and every connection at once, like a crash.
-func (s *Server) Stop() {
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
-		return
-	}
-	s.stopped = true
-	s.mu.Unlock()
-	s.http.Close()
-	<-s.done
-	s.end()
-	for ss := range s.mcp.Sessions() {
-		ss.Close()
-	}
-}
+// Stop closes the listener and every connection at once, like a crash, then
+// ends the requests in flight.
+func (s *Server) Stop() error { return s.lb.Stop() }
 
 // serveComplete marks an elicitation complete, as the page a person finishes
 // would, and tells the session that asked.
@@ -170,17 +130,6 @@ func (s *Server) nextID(prefix string) string {
 	defer s.mu.Unlock()
 	s.next++
 	return fmt.Sprintf("%s-%d", prefix, s.next)
-}
-
-// endWithServer ends a request's handler when the server stops.
-func (s *Server) endWithServer(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(s.life, cancel)
-		defer stop()
-		return next(ctx, method, req)
-	}
 }
 
 // ignoreCapabilities rewrites a client's initialize to advertise both

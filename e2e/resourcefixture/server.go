@@ -38,14 +38,7 @@ func Start(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{clock: "tick 0", subCh: make(chan struct{}, 64), slowCh: make(chan struct{}, 64)}
 	s.Loopback = fixture.NewLoopback(s.newMCPServer)
-	if err := s.Start(); err != nil {
-		t.Fatalf("start resource fixture: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := s.Stop(); err != nil {
-			t.Errorf("stop resource fixture: %v", err)
-		}
-	})
+	fixture.Serve(t, s.Loopback)
 	return s
 }
 

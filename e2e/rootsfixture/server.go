@@ -4,20 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 )
 
 // Path is the fixture's MCP endpoint path.
-const Path = "/mcp"
-
-// readHeaderTimeout bounds how long the fixture waits for a request's headers.
-const readHeaderTimeout = 5 * time.Second
+const Path = fixture.Path
 
 // Options choose what kind of server a fixture is.
 type Options struct {
@@ -29,10 +26,8 @@ type Options struct {
 
 // Server is a running fixture. Its methods are safe for concurrent use.
 type Server struct {
-	base string
-	mcp  *mcp.Server
-	http *http.Server
-	done chan struct{}
+	lb  *fixture.Loopback // serves mcp; never restarted
+	mcp *mcp.Server
 
 	mu           sync.Mutex
 	rootsChanged int           // notifications/roots/list_changed heard
@@ -44,11 +39,7 @@ type Server struct {
 // Start starts a fixture on a free loopback port; it stops when the test ends.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	s := &Server{base: "http://" + ln.Addr().String(), done: make(chan struct{}), heard: make(chan struct{})}
+	s := &Server{heard: make(chan struct{})}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "roots-fixture", Version: "1.0.0"}, &mcp.ServerOptions{
 		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) {
 			s.note(func() { s.rootsChanged++ })
@@ -56,26 +47,12 @@ func Start(t testing.TB, opts Options) *Server {
 	})
 	s.mcp.AddReceivingMiddleware(s.recordLevels)
 	s.addTools(opts.Stateless)
-	mux := http.NewServeMux()
-	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless}))
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
-	go func() {
-		defer close(s.done)
-		s.http.Serve(ln) // returns http.ErrServerClosed once Stop closes it
-	}()
-	t.Cleanup(s.Stop)
+	s.lb = fixture.ServeOnce(t, s.mcp, fixture.Stateless(opts.Stateless))
 	return s
 }
 
 // URL is the fixture's MCP endpoint.
-func (s *Server) URL() string { return s.base + Path }
-
-// Stop closes the listener and every connection at once.
-func (s *Server) Stop() {
-	s.http.Close()
-	<-s.done
-}
+func (s *Server) URL() string { return s.lb.URL() }
 
 // RootsChanged is how many roots list changes the server heard.
 func (s *Server) RootsChanged() int {

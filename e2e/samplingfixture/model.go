@@ -8,7 +8,11 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 )
+
+// readHeaderTimeout bounds how long the model waits for a request's headers.
+const readHeaderTimeout = 5 * time.Second
 
 // What the fixture model answers.
 const (

@@ -1,24 +1,19 @@
 package samplingfixture
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 )
 
 // Path is the MCP endpoint.
-const Path = "/mcp"
-
-// readHeaderTimeout bounds how long the fixture waits for a request's headers.
-const readHeaderTimeout = 5 * time.Second
+const Path = fixture.Path
 
 // Options choose what kind of server a fixture is.
 type Options struct {
@@ -29,70 +24,26 @@ type Options struct {
 
 // Server is a running fixture.
 type Server struct {
-	base string
-	mcp  *mcp.Server
-	http *http.Server
-	done chan struct{}
-	life context.Context
-	end  context.CancelFunc
+	lb  *fixture.Loopback // serves mcp; never restarted
+	mcp *mcp.Server
 }
 
 // Start starts a fixture on a free loopback port; it stops when the test ends.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	s := &Server{base: "http://" + ln.Addr().String(), done: make(chan struct{})}
-	s.life, s.end = context.WithCancel(context.Background())
+	s := &Server{}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "sampling-fixture", Title: "Sampling fixture", Version: "1.0.0"}, nil)
-	s.mcp.AddReceivingMiddleware(s.endWithServer)
 	if opts.Stateless {
 		s.addInputTools()
 	} else {
 		s.addTools()
 	}
-	mux := http.NewServeMux()
-	mux.Handle(Path, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless}))
-	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
-	go func() {
-		defer close(s.done)
-		s.http.Serve(ln) // returns once Stop closes it
-	}()
-	t.Cleanup(s.Stop)
+	s.lb = fixture.ServeOnce(t, s.mcp, fixture.Stateless(opts.Stateless))
 	return s
 }
 
 // URL is the fixture's MCP endpoint.
-func (s *Server) URL() string { return s.base + Path }
-
-// Stop closes the listener and every connection at once.
-func (s *Server) Stop() {
-	select {
-	case <-s.life.Done():
-		return
-	default:
-	}
-	s.end()
-	s.http.Close()
-	<-s.done
-	for ss := range s.mcp.Sessions() {
-		ss.Close()
-	}
-}
-
-// endWithServer ends a request's handler when the server stops.
-func (s *Server) endWithServer(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(s.life, cancel)
-		defer stop()
-		return next(ctx, method, req)
-	}
-}
+func (s *Server) URL() string { return s.lb.URL() }
 
 // Outcome is what a tool reports: the replies the server got, or the error
 // its request ended with.

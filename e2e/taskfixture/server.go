@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 )
 
 // Tool names.
@@ -31,6 +32,10 @@ const MethodCreate = "fixture/createTask"
 type Config struct {
 	Steps int           // steps of a research task; default 3
 	Step  time.Duration // the duration of one step; default 300ms
+	// Paced makes each step last until the test calls Advance, instead of
+	// Step, so that a test can see a step however slow the machine is; a
+	// task never advanced works until it is cancelled.
+	Paced bool
 	// NoTaskCapability declares no tasks capability, so that the research
 	// tool, which requires tasks, cannot be called.
 	NoTaskCapability bool
@@ -47,13 +52,13 @@ type Config struct {
 type Server struct {
 	URL string // the MCP endpoint
 
-	cfg  Config
-	http *httptest.Server
+	cfg Config
 
 	mu      sync.Mutex
 	next    int
 	tasks   map[string]*task
 	release chan struct{} // closed by Release
+	advance chan struct{} // a value per Advance, buffered
 	created chan string   // each created task id, buffered
 }
 
@@ -80,26 +85,21 @@ func Start(t testing.TB, cfg Config) *Server {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 200 * time.Millisecond
 	}
-	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), created: make(chan string, 64)}
-	srv := s.newMCPServer()
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: true})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	s.http = &httptest.Server{Listener: ln, Config: &http.Server{Handler: s.wrap(h), ReadHeaderTimeout: 5 * time.Second}}
-	s.http.Start()
-	s.URL = s.http.URL + "/mcp"
-	t.Cleanup(func() {
-		s.http.CloseClientConnections()
-		s.http.Close()
-		s.mu.Lock()
-		for _, tk := range s.tasks {
-			tk.cancel()
-		}
-		s.mu.Unlock()
-	})
+	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), advance: make(chan struct{}, 64), created: make(chan string, 64)}
+	t.Cleanup(s.cancelTasks) // after the server stopped
+	lb := fixture.NewLoopback(s.newMCPServer, fixture.JSONResponse(), fixture.WrapMCP(s.wrap))
+	fixture.Serve(t, lb)
+	s.URL = lb.URL()
 	return s
+}
+
+// cancelTasks ends the tasks still working.
+func (s *Server) cancelTasks() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, tk := range s.tasks {
+		tk.cancel()
+	}
 }
 
 // Created returns the ids of the tasks created, one per receive.
@@ -114,6 +114,20 @@ func (s *Server) Release() {
 	default:
 		close(s.release)
 	}
+}
+
+// Advance ends the current step of a paced task (see Config.Paced); when
+// no task works, the next step to start ends at once.
+func (s *Server) Advance() { s.advance <- struct{}{} }
+
+// stepEnd returns what ends a step: Advance when paced, otherwise time.
+func (s *Server) stepEnd() <-chan struct{} {
+	if s.cfg.Paced {
+		return s.advance
+	}
+	end := make(chan struct{})
+	time.AfterFunc(s.cfg.Step, func() { close(end) })
+	return end
 }
 
 // Status returns the status of task id ("" when unknown).
@@ -245,7 +259,7 @@ func (s *Server) run(ctx context.Context, tk *task, topic string, steps int, rep
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(s.cfg.Step):
+		case <-s.stepEnd():
 		}
 	}
 	if s.cfg.Hold {

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -39,6 +40,10 @@ type subscription struct {
 // notifyTimeout bounds passing a level or a subscription on to a server
 // when the agent's request does not.
 const notifyTimeout = 10 * time.Second
+
+// subscribeWaits, when a test sets it, runs whenever a subscribe has to
+// wait for another subscribe of its view to finish.
+var subscribeWaits atomic.Pointer[func()]
 
 // hear makes the view listen to the log messages of server id's connection
 // up, or to none when up is nil. The listener it replaces is stopped after
@@ -138,7 +143,12 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 		return err
 	}
 	// One subscribe at a time, so that two of one URI hold it once.
-	v.subscribing.Lock()
+	if !v.subscribing.TryLock() {
+		if waits := subscribeWaits.Load(); waits != nil {
+			(*waits)()
+		}
+		v.subscribing.Lock()
+	}
 	defer v.subscribing.Unlock()
 	v.mu.Lock()
 	_, dup := v.subs[uri]

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -52,17 +51,26 @@ func TestCrossingSubscribesAreReleasedByOneUnsubscribe(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 
+	waiting := make(chan struct{}, 1)
+	gateway.OnSubscribeWait(t, func() {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	})
 	subscribe := func(out chan<- error) { out <- a.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "note://one"}) }
 	first, second := make(chan error, 1), make(chan error, 1)
 	go subscribe(first)
 	<-arrived
 	go subscribe(second)
-	// The second may wait for the first (there is nothing to await then);
-	// give it the time to cross the first if it does not.
+	// The second crosses the first: it reaches the relay while the first
+	// still waits on the server.
 	select {
+	case <-waiting:
 	case err := <-second:
-		second <- err
-	case <-time.After(200 * time.Millisecond):
+		t.Fatalf("the second subscribe ended (%v) while the first still waited on the server", err)
+	case <-ctx.Done():
+		t.Fatal("the second subscribe never waited for the first")
 	}
 	close(proceed)
 	for _, done := range []chan error{first, second} {
@@ -75,7 +83,7 @@ func TestCrossingSubscribesAreReleasedByOneUnsubscribe(t *testing.T) {
 	}
 	select {
 	case <-unsubscribed:
-	case <-time.After(3 * time.Second):
+	case <-ctx.Done():
 		t.Fatal("the server was not told after the agent unsubscribed")
 	}
 }

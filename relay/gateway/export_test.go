@@ -1,0 +1,10 @@
+package gateway
+
+import "testing"
+
+// OnSubscribeWait runs f whenever a subscribe has to wait for another
+// subscribe of its view, until the test ends.
+func OnSubscribeWait(t testing.TB, f func()) {
+	subscribeWaits.Store(&f)
+	t.Cleanup(func() { subscribeWaits.Store(nil) })
+}
