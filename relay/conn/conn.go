@@ -144,7 +144,7 @@ type Conn struct {
 	subs    map[string]wire.Subscription // kept subscriptions, by URI
 
 	progress progressTokens
-	orders   schemaOrders // property orders of requested schemas
+	orders   schemaOrders // requested and tool schemas in the server's key order
 	logLevel string       // guarded by mu; see SetLogLevel
 	tasks    taskWatch    // what the go-sdk does not decode of tasks
 

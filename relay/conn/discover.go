@@ -121,7 +121,7 @@ func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Too
 			}
 			return r.Tools, r.NextCursor, nil
 		},
-		convertTool, func(t wire.Tool) string { return t.Name })
+		c.convertListedTool, func(t wire.Tool) string { return t.Name })
 	if err != nil {
 		return nil, err
 	}

@@ -81,10 +81,12 @@
 // (sampling.go), on both protocol eras: 2025-11-25 requests, and 2026-07-28
 // input requests, which the go-sdk fulfils through the same handlers.
 //
-// The go-sdk hands elicitation schemas over as Go maps, which lose the order
-// of a form's fields. A RoundTripper reads along the response bodies the
-// go-sdk reads and records the property order of each requested schema, so
-// that the form shows its fields in the server's order (schemaorder.go).
+// The go-sdk hands elicitation and tool schemas over as Go maps, which lose
+// the order of a form's fields. A RoundTripper (or, for stdio, the
+// connection) reads along the messages the go-sdk reads and records each
+// requested schema and each listed tool's schemas in the server's key order,
+// so that a form shows its fields in that order (schemaorder.go,
+// toolorder.go).
 //
 // Every server is offered the person's roots, with list changes
 // ([Conn.SetRoots] sends notifications/roots/list_changed); one the person

@@ -221,7 +221,7 @@ func (c *Conn) newAsk(p *mcp.ElicitParams, mode wire.AskKind, from wire.AskFrom)
 		if len(raw) > maxSchemaBytes {
 			return a, fmt.Errorf("the requested schema is over %d bytes", maxSchemaBytes)
 		}
-		a.Schema = c.orders.inOrder(raw, p.RequestedSchema)
+		a.Schema = c.orders.inOrder(raw)
 	}
 	return a, nil
 }

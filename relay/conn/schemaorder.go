@@ -5,28 +5,35 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"io"
-	"maps"
 	"mime"
 	"net/http"
 	"sync"
 )
 
-// Property order of requested schemas. The go-sdk decodes a requested
-// schema into a map, which loses the order of its properties, and a form
-// lists its fields in that order. So an [http.RoundTripper] under the
-// session reads along the messages the server sends (JSON bodies and event
-// stream events, of either transport), without holding them back or
-// changing them, and a [schemaOrders] remembers the property order of each
-// requested schema it sees, keyed by the schema's canonical encoding
-// (json.Marshal of the decoded schema, which sorts keys). When the go-sdk
-// hands an elicitation to the connection, the schema is encoded again in
-// the order the server sent; a schema not seen (or seen only in a message
-// too large to read along) keeps the canonical order.
+// Key order of schemas. The go-sdk decodes a schema into a map, which loses
+// the order of its keys, and a form lists its fields in the order of their
+// properties. So an [http.RoundTripper] under the session reads along the
+// messages the server sends (JSON bodies and event stream events, of either
+// transport; stdio.go does the same for a process), without holding them
+// back or changing them, and a [schemaOrders] remembers the schemas that
+// become forms: the requested schemas of elicitations and the input and
+// output schemas of listed tools (toolorder.go). It keeps each encoded with
+// the keys of every object, at every depth, in the order the server sent
+// them, keyed by the schema's canonical encoding (json.Marshal of the
+// decoded schema, which sorts keys). When the go-sdk hands the connection
+// an elicitation or a tool list, a schema whose canonical encoding is that
+// of one remembered is encoded in the server's order; a schema not seen
+// (or seen only in a message too large to read along, or forgotten) keeps
+// the canonical order.
 
 // Caps on reading along.
 const (
-	// maxSchemaOrders is how many property orders a connection remembers.
-	maxSchemaOrders = 64
+	// maxSchemaOrders is how many schemas a connection remembers; the oldest
+	// are forgotten first.
+	maxSchemaOrders = 1024
+	// maxSchemaOrderBytes caps the encodings a connection remembers,
+	// together.
+	maxSchemaOrderBytes = 4 << 20
 	// maxOrderScanBytes caps a message (a JSON body or an event's data)
 	// read along; a larger one passes unread.
 	maxOrderScanBytes = 1 << 20
@@ -45,62 +52,37 @@ const (
 // schemaKey is the SHA-256 of a schema's canonical encoding.
 type schemaKey [sha256.Size]byte
 
-// schemaOrders remembers the property order of the last maxSchemaOrders
-// requested schemas a connection's server sent. The zero value is ready;
-// it is safe for concurrent use.
+// schemaOrders remembers the last schemas a connection's server sent, in
+// its key order, up to maxSchemaOrders of them and maxSchemaOrderBytes
+// together. The zero value is ready; it is safe for concurrent use.
 type schemaOrders struct {
 	mu     sync.Mutex
-	orders map[schemaKey][]string
-	keys   [maxSchemaOrders]schemaKey // the keys of orders, oldest at next once full
+	orders map[schemaKey]json.RawMessage // in the server's order, by the key of their canonical encoding
+	keys   [maxSchemaOrders]schemaKey    // the keys of orders, the oldest len(orders) before next
 	next   int
+	size   int // the bytes of orders' values
 }
 
-// inOrder returns canonical, the encoding by json.Marshal of schema, with
-// its properties in the order the server sent them when that was seen, and
+// inOrder returns canonical, the encoding by json.Marshal of a schema, with
+// its keys in the order the server sent them when that was seen, and
 // canonical itself otherwise. Both are the same size.
-func (o *schemaOrders) inOrder(canonical []byte, schema any) json.RawMessage {
+func (o *schemaOrders) inOrder(canonical []byte) json.RawMessage {
+	if len(canonical) == 0 {
+		return canonical
+	}
 	o.mu.Lock()
-	names := o.orders[sha256.Sum256(canonical)]
+	ordered := o.orders[sha256.Sum256(canonical)]
 	o.mu.Unlock()
-	top, _ := schema.(map[string]any)
-	props, _ := top["properties"].(map[string]any)
-	if names == nil || len(names) != len(props) {
+	if ordered == nil {
 		return canonical
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, name := range names {
-		v, ok := props[name]
-		if !ok {
-			return canonical
-		}
-		key, _ := json.Marshal(name) // a string always encodes
-		value, err := json.Marshal(v)
-		if err != nil {
-			return canonical
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(value)
-	}
-	b.WriteByte('}')
-	out := maps.Clone(top)
-	out["properties"] = json.RawMessage(b.Bytes())
-	raw, err := json.Marshal(out)
-	if err != nil {
-		return canonical
-	}
-	return raw
+	return ordered
 }
 
-// scan remembers the requested schemas of msg, a JSON-RPC message or batch:
-// those of elicitation/create requests and of the elicitation input
-// requests (2026-07-28) of results. It does not keep msg.
+// scan remembers the schemas of msg, a JSON-RPC message or batch, that
+// become forms. It does not keep msg.
 func (o *schemaOrders) scan(msg []byte) {
-	if !bytes.Contains(msg, []byte(requestedSchemaQuote)) {
+	if !bytes.Contains(msg, []byte(requestedSchemaQuote)) && !bytes.Contains(msg, []byte(inputSchemaQuote)) {
 		return
 	}
 	if trimmed := bytes.TrimLeft(msg, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '[' {
@@ -116,77 +98,82 @@ func (o *schemaOrders) scan(msg []byte) {
 	}
 }
 
-// scanMessage remembers the requested schemas of one JSON-RPC message.
+// scanMessage remembers the schemas of one JSON-RPC message: the requested
+// schemas of elicitation/create requests and of the elicitation input
+// requests (2026-07-28) of results, and those of listed tools.
 func (o *schemaOrders) scanMessage(msg []byte) {
 	m := jsonObject(msg)
 	if jsonString(m["method"]) == methodElicit {
 		o.remember(jsonObject(m["params"])["requestedSchema"])
 		return
 	}
-	for _, req := range jsonObject(jsonObject(m["result"])["inputRequests"]) {
+	result := jsonObject(m["result"])
+	for _, req := range jsonObject(result["inputRequests"]) {
 		r := jsonObject(req)
 		if jsonString(r["method"]) == methodElicit {
 			o.remember(jsonObject(r["params"])["requestedSchema"])
 		}
 	}
+	o.scanTools(result)
 }
 
-// remember records the property order of a requested schema, unless it
-// has fewer than two properties or is over maxSchemaBytes.
+// remember records schema, a JSON object, in the server's key order, unless
+// it is over maxSchemaBytes. A schema already in canonical order is
+// recorded only in place of an earlier order of the same schema.
 func (o *schemaOrders) remember(schema json.RawMessage) {
-	names := propertyOrder(jsonObject(schema)["properties"])
-	if len(names) < 2 {
-		return
-	}
 	var decoded any
 	if json.Unmarshal(schema, &decoded) != nil {
+		return
+	}
+	if _, ok := decoded.(map[string]any); !ok {
 		return
 	}
 	canonical, err := json.Marshal(decoded)
 	if err != nil || len(canonical) > maxSchemaBytes {
 		return
 	}
-	key := sha256.Sum256(canonical)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.orders == nil {
-		o.orders = make(map[schemaKey][]string, maxSchemaOrders)
+	ordered, err := encodeInOrder(schema)
+	if err != nil || !sameSchema(ordered, canonical) {
+		return
 	}
-	if _, ok := o.orders[key]; !ok {
-		if len(o.orders) == maxSchemaOrders {
-			delete(o.orders, o.keys[o.next])
-		}
-		o.keys[o.next] = key
-		o.next = (o.next + 1) % maxSchemaOrders
-	}
-	o.orders[key] = names
+	o.store(sha256.Sum256(canonical), ordered, !bytes.Equal(ordered, canonical))
 }
 
-// propertyOrder returns the keys of the JSON object props in document
-// order, each once; nil when props is not an object.
-func propertyOrder(props json.RawMessage) []string {
-	dec := json.NewDecoder(bytes.NewReader(props))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
+// sameSchema reports whether ordered decodes to the schema whose canonical
+// encoding is canonical.
+func sameSchema(ordered, canonical []byte) bool {
+	var decoded any
+	if json.Unmarshal(ordered, &decoded) != nil {
+		return false
 	}
-	var names []string
-	seen := make(map[string]bool)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		name, _ := tok.(string) // object keys are strings
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil
-		}
-		if !seen[name] {
-			seen[name] = true
-			names = append(names, name)
-		}
+	again, err := json.Marshal(decoded)
+	return err == nil && bytes.Equal(again, canonical)
+}
+
+// store records ordered under key: in place of what key has, or, when add
+// is set, as the newest, forgetting the oldest as the caps require.
+func (o *schemaOrders) store(key schemaKey, ordered json.RawMessage, add bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if _, ok := o.orders[key]; ok {
+		o.orders[key] = ordered // the same schema: the same size
+		return
 	}
-	return names
+	if !add {
+		return
+	}
+	if o.orders == nil {
+		o.orders = make(map[schemaKey]json.RawMessage)
+	}
+	for len(o.orders) == maxSchemaOrders || (len(o.orders) > 0 && o.size+len(ordered) > maxSchemaOrderBytes) {
+		oldest := o.keys[(o.next-len(o.orders)+maxSchemaOrders)%maxSchemaOrders]
+		o.size -= len(o.orders[oldest])
+		delete(o.orders, oldest)
+	}
+	o.orders[key] = ordered
+	o.size += len(ordered)
+	o.keys[o.next] = key
+	o.next = (o.next + 1) % maxSchemaOrders
 }
 
 // jsonObject decodes raw as a JSON object, member by member; nil when it is

@@ -188,7 +188,7 @@ func orderShown(t *testing.T, o *schemaOrders, s string) []string {
 		t.Fatal(err)
 	}
 	canonical, _ := json.Marshal(decoded)
-	return fieldOrder(t, o.inOrder(canonical, decoded))
+	return fieldOrder(t, o.inOrder(canonical))
 }
 
 // readAlong reads body through a scannedBody, in pieces as r cuts them.
@@ -339,28 +339,60 @@ func TestSchemaOrdersRememberOnlyTheLatest(t *testing.T) {
 	}
 }
 
+func TestSchemaOrdersKeepWithinTheirBytes(t *testing.T) {
+	var o schemaOrders
+	pad := strings.Repeat("d", maxSchemaBytes-200)
+	n := maxSchemaOrderBytes/len(pad) + 2
+	schemas := make([]string, n)
+	for i := range schemas {
+		schemas[i] = fmt.Sprintf(`{"type":"object","properties":{"z":{"type":"string","description":%q},"y%d":{"type":"string"}}}`, pad, i)
+		o.remember(json.RawMessage(schemas[i]))
+	}
+	if o.size > maxSchemaOrderBytes || len(o.orders) >= n {
+		t.Errorf("%d orders of %d bytes remembered, want at most %d bytes", len(o.orders), o.size, maxSchemaOrderBytes)
+	}
+	if got := orderShown(t, &o, schemas[0]); !slices.Equal(got, []string{"y0", "z"}) {
+		t.Errorf("the oldest schema shown as %v, want it forgotten", got)
+	}
+	want := []string{"z", fmt.Sprintf("y%d", n-1)}
+	if got := orderShown(t, &o, schemas[n-1]); !slices.Equal(got, want) {
+		t.Errorf("the newest schema shown as %v, want %v", got, want)
+	}
+}
+
 func TestSchemaOrdersIgnoreWhatTheyCannotUse(t *testing.T) {
 	big := strings.Repeat("d", maxSchemaBytes)
 	tests := []struct {
 		name, schema string
-		want         []string
+		want         string // what is remembered; "" for nothing
 	}{
-		{"over the schema cap", `{"type":"object","properties":{"b":{"type":"string","description":"` + big + `"},"a":{"type":"string"}}}`, nil},
-		{"repeated property", `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"},"b":{"type":"string","title":"B"}}}`, []string{"b", "a"}},
-		{"properties not an object", `{"type":"object","properties":[1,2]}`, nil},
-		{"not an object", `[{"properties":{"b":{},"a":{}}}]`, nil},
+		{"over the schema cap", `{"type":"object","properties":{"b":{"type":"string","description":"` + big + `"},"a":{"type":"string"}}}`, ""},
+		{"repeated property", `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"},"b":{"title":"B","type":"string"}}}`,
+			`{"type":"object","properties":{"b":{"title":"B","type":"string"},"a":{"type":"string"}}}`},
+		{"already in canonical order", `{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"type":"object"}`, ""},
+		{"not an object", `[{"properties":{"b":{},"a":{}}}]`, ""},
+		{"not JSON", `{"type":"object","properties":{"b":{},"a":{}}`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var o schemaOrders
 			o.remember(json.RawMessage(tc.schema))
-			var got []string
-			for _, names := range o.orders {
-				got = names
+			var got string
+			for _, ordered := range o.orders {
+				got = string(ordered)
 			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("remembered %v, want %v", got, tc.want)
+			if got != tc.want || len(o.orders) > 1 {
+				t.Errorf("remembered %d: %s; want %s", len(o.orders), got, tc.want)
 			}
 		})
+	}
+}
+
+func TestSchemaOrdersFollowTheServersLatestOrder(t *testing.T) {
+	var o schemaOrders
+	o.remember(json.RawMessage(schemaOf("z", "y", "x")))
+	o.remember(json.RawMessage(`{"properties":{"x":{"type":"string"},"y":{"type":"string"},"z":{"type":"string"}},"type":"object"}`))
+	if got := orderShown(t, &o, schemaOf("z", "y", "x")); !slices.Equal(got, []string{"x", "y", "z"}) {
+		t.Errorf("shown as %v, want the order sent last", got)
 	}
 }
