@@ -262,6 +262,18 @@ func TestReadingAlongFindsRequestedSchemasHoweverTheyArrive(t *testing.T) {
 			want:    map[string][]string{zyx: {"x", "y", "z"}},
 		},
 		{
+			name:    "tools/list result",
+			scanner: eventScannerOf,
+			body:    `data: {"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"a","inputSchema":` + compact(zyx) + `},{"name":"b","inputSchema":{"type":"object"},"outputSchema":` + compact(abc) + `}]}}` + "\n\n",
+			want:    map[string][]string{zyx: {"z", "y", "x"}, abc: {"c", "a", "b"}},
+		},
+		{
+			name:    "tools of a tool's result",
+			scanner: jsonScannerOf,
+			body:    `{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"tools":[{"name":"a","inputSchema":` + compact(zyx) + `}]}}}`,
+			want:    map[string][]string{zyx: {"x", "y", "z"}},
+		},
+		{
 			name:    "schema of another method",
 			scanner: jsonScannerOf,
 			body:    `{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"requestedSchema":` + compact(zyx) + `}}}`,
