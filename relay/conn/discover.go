@@ -111,7 +111,8 @@ func names[T any](items []T, key func(T) string) map[string]bool {
 	return set
 }
 
-// listTools lists the tools, their icons inlined (see icons.go).
+// listTools lists the tools, their icons inlined (see icons.go) and their
+// schemas in the server's key order when it was read along (toolorder.go).
 func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Tool, error) {
 	tools, err := collect(ctx, c, "tools",
 		func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
