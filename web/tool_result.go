@@ -23,6 +23,7 @@ func renderToolResult(c store.Call) app.UI {
 	large := c.Size > maxPreview
 	budget := maxPreview
 	return app.Div().Class("call-body", "tool-result", choose(r.IsError, "is-error", "")).DataSet("size", itoa(c.Size)).Body(
+		renderCallTask(c.Task),
 		app.If(r.IsError, func() app.UI {
 			return app.P().Class("result-error").Role("alert").Text(visibleControls(c.Error))
 		}),
