@@ -328,14 +328,7 @@ func (m *Manager) SetClient(ctx context.Context, user, server, clientID, clientS
 // refresh in flight, and nothing the server's client obtains afterwards
 // (a refresh, a late callback) is stored.
 func (m *Manager) Forget(ctx context.Context, user, server string) error {
-	m.mu.Lock()
-	c := m.clients[clientKey{user, server}]
-	delete(m.clients, clientKey{user, server})
-	m.mu.Unlock()
-	m.starts.forget(user, server)
-	if c != nil {
-		c.forget()
-	}
+	m.Release(user, server)
 	if err := m.store.Forget(ctx, user, server); err != nil {
 		return fmt.Errorf("forget oauth: %w", err)
 	}

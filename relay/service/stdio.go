@@ -14,14 +14,12 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/mcpservers"
+	"github.com/switchboard-mcp/switchboard/shared/servercfg"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // stdioIDPrefix starts the id of every configured stdio server.
 const stdioIDPrefix = "stdio-"
-
-// maxStdioID bounds a configured server's id, as a person's ids are bounded.
-const maxStdioID = 64
 
 // inheritedEnv are the only variables of the relay's environment a stdio
 // server gets besides those its entry lists: enough to find programs and a
@@ -128,29 +126,16 @@ func stdioNameProblem(name string) string {
 	return ""
 }
 
-// stdioID is the id of a configured server: stdio- and its name, lower
-// case, each run of other characters than [a-z0-9_-] a '-'.
+// stdioID is the id of a configured server: stdio- and its name as
+// servercfg.NormalizeID makes a person's id, within the same length.
 func stdioID(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if r < utf8.RuneSelf && (unicode.IsLower(r) || unicode.IsDigit(r) || r == '_' || r == '-') {
-			b.WriteRune(r)
-			dash = false
-			continue
-		}
-		if !dash {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	slug := strings.Trim(b.String(), "-")
-	if slug == "" {
+	slug, err := servercfg.NormalizeID(name)
+	if err != nil {
 		slug = "server"
 	}
 	id := stdioIDPrefix + slug
-	if len(id) > maxStdioID {
-		id = strings.TrimRight(id[:maxStdioID], "-")
+	if len(id) > servercfg.MaxIDLength {
+		id = strings.TrimRight(id[:servercfg.MaxIDLength], "-")
 	}
 	return id
 }
