@@ -159,7 +159,7 @@ type Conn struct {
 	calls       callRegistry
 	updated     listeners[string]
 	logs        listeners[*mcp.LoggingMessageParams]
-	logOrder    logOrder // log messages read along and handled, for CallToolMCP
+	noticeOrder noticeOrder // log and progress messages read along and handled, for CallToolMCP
 	agentLevels map[any]string
 	agentSubs   map[string]int
 
@@ -237,6 +237,7 @@ func newClient(c *Conn) *mcp.Client {
 			c.markChanged(kindResources)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			defer c.noticeOrder.pass()
 			c.progress.deliver(req.Params)
 		},
 		LoggingMessageHandler:  c.logMessage,

@@ -20,7 +20,7 @@ func (c *Conn) transport(kind string, streamEnded, broken func(), first *firstAn
 		return first
 	})
 	limit := c.messageLimit()
-	hc := c.orders.tee(watchingClient(noted, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.logOrder.scan)
+	hc := c.orders.tee(watchingClient(noted, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.noticeOrder.scan)
 	if kind == wire.TransportSSE {
 		return &sseTransport{
 			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: int(limit)},

@@ -51,7 +51,7 @@ func (c *Conn) stdioTransport() mcp.Transport {
 	scan := func(msg []byte) {
 		c.orders.scan(msg)
 		c.tasks.scan(msg)
-		c.logOrder.scan(msg)
+		c.noticeOrder.scan(msg)
 	}
 	return &stdioReadAlong{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, scan: scan, log: c.log}
 }
