@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -11,6 +12,12 @@ import (
 // record is shown in the dashboards but not kept (the store keeps only the
 // latest store.MaxAgentCalls per user anyway).
 const maxPendingCalls = 4 * store.MaxAgentCalls
+
+// activityBatchDelay is how long the writer gathers ended calls before it
+// writes them: a commit (and its fsync) per batch rather than per call.
+// The dashboards see an ended call this much later; a listing of the log
+// does not wait for it ([Log.Flush]).
+const activityBatchDelay = 25 * time.Millisecond
 
 // pendingCall is an ended call waiting to be written.
 type pendingCall struct {
@@ -26,6 +33,7 @@ type activityWriter struct {
 	pending  []pendingCall
 	written  chan struct{} // closed once pending is written; nil when nothing is pending
 	inflight chan struct{} // closed once the batch being written is; nil when none is
+	hurry    chan struct{} // cuts the writer's gathering short; one slot
 }
 
 // enqueue hands the ended call c to the writer, starting it if needed.
@@ -46,14 +54,25 @@ func (l *Log) enqueue(running string, c store.AgentCall) {
 	}
 	if w.inflight == nil {
 		w.inflight = w.written
-		go l.write()
+		if w.hurry == nil {
+			w.hurry = make(chan struct{}, 1)
+		}
+		go l.write(w.hurry)
 	}
 	l.mu.Unlock()
 }
 
-// write writes what is pending until nothing is.
-func (l *Log) write() {
+// write writes what is pending until nothing is, gathering calls for
+// activityBatchDelay (or until hurry) before each batch.
+func (l *Log) write(hurry <-chan struct{}) {
+	t := time.NewTimer(activityBatchDelay)
+	defer t.Stop()
 	for {
+		select {
+		case <-t.C:
+		case <-hurry:
+		}
+		t.Reset(activityBatchDelay)
 		l.mu.Lock()
 		batch, done := l.w.pending, l.w.written
 		l.w.pending, l.w.written, l.w.inflight = nil, nil, done
@@ -89,9 +108,14 @@ func (l *Log) Flush(ctx context.Context) {
 	if wait == nil {
 		wait = l.w.inflight
 	}
+	hurry := l.w.hurry
 	l.mu.Unlock()
 	if wait == nil {
 		return
+	}
+	select {
+	case hurry <- struct{}{}:
+	default:
 	}
 	select {
 	case <-wait:
