@@ -17,7 +17,7 @@ import (
 func (c *Conn) transport(kind string, streamEnded, broken func(), first *firstAnswer) mcp.Transport {
 	noted := wrapTransport(c.http, func(base http.RoundTripper) http.RoundTripper {
 		first.base = base
-		return first
+		return lingering{base: first}
 	})
 	limit := c.messageLimit()
 	hc := c.orders.tee(watchingClient(noted, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.noticeOrder.scan)

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/session"
@@ -13,17 +14,22 @@ import (
 // ActivityStore is the persistence of the agent call log; *store.Store
 // satisfies it.
 type ActivityStore interface {
-	AddAgentCall(ctx context.Context, c store.AgentCall) (store.AgentCall, error)
+	AddAgentCalls(ctx context.Context, cs []store.AgentCall) ([]store.AgentCall, error)
 	AgentCalls(ctx context.Context, user string, f store.CallFilter) ([]store.AgentCall, error)
 }
 
 // Log is the [Recorder] that keeps agent calls in the store (the latest
 // store.MaxAgentCalls per user) and shows each one live in the user's
-// dashboards.
+// dashboards. Ended calls are written in the background, in batches
+// (activitywriter.go); [Log.Activity] waits for those already ended, and
+// [Log.Flush] before the store closes.
 type Log struct {
 	Store    ActivityStore
 	Sessions *session.Manager // nil: logged, not shown live
 	Logger   *slog.Logger
+
+	mu sync.Mutex
+	w  activityWriter
 }
 
 // Record implements [Recorder]. It never fails the call it records: a
@@ -42,32 +48,19 @@ func (l *Log) Started(c CallRecord) string {
 }
 
 // Finish logs the ended call c and shows it in place of the running call id
-// (from [Log.Started]; empty when none was shown).
+// (from [Log.Started]; empty when none was shown). It does not wait for the
+// store.
 func (l *Log) Finish(ctx context.Context, running string, c CallRecord) {
-	rec, err := l.Store.AddAgentCall(context.WithoutCancel(ctx), store.AgentCall{
+	l.enqueue(running, store.AgentCall{
 		User: c.User, Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Name,
 		Start: c.Start, Duration: c.Duration, Outcome: string(c.Outcome), Asked: c.Asked,
 	})
-	if err != nil {
-		if l.Logger != nil {
-			l.Logger.Error("log agent call", "user", c.User, "err", err)
-		}
-		if l.Sessions != nil && running != "" { // take the running call off the dashboards
-			l.Sessions.Session(c.User).FinishAgentCall(running, wire.AgentCall{
-				ID: running, Agent: c.Agent, Server: c.Server, Tool: c.Name, Start: c.Start,
-				Duration: c.Duration.Milliseconds(), Outcome: c.Outcome, Asked: c.Asked,
-			})
-		}
-		return
-	}
-	if l.Sessions != nil {
-		l.Sessions.Session(c.User).FinishAgentCall(running, wireCall(rec))
-	}
 }
 
 // Activity implements session.Agents: the user's logged calls that match
 // args, newest first.
 func (l *Log) Activity(ctx context.Context, user string, args wire.ListActivityArgs) ([]wire.AgentCall, error) {
+	l.Flush(ctx)
 	recs, err := l.Store.AgentCalls(ctx, user, store.CallFilter{Agent: args.Agent, Server: args.Server, Outcome: string(args.Outcome)})
 	if err != nil {
 		if l.Logger != nil {

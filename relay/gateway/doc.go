@@ -15,7 +15,10 @@
 // to ([Grant.Resource]). An [Authenticator] turns it into a [Grant], checked
 // on every request, list and call, so that a narrowed or revoked key takes
 // effect within a live session, and [Gateway.CloseKey] ends a key's
-// sessions at once. Calls in flight end with their key: revoking it
+// sessions at once. [Keys] trusts a key read from the store for
+// [KeyCacheTTL] (1 s): a revocation through the relay or seen by its watch
+// of the data directory evicts it at once, one made by another process
+// while the watch has not run yet takes effect within that second. Calls in flight end with their key: revoking it
 // ([Keys.Closed], which tells both the gateway and the [API]) or its expiry
 // cancels them, and the server hears notifications/cancelled. A browser
 // request (one with an Origin header) must come from an allowed origin;

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -47,6 +48,10 @@ type Keys struct {
 	Logger  *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	cacheMu sync.Mutex
+	cache   map[string]cachedKey // keys read lately, by id (keycache.go)
+	evicted map[string]uint64    // evictions, by id
 }
 
 // HostAgentKeyPrefix starts the KeyID of a grant from an embedding site's
@@ -100,7 +105,8 @@ func (k *Keys) Authenticate(ctx context.Context, bearer string) (Grant, error) {
 // fromKey checks an agent key against its stored hash.
 func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
 	id, _ := store.AgentKeyID(bearer)
-	rec, err := k.Store.AgentKeyByID(ctx, id)
+	now := k.now()
+	rec, err := k.cachedKeyRecord(ctx, id, now)
 	if errors.Is(err, store.ErrNotFound) {
 		// Compare anyway, so an unknown id costs what a known one does.
 		subtle.ConstantTimeCompare(store.HashAgentKey(bearer), make([]byte, 32))
@@ -109,15 +115,12 @@ func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
 	if err != nil {
 		return Grant{}, fmt.Errorf("authenticate agent: %w", err)
 	}
-	now := k.now()
 	match := subtle.ConstantTimeCompare(store.HashAgentKey(bearer), rec.Hash) == 1
 	switch {
 	case !match, !rec.Revoked.IsZero(), !rec.Expires.IsZero() && !now.Before(rec.Expires):
 		return Grant{}, ErrUnauthorized
 	}
-	if err := k.Store.TouchAgentKey(ctx, rec.ID, now); err != nil && k.Logger != nil {
-		k.Logger.Warn("record agent key use", "key", rec.ID, "err", err)
-	}
+	k.touch(ctx, rec.ID, now)
 	g := Grant{User: rec.User, Agent: rec.Name, KeyID: rec.ID, Tools: rec.Tools, Expires: rec.Expires, ForwardSampling: rec.ForwardSampling}
 	if !rec.AllServers {
 		g.Servers = rec.Servers
@@ -180,8 +183,10 @@ func (k *Keys) RevokeKey(ctx context.Context, user, id string) error {
 	return nil
 }
 
-// Closed tells every closer that key id no longer works.
+// Closed tells every closer that key id no longer works, and forgets the
+// key, so that its next use reads the store.
 func (k *Keys) Closed(id string) {
+	k.evict(id)
 	for _, c := range k.Closers {
 		c.CloseKey(id)
 	}

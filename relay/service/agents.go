@@ -90,6 +90,19 @@ func (s *Service) stopWatch() {
 	}
 }
 
+// logFlushTimeout bounds how long closing waits for the agent call log.
+const logFlushTimeout = 5 * time.Second
+
+// flushLog writes the agent calls that ended, before the store closes.
+func (s *Service) flushLog() {
+	if s.agents.log == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), logFlushTimeout)
+	defer cancel()
+	s.agents.log.Flush(ctx)
+}
+
 // AgentKeys is the relay's agent authenticator and key manager; the MCP
 // endpoint authenticates with it and adds itself to its Closers.
 func (s *Service) AgentKeys() *gateway.Keys { return s.agents.keys }

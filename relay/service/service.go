@@ -189,6 +189,7 @@ func (s *Service) Close() error {
 		if s.demoStop != nil {
 			s.demoStop()
 		}
+		s.flushLog()
 		s.closeErr = s.store.Close()
 	})
 	return s.closeErr

@@ -68,15 +68,17 @@ func (s *Session) Watch(fn func(server string)) (stop func()) {
 	}
 }
 
-// notifyLocked tells the watchers which servers changes touch; asks are no
-// server change.
+// notifyLocked tells the watchers which servers changes touch. Only a
+// server's state and lists count: asks, calls, journal lines and the agent
+// call log are no server change (an agent's every call would otherwise make
+// each view list the server again).
 func (s *Session) notifyLocked(changes []wire.Change) {
 	if len(s.watchers) == 0 {
 		return
 	}
 	var last string
 	for i, ch := range changes {
-		if ch.Kind == wire.KindAsk || (i > 0 && ch.Server == last) {
+		if !describesServer(ch.Kind) || (i > 0 && ch.Server == last) {
 			continue
 		}
 		last = ch.Server
@@ -84,4 +86,14 @@ func (s *Session) notifyLocked(changes []wire.Change) {
 			w.fn(ch.Server)
 		}
 	}
+}
+
+// describesServer reports whether changes of kind k are a server's state or
+// lists.
+func describesServer(k wire.ChangeKind) bool {
+	switch k {
+	case wire.KindServer, wire.KindTool, wire.KindPrompt, wire.KindResource, wire.KindTemplate:
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,5 +136,25 @@ func TestFinishedAgentCallReplacesTheRunningOneInOneDelta(t *testing.T) {
 	snap, _ := s.Snapshot()
 	if len(snap.AgentCalls) != 1 || snap.AgentCalls[0].ID != "42" {
 		t.Errorf("state holds %+v, want call 42 only", snap.AgentCalls)
+	}
+}
+
+func TestAgentCallsAreNoServerChangeForWatchers(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	var mu sync.Mutex
+	heard := map[string]int{}
+	stop := s.Watch(func(server string) { mu.Lock(); heard[server]++; mu.Unlock() })
+	defer stop()
+	running := s.StartAgentCall(wire.AgentCall{Agent: "bot", Server: "s1", Tool: "t"})
+	s.FinishAgentCall(running, wire.AgentCall{ID: "1", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
+	id := addServer(t, s, "added", "http://127.0.0.1:9/mcp")
+	mu.Lock()
+	defer mu.Unlock()
+	if heard["s1"] != 0 {
+		t.Errorf("an agent's call on s1 told the watchers %d times that s1 changed", heard["s1"])
+	}
+	if heard[id] == 0 {
+		t.Error("adding a server did not tell the watchers")
 	}
 }

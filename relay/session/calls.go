@@ -86,29 +86,23 @@ func (s *Session) callOp(ctx context.Context, f wire.Frame, progress func(wire.P
 	if err != nil {
 		return nil, err
 	}
-	go func() {
-		res, err := spec.run(rc.ctx, c, rc, func(p wire.Progress) {
-			progress(p)
-			s.callProgress(rc, p)
-		})
-		s.finishCall(rc, res, err)
-	}()
-	return s.awaitCall(ctx, rc)
-}
-
-// awaitCall waits for rc on behalf of an op. When the op is cancelled the
-// call is; when its dashboard went away the call goes on.
-func (s *Session) awaitCall(ctx context.Context, rc *runningCall) (any, error) {
-	select {
-	case <-rc.done:
-		return rc.result, rc.err
-	case <-ctx.Done():
-	}
-	if !errors.Is(context.Cause(ctx), errOpCancelled) {
+	// The call runs on the op's goroutine (one hand-over less on the way
+	// back) but under a context of its own: cancelling the op cancels it,
+	// a dashboard that went away does not.
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(context.Cause(ctx), errOpCancelled) {
+			s.cancelCall(rc)
+		}
+	})
+	res, err := spec.run(rc.ctx, c, rc, func(p wire.Progress) {
+		progress(p)
+		s.callProgress(rc, p)
+	})
+	s.finishCall(rc, res, err)
+	stop()
+	if ctx.Err() != nil && !errors.Is(context.Cause(ctx), errOpCancelled) {
 		return nil, wire.NewError(wire.CodeCancelled, "the dashboard went away; the call goes on")
 	}
-	s.cancelCall(rc)
-	<-rc.done
 	return rc.result, rc.err
 }
 

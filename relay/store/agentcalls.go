@@ -35,26 +35,49 @@ type CallFilter struct {
 // AddAgentCall logs c and drops the user's calls beyond the latest
 // MaxAgentCalls. It returns c with its id.
 func (s *Store) AddAgentCall(ctx context.Context, c AgentCall) (AgentCall, error) {
+	out, err := s.AddAgentCalls(ctx, []AgentCall{c})
+	if err != nil {
+		return AgentCall{}, err
+	}
+	return out[0], nil
+}
+
+// AddAgentCalls logs cs in one transaction and drops their users' calls
+// beyond the latest MaxAgentCalls. It returns cs with their ids, in order.
+func (s *Store) AddAgentCalls(ctx context.Context, cs []AgentCall) ([]AgentCall, error) {
+	out := make([]AgentCall, len(cs))
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO agent_calls
+		insert, err := tx.PrepareContext(ctx, `INSERT INTO agent_calls
 			(user_id, agent, key_id, server_id, tool, started_at, duration_ms, outcome, asked)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.User, c.Agent, c.KeyID, c.Server, c.Tool, c.Start.UnixMilli(), c.Duration.Milliseconds(), c.Outcome, c.Asked)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
-		if c.ID, err = res.LastInsertId(); err != nil {
-			return err
+		defer insert.Close()
+		users := map[string]bool{}
+		for i, c := range cs {
+			res, err := insert.ExecContext(ctx, c.User, c.Agent, c.KeyID, c.Server, c.Tool, c.Start.UnixMilli(), c.Duration.Milliseconds(), c.Outcome, c.Asked)
+			if err != nil {
+				return err
+			}
+			if c.ID, err = res.LastInsertId(); err != nil {
+				return err
+			}
+			out[i], users[c.User] = c, true
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM agent_calls WHERE user_id = ? AND call_id <= (
-			SELECT call_id FROM agent_calls WHERE user_id = ? ORDER BY call_id DESC LIMIT 1 OFFSET ?)`,
-			c.User, c.User, MaxAgentCalls)
-		return err
+		for u := range users {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM agent_calls WHERE user_id = ? AND call_id <= (
+				SELECT call_id FROM agent_calls WHERE user_id = ? ORDER BY call_id DESC LIMIT 1 OFFSET ?)`,
+				u, u, MaxAgentCalls); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
-		return AgentCall{}, fmt.Errorf("log agent call: %w", err)
+		return nil, fmt.Errorf("log agent calls: %w", err)
 	}
-	return c, nil
+	return out, nil
 }
 
 // AgentCalls lists the user's logged calls that match f, newest first.

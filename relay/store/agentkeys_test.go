@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,5 +157,34 @@ func TestAgentCallsAreBoundedAndFiltered(t *testing.T) {
 	}
 	if none, _ := s.AgentCalls(ctx, "ann", store.CallFilter{Server: "s9"}); len(none) != 0 {
 		t.Errorf("ann's calls to bob's server: %v", none)
+	}
+}
+
+func TestAgentCallsInOneBatchKeepTheirOrderAndTheBound(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	var batch []store.AgentCall
+	for i := range store.MaxAgentCalls + 3 {
+		batch = append(batch, store.AgentCall{User: "ann", Agent: "a", Server: "s1", Tool: fmt.Sprint(i), Start: time.Now(), Outcome: "ok"})
+	}
+	batch = append(batch, store.AgentCall{User: "bob", Agent: "b", Server: "s9", Tool: "t", Start: time.Now(), Outcome: "ok"})
+	out, err := s.AddAgentCalls(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(batch) {
+		t.Fatalf("%d calls back, want %d", len(out), len(batch))
+	}
+	for i := 1; i < len(out); i++ {
+		if out[i].ID <= out[i-1].ID || out[i].Tool != batch[i].Tool {
+			t.Fatalf("call %d = %+v after %+v: not in order", i, out[i], out[i-1])
+		}
+	}
+	ann, _ := s.AgentCalls(ctx, "ann", store.CallFilter{})
+	if len(ann) != store.MaxAgentCalls || ann[0].Tool != fmt.Sprint(store.MaxAgentCalls+2) {
+		t.Errorf("ann keeps %d calls, newest %q; want the latest %d", len(ann), ann[0].Tool, store.MaxAgentCalls)
+	}
+	if bob, _ := s.AgentCalls(ctx, "bob", store.CallFilter{}); len(bob) != 1 {
+		t.Errorf("bob has %d calls, want 1", len(bob))
 	}
 }

@@ -1,0 +1,90 @@
+package gateway_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+)
+
+func TestCachedKeyRevokedThroughTheRelayIsRefusedAtOnce(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	now := time.Now()
+	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	res, err := keys.CreateKey(ctx, "ann", wireArgs("bot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keys.Authenticate(ctx, res.Secret); err != nil { // now cached
+		t.Fatal(err)
+	}
+	if err := keys.RevokeKey(ctx, "ann", res.Key.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keys.Authenticate(ctx, res.Secret); !errors.Is(err, gateway.ErrUnauthorized) {
+		t.Errorf("a cached key revoked through the relay authenticated: %v", err)
+	}
+}
+
+func TestCachedKeyRevokedElsewhereIsRefusedWithinTheTTL(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	now := time.Now()
+	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
+	if _, err := keys.Authenticate(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	// Another process (the command line) revokes it in the store.
+	if err := st.RevokeAgentKey(ctx, "ann", k.ID); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(gateway.KeyCacheTTL)
+	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, gateway.ErrUnauthorized) {
+		t.Errorf("a key revoked elsewhere authenticated %v later: %v", gateway.KeyCacheTTL, err)
+	}
+}
+
+func TestCachedKeyIsRefusedOnceTheWatchSaysItClosed(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	now := time.Now()
+	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
+	if _, err := keys.Authenticate(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RevokeAgentKey(ctx, "ann", k.ID); err != nil {
+		t.Fatal(err)
+	}
+	keys.Closed(k.ID) // what the relay's watch of its data directory does
+	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, gateway.ErrUnauthorized) {
+		t.Errorf("a key the watch closed authenticated from the cache: %v", err)
+	}
+}
+
+func TestCachedKeyStillChecksTheSecretAndExpiry(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	now := time.Now()
+	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	_, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true, Expires: now.Add(time.Second / 2)})
+	if _, err := keys.Authenticate(ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	wrong := secret[:len(secret)-4] + "AAAA"
+	if wrong == secret {
+		wrong = secret[:len(secret)-4] + "BBBB"
+	}
+	if _, err := keys.Authenticate(ctx, wrong); !errors.Is(err, gateway.ErrUnauthorized) {
+		t.Errorf("a wrong secret under a cached id authenticated: %v", err)
+	}
+	now = now.Add(time.Second / 2)
+	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, gateway.ErrUnauthorized) {
+		t.Errorf("a cached key past its expiry authenticated: %v", err)
+	}
+}
