@@ -24,6 +24,25 @@ func directCall(ctx context.Context, cs *mcp.ClientSession) (time.Duration, erro
 	return d, err
 }
 
+// alternate times n calls of direct and of other, in turn, after warmCalls
+// of each that do not count, and returns both series.
+func alternate(ctx context.Context, n int, direct *mcp.ClientSession, other func() (time.Duration, error)) (dr, or []time.Duration, err error) {
+	for i := range warmCalls + n {
+		d, err := directCall(ctx, direct)
+		if err != nil {
+			return nil, nil, err
+		}
+		o, err := other()
+		if err != nil {
+			return nil, nil, err
+		}
+		if i >= warmCalls {
+			dr, or = append(dr, d), append(or, o)
+		}
+	}
+	return dr, or, nil
+}
+
 // relayCallFigure compares a tool call through the relay's WebSocket (op
 // frame out to result frame in, as a dashboard would, without a browser)
 // with a direct go-sdk call of the same fixture, alternating.
@@ -48,21 +67,11 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		return d, err
 	}
-	var dr, rr []time.Duration
 	wait := b.relay.profile("relay", 5*time.Second)
 	defer wait()
-	for i := range warmCalls + cfg.calls {
-		d, err := directCall(ctx, direct)
-		if err != nil {
-			return nil, err
-		}
-		r, err := viaRelay()
-		if err != nil {
-			return nil, err
-		}
-		if i >= warmCalls {
-			dr, rr = append(dr, d), append(rr, r)
-		}
+	dr, rr, err := alternate(ctx, cfg.calls, direct, viaRelay)
+	if err != nil {
+		return nil, err
 	}
 	return []row{
 		ratioRow("tool call, relay alone (Go WebSocket op → result), p50", median(rr), median(dr), "direct go-sdk", 1.25),

@@ -57,21 +57,11 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		return d, err
 	}
-	var dr, gr []time.Duration
 	wait := b.relay.profile("gateway", 5*time.Second)
 	defer wait()
-	for i := range warmCalls + cfg.calls {
-		d, err := directCall(ctx, direct)
-		if err != nil {
-			return nil, err
-		}
-		g, err := viaGateway()
-		if err != nil {
-			return nil, err
-		}
-		if i >= warmCalls {
-			dr, gr = append(dr, d), append(gr, g)
-		}
+	dr, gr, err := alternate(ctx, cfg.calls, direct, viaGateway)
+	if err != nil {
+		return nil, err
 	}
 	return []row{
 		ratioRow("agent call through /mcp, p50", median(gr), median(dr), "direct go-sdk", 1.3),
