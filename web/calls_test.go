@@ -2,8 +2,10 @@ package web
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
@@ -35,5 +37,14 @@ func TestNewCallsLeaveTheRestOfTheListInPlace(t *testing.T) {
 	recent, rest, settled = splitNewest(callsNewestFirst(2), callKey, "op-9")
 	if len(recent) != 0 || len(rest) != 2 || settled != "op-2" {
 		t.Errorf("the settled call gone: %d recent, %d rest, settled %q; want the list settled", len(recent), len(rest), settled)
+	}
+}
+
+func TestAToolResultShowsTheTaskItRanAs(t *testing.T) {
+	c := store.Call{ID: "op-1", Kind: store.CallTool, Name: "research", Status: store.CallOK,
+		Task: &wire.CallTask{Status: wire.TaskCompleted}, Tool: &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "report"}}}}
+	html := rendered(t, renderCalls("Tool calls", []store.Call{c}))
+	if tag := element(html, `class="call-task"`); !strings.Contains(tag, `data-task-status="completed"`) {
+		t.Errorf("the result does not show its task: %q in\n%s", tag, html)
 	}
 }
