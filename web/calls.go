@@ -40,7 +40,7 @@ type CallList struct {
 // Render implements app.Composer.
 func (l *CallList) Render() app.UI {
 	var recent, rest []store.Call
-	recent, rest, l.settled = splitNewest(l.Calls, callKey, l.settled)
+	recent, rest, l.settled = splitCalls(l.Calls, l.settled)
 	return hiddenIf(app.Section().Class("calls").Aria("label", l.Title), len(l.Calls) == 0).Body(
 		app.H3().Class("calls-title").Text(l.Title),
 		hiddenIf(app.Ol().Class("call-list", "is-recent"), len(recent) == 0).Body(
@@ -52,22 +52,20 @@ func (l *CallList) Render() app.UI {
 	)
 }
 
-// splitNewest splits items, newest first, before the one whose key is
-// settled (the newest of the rest when the list last settled). When that
-// item is gone, or more than maxRecent items came since, the list settles:
-// all items are the rest, and the newest is the one to split before next time.
-func splitNewest[T any](items []T, key func(T) string, settled string) (recent, rest []T, newSettled string) {
-	i := slices.IndexFunc(items, func(it T) bool { return key(it) == settled })
+// splitCalls splits calls, newest first, before the call settled (the
+// newest of the rest when the list last settled). When that call is gone,
+// or more than maxRecent calls came since, the list settles: all calls are
+// the rest, and their newest is the call to split before next time.
+func splitCalls(calls []store.Call, settled string) (recent, rest []store.Call, newSettled string) {
+	i := slices.IndexFunc(calls, func(c store.Call) bool { return c.ID == settled })
 	if i < 0 || i > maxRecent {
-		if len(items) == 0 {
+		if len(calls) == 0 {
 			return nil, nil, ""
 		}
-		return nil, items, key(items[0])
+		return nil, calls, calls[0].ID
 	}
-	return items[:i], items[i:], settled
+	return calls[:i], calls[i:], settled
 }
-
-func callKey(c store.Call) string { return c.ID }
 
 var callStatusWords = map[store.CallStatus]string{
 	store.CallPending: "Running…",

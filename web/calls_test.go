@@ -19,22 +19,22 @@ func callsNewestFirst(n int) []store.Call {
 }
 
 func TestNewCallsLeaveTheRestOfTheListInPlace(t *testing.T) {
-	recent, rest, settled := splitNewest(callsNewestFirst(3), callKey, "")
+	recent, rest, settled := splitCalls(callsNewestFirst(3), "")
 	if len(recent) != 0 || len(rest) != 3 || settled != "op-3" {
 		t.Fatalf("first list: %d recent, %d rest, settled %q; want 0, 3, op-3", len(recent), len(rest), settled)
 	}
 	for n := 4; n <= 3+maxRecent; n++ {
-		recent, rest, settled = splitNewest(callsNewestFirst(n), callKey, settled)
+		recent, rest, settled = splitCalls(callsNewestFirst(n), settled)
 		if len(recent) != n-3 || len(rest) != 3 || rest[0].ID != "op-3" || settled != "op-3" {
 			t.Fatalf("with %d calls: %d recent, rest from %s, settled %q; want %d recent and the rest as it was", n, len(recent), rest[0].ID, settled, n-3)
 		}
 	}
 	n := 4 + maxRecent
-	recent, rest, settled = splitNewest(callsNewestFirst(n), callKey, settled)
+	recent, rest, settled = splitCalls(callsNewestFirst(n), settled)
 	if len(recent) != 0 || len(rest) != n || settled != "op-"+strconv.Itoa(n) {
 		t.Errorf("past maxRecent new calls: %d recent, %d rest, settled %q; want the list settled", len(recent), len(rest), settled)
 	}
-	recent, rest, settled = splitNewest(callsNewestFirst(2), callKey, "op-9")
+	recent, rest, settled = splitCalls(callsNewestFirst(2), "op-9")
 	if len(recent) != 0 || len(rest) != 2 || settled != "op-2" {
 		t.Errorf("the settled call gone: %d recent, %d rest, settled %q; want the list settled", len(recent), len(rest), settled)
 	}

@@ -18,8 +18,6 @@ var historyWords = map[string]string{
 // Re-run and Edit and re-run.
 func (t *ToolsTab) renderHistory() app.UI {
 	entries := t.history
-	var recent, rest []historyEntry // apart, as calls are (see CallList): a new entry leaves the rest in place
-	recent, rest, t.historySettled = splitNewest(entries, historyKeyOf, t.historySettled)
 	return hiddenIf(app.Section().ID("tool-history").Class("tool-history").Aria("label", "Call history in this browser"), len(entries) == 0).Body(
 		app.Div().Class("calls-title").Body(
 			app.H3().Class("calls-title").Text("History in this browser"),
@@ -29,17 +27,11 @@ func (t *ToolsTab) renderHistory() app.UI {
 					t.history = nil
 				}),
 		),
-		hiddenIf(app.Ol().Class("history-list", "is-recent"), len(recent) == 0).Body(
-			app.Range(recent).Slice(func(i int) app.UI { return t.renderEntry(i, recent[i]) }),
-		),
 		app.Ol().Class("history-list").Body(
-			app.Range(rest).Slice(func(i int) app.UI { return t.renderEntry(i, rest[i]) }),
+			app.Range(entries).Slice(func(i int) app.UI { return t.renderEntry(i, entries[i]) }),
 		),
 	)
 }
-
-// historyKeyOf tells history entries apart.
-func historyKeyOf(e historyEntry) string { return e.Page + "." + e.ID }
 
 // renderEntry is one past call.
 func (t *ToolsTab) renderEntry(i int, e historyEntry) app.UI {

@@ -24,8 +24,6 @@ type ToolsTab struct {
 	history   []historyEntry // this server's calls made in this browser, newest first
 	presets   toolPreset     // what the history last asked the panel to show
 	presetSeq int
-	// historySettled is the newest entry of the history's rest (see splitNewest).
-	historySettled string
 }
 
 // CompoID makes another server's tools a new list, with nothing selected or marked.
