@@ -26,8 +26,8 @@ const maxRecent = 8
 // go-app matches children by position, so a call put first moves every
 // item after it to another place, where it is remounted (see [CallItem]):
 // with a hundred results shown, that is most of a click's time. New calls
-// go into the small first part, so the rest stays where it is; every
-// maxRecent calls the list settles, taking them all into the rest at once.
+// go into the small first part, so the rest stays where it is; once more
+// than maxRecent came, the list settles, taking them all into the rest at once.
 type CallList struct {
 	app.Compo
 
