@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -12,12 +13,58 @@ import (
 // renderCalls lists calls, newest first: pending ones with their progress
 // and a Cancel button, finished ones with their result or error.
 func renderCalls(title string, calls []store.Call) app.UI {
-	return hiddenIf(app.Section().Class("calls").Aria("label", title), len(calls) == 0).Body(
-		app.H3().Class("calls-title").Text(title),
+	return &CallList{Title: title, Calls: calls}
+}
+
+// maxRecent is how many new calls the list holds apart before it takes
+// them into the rest.
+const maxRecent = 8
+
+// CallList is a list of calls, newest first, in two parts: the calls made
+// since the list last settled, and the rest.
+//
+// go-app matches children by position, so a call put first moves every
+// item after it to another place, where it is remounted (see [CallItem]):
+// with a hundred results shown, that is most of a click's time. New calls
+// go into the small first part, so the rest stays where it is; once more
+// than maxRecent came, the list settles, taking them all into the rest at once.
+type CallList struct {
+	app.Compo
+
+	Title string
+	Calls []store.Call
+
+	settled string // the newest call of the rest; the calls before it are recent
+}
+
+// Render implements app.Composer.
+func (l *CallList) Render() app.UI {
+	var recent, rest []store.Call
+	recent, rest, l.settled = splitCalls(l.Calls, l.settled)
+	return hiddenIf(app.Section().Class("calls").Aria("label", l.Title), len(l.Calls) == 0).Body(
+		app.H3().Class("calls-title").Text(l.Title),
+		hiddenIf(app.Ol().Class("call-list", "is-recent"), len(recent) == 0).Body(
+			app.Range(recent).Slice(func(i int) app.UI { return &CallItem{Call: recent[i]} }),
+		),
 		app.Ol().Class("call-list").Body(
-			app.Range(calls).Slice(func(i int) app.UI { return &CallItem{Call: calls[i]} }),
+			app.Range(rest).Slice(func(i int) app.UI { return &CallItem{Call: rest[i]} }),
 		),
 	)
+}
+
+// splitCalls splits calls, newest first, before the call settled (the
+// newest of the rest when the list last settled). When that call is gone,
+// or more than maxRecent calls came since, the list settles: all calls are
+// the rest, and their newest is the call to split before next time.
+func splitCalls(calls []store.Call, settled string) (recent, rest []store.Call, newSettled string) {
+	i := slices.IndexFunc(calls, func(c store.Call) bool { return c.ID == settled })
+	if i < 0 || i > maxRecent {
+		if len(calls) == 0 {
+			return nil, nil, ""
+		}
+		return nil, calls, calls[0].ID
+	}
+	return calls[:i], calls[i:], settled
 }
 
 var callStatusWords = map[store.CallStatus]string{

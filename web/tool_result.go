@@ -17,7 +17,8 @@ const maxPreview = 256 << 10
 
 // renderToolResult shows a tool result block by block, its structured
 // content as a tree with the relay's check against the output schema, and
-// offers it to copy and, when large, to download.
+// the task it ran as, if any; it offers it to copy and, when large, to
+// download.
 func renderToolResult(c store.Call) app.UI {
 	r := c.Tool
 	large := c.Size > maxPreview

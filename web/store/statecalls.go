@@ -25,39 +25,37 @@ func newTabID() string {
 // stateCallID is the id in the state of the call made by op id.
 func (c *Client) stateCallID(opID string) string { return c.tab + "." + opID }
 
-// viewCallsLocked merges the state's calls with this tab's, newest first.
+// viewCallsLocked merges this tab's calls with the other tabs' from the
+// state, newest first. This tab's calls keep their order, whether the state
+// lists them or not (it keeps only the last few of a server); another tab's
+// go where they started.
 func (c *Client) viewCallsLocked() []Call {
 	if len(c.snap.Calls) == 0 {
 		return c.calls
 	}
 	prefix := c.tab + "."
-	local := make(map[string]int, len(c.calls))
-	for i, call := range c.calls {
-		local[call.ID] = i
-	}
-	inState := make(map[string]bool, len(c.snap.Calls))
-	for _, sc := range c.snap.Calls {
-		if opID, mine := strings.CutPrefix(sc.ID, prefix); mine {
-			inState[opID] = true
-		}
-	}
-	out := make([]Call, 0, len(c.snap.Calls)+len(c.calls))
-	for _, call := range c.calls {
-		if !inState[call.ID] {
-			out = append(out, call) // just sent, or refused before the relay listed it
-		}
-	}
+	mine := make(map[string]wire.Call) // this tab's calls in the state, by op id
+	var others []wire.Call             // newest first, as the state lists calls as they start
 	for i := len(c.snap.Calls) - 1; i >= 0; i-- {
 		sc := c.snap.Calls[i]
-		opID, mine := strings.CutPrefix(sc.ID, prefix)
-		j, ok := local[opID]
-		switch {
-		case mine && ok:
-			out = append(out, c.mergeLocalLocked(c.calls[j], sc))
-			continue
-		case mine:
-			continue // this tab let it go (a read made again replaces it): it is not another tab's
+		if opID, ok := strings.CutPrefix(sc.ID, prefix); ok {
+			mine[opID] = sc // one this tab let go (a read made again replaces it) shows nowhere
+		} else {
+			others = append(others, sc)
 		}
+	}
+	out := make([]Call, 0, len(c.calls)+len(others))
+	for _, call := range c.calls {
+		for len(others) > 0 && others[0].Started.After(call.Started) {
+			out = append(out, c.fromStateLocked(others[0]))
+			others = others[1:]
+		}
+		if sc, ok := mine[call.ID]; ok {
+			call = c.mergeLocalLocked(call, sc)
+		}
+		out = append(out, call) // or just sent, or refused before the relay listed it, or no longer in the state
+	}
+	for _, sc := range others {
 		out = append(out, c.fromStateLocked(sc))
 	}
 	if len(c.stateDone) > 2*len(c.snap.Calls) {

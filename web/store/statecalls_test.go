@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -64,5 +65,26 @@ func TestOwnCallThisTabDroppedIsNotShownAsAnotherTabs(t *testing.T) {
 		State: wire.CallDone, Result: res}))
 	if calls := c.View().Calls; len(calls) != 0 {
 		t.Fatalf("calls = %+v, want none: the dropped read is not another tab's", calls)
+	}
+}
+
+func TestOwnCallsStayNewestFirstWhenTheStateNoLongerListsTheOlder(t *testing.T) {
+	r, c := newRelay(t)
+	s := connect(t, r, c, 1, twoServers())
+	older := c.CallTool("s1", "echo", json.RawMessage(`{}`))
+	newer := c.CallTool("s1", "echo", json.RawMessage(`{}`))
+	var args wire.CallToolArgs
+	json.Unmarshal(s.lastFrame().Data, &args)
+	// The state keeps the last few calls of a server: it lists the newer
+	// call only, and another tab's, started long before both.
+	s.delta(2,
+		callChange(wire.Call{ID: "other.op-1", Server: "s1", Kind: wire.CallKindTool, Name: "slow", State: wire.CallRunning, Started: time.Unix(1, 0)}),
+		callChange(wire.Call{ID: args.Call, Server: "s1", Kind: wire.CallKindTool, Name: "echo", State: wire.CallRunning, Started: time.Now()}))
+	var ids []string
+	for _, call := range c.View().Calls {
+		ids = append(ids, call.ID)
+	}
+	if want := []string{newer, older, "other.op-1"}; !slices.Equal(ids, want) {
+		t.Errorf("calls %v, want %v: newest first", ids, want)
 	}
 }
