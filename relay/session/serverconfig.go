@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,7 +165,7 @@ func (s *Session) Update(ctx context.Context, a wire.UpdateServerArgs) error {
 	if err := s.checkNameFree(next.Name, next.ID); err != nil {
 		return err
 	}
-	originChanged := !strings.EqualFold(originOf(reg.URL), originOf(next.URL))
+	originChanged := !sameOrigin(reg.URL, next.URL)
 	if err := s.m.store.UpdateServer(ctx, next, originChanged); err != nil {
 		if errors.Is(err, store.ErrNameTaken) {
 			return nameTaken(next.Name)
@@ -270,8 +271,13 @@ func applyUpdate(reg store.Server, a wire.UpdateServerArgs) (store.Server, error
 		}
 		reg.Name = name
 	}
+	oldURL, oldHeaders := reg.URL, reg.Headers
 	if a.URL != nil && *a.URL != displayURL(reg) {
-		u, shown, err := checkURL(servercfg.Unmask(strings.TrimSpace(*a.URL), reg.URL))
+		edited := strings.TrimSpace(*a.URL)
+		if sameOrigin(edited, oldURL) { // a masked secret goes back only to its own origin
+			edited = servercfg.Unmask(edited, oldURL)
+		}
+		u, shown, err := checkURL(edited)
 		if err != nil {
 			return reg, err
 		}
@@ -291,6 +297,11 @@ func applyUpdate(reg store.Server, a wire.UpdateServerArgs) (store.Server, error
 	if err != nil {
 		return reg, err
 	}
+	if !sameOrigin(reg.URL, oldURL) {
+		if kept := untyped(oldHeaders, a.Headers); len(kept) > 0 {
+			return reg, wire.NewError(wire.CodeBadRequest, "the server moves to another origin, and the relay does not send its header values there: type them again or delete them ("+strings.Join(kept, ", ")+")")
+		}
+	}
 	for name, value := range headers {
 		if value == "" { // its value was lost with the seal key and not set again
 			delete(headers, name)
@@ -309,6 +320,32 @@ func applyUpdate(reg store.Server, a wire.UpdateServerArgs) (store.Server, error
 }
 
 // originOf returns scheme://host[:port] of a normalized URL.
+// sameOrigin reports whether two URLs have the same scheme and host.
+func sameOrigin(a, b string) bool { return strings.EqualFold(originOf(a), originOf(b)) }
+
+// untyped lists, sorted, the headers of old whose value an update does not
+// give again (a value or a deletion).
+func untyped(old, update map[string]string) []string {
+	var names []string
+	for name := range old {
+		if _, ok := lookupHeader(update, name); !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// lookupHeader finds name in headers, ignoring case as HTTP does.
+func lookupHeader(headers map[string]string, name string) (string, bool) {
+	for k, v := range headers {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
 func originOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {

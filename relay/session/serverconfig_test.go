@@ -141,9 +141,17 @@ func TestUpdateRestartsTheConnectionAndKeepsTheRest(t *testing.T) {
 	if st := stateOf(t, s, res.ID); st.Name != name || st.Retry == nil || st.Retry.Attempts != 3 {
 		t.Errorf("state %+v", st.Meta())
 	}
-	// A new origin drops the authorization.
+	// A new origin never gets the header values typed for the old one:
+	// the move waits for them to be typed again.
 	other := "https://b.example/mcp"
-	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other}); err != nil {
+	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other}); codeOf(err) != wire.CodeBadRequest || !strings.Contains(err.Error(), "X-Key") {
+		t.Fatalf("a move keeping the header values: %v", err)
+	}
+	if _, ok, _ := o.Token(ctx, "alice", res.ID); !ok {
+		t.Error("a refused move dropped the token")
+	}
+	// A new origin drops the authorization.
+	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other, Headers: map[string]string{"X-Key": "for-b"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := o.Token(ctx, "alice", res.ID); ok {
@@ -191,5 +199,27 @@ func TestDisconnectedServerStaysDisconnectedAcrossARestart(t *testing.T) {
 	}
 	if g.conn(id) == nil || stateOf(t, s, id).Disconnected {
 		t.Error("connecting again did not dial")
+	}
+}
+
+func TestAMaskedKeyGoesBackOnlyToItsOwnOrigin(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	ctx := context.Background()
+	res, err := s.Add(ctx, wire.AddServerArgs{Name: "k", URL: "https://a.example/mcp?api_key=sk-secret-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := stateOf(t, s, res.ID).URL
+	moved := strings.Replace(shown, "https://a.example", "https://evil.example", 1)
+	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &moved}); codeOf(err) != wire.CodeInvalidURL {
+		t.Fatalf("moving the masked key to another origin: %v", err)
+	}
+	samePath := strings.Replace(shown, "/mcp", "/v2", 1)
+	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &samePath}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.conn(res.ID).dial.Reg.URL; got != "https://a.example/v2?api_key=sk-secret-1" {
+		t.Errorf("same-origin edit dialed %q", got)
 	}
 }

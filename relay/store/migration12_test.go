@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,6 +52,7 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	}{
 		{`INSERT INTO servers VALUES ('host:ann', 'a', 'alpha', 'https://a.example/mcp', 'streamable', 1)`, nil},
 		{`INSERT INTO servers VALUES ('host:ann', 'b', 'beta', 'http://127.0.0.1:9/sse', 'sse', 2)`, nil},
+		{`INSERT INTO servers VALUES ('host:bob', 'k', 'keyed', 'https://k.example/mcp?api_key=plain-secret-1&x=1', 'streamable', 3)`, nil},
 		{`INSERT INTO oauth_clients VALUES ('host:ann', 'a', 'dynamic', 'https://as.example', 'http://r', 'cid', ?, 'client_secret_basic', 3)`, []any{clientSecret}},
 		{`INSERT INTO oauth_clients VALUES ('host:ann', 'gone', 'dynamic', '', '', 'cid2', NULL, 'none', 3)`, nil},
 		{`INSERT INTO oauth_tokens VALUES ('host:ann', 'a', 'https://as.example', 'https://as.example/token', 'https://a.example/mcp', 'cid', 'dynamic', 'client_secret_basic', 'read write', ?, 0, 4)`,
@@ -81,6 +83,17 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	}
 	if len(servers) != 2 || servers[0].URL != "https://a.example/mcp" || servers[1].Transport != "sse" || servers[0].Disconnected {
 		t.Fatalf("servers after migration: %+v", servers)
+	}
+	// A key stored in a URL before secrets were sealed is sealed on open:
+	// the url column shows it masked, and the whole URL comes back.
+	keyed, err := s.Servers(ctx, "host:bob")
+	if err != nil || len(keyed) != 1 || keyed[0].URL != "https://k.example/mcp?api_key=plain-secret-1&x=1" ||
+		strings.Contains(keyed[0].DisplayURL, "plain-secret-1") || keyed[0].DisplayURL == "" {
+		t.Fatalf("keyed server after migration: %+v %v", keyed, err)
+	}
+	var column string
+	if err := s.db.QueryRowContext(ctx, `SELECT url FROM servers WHERE server_id = 'k'`).Scan(&column); err != nil || strings.Contains(column, "plain-secret-1") {
+		t.Errorf("the url column still holds the key: %q %v", column, err)
 	}
 	oauth := s.OAuth(s.Sealer())
 	tok, ok, err := oauth.Token(ctx, "host:ann", "a")

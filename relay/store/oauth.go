@@ -319,19 +319,24 @@ func (o *OAuthStore) ConsumeState(ctx context.Context, state string, now time.Ti
 	return st, nil
 }
 
-// Forget deletes every registration, token and pending state of user's
-// server.
+// Forget deletes every registration, token, pending state and machine
+// credential of user's server.
 func (o *OAuthStore) Forget(ctx context.Context, user, server string) error {
-	err := o.store.inTx(ctx, func(tx *sql.Tx) error {
-		for _, table := range []string{"oauth_clients", "oauth_tokens", "oauth_states"} {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = ? AND server_id = ?`, user, server); err != nil {
-				return fmt.Errorf("%s: %w", table, err)
-			}
-		}
-		return nil
-	})
+	err := o.store.inTx(ctx, func(tx *sql.Tx) error { return forgetOAuthTx(ctx, tx, user, server) })
 	if err != nil {
 		return fmt.Errorf("forget oauth of %s: %w", server, err)
+	}
+	return nil
+}
+
+// forgetOAuthTx deletes, in tx, what the relay holds to authorize to user's
+// server: registrations, tokens, pending states and the operator's machine
+// credentials (which must never reach another origin).
+func forgetOAuthTx(ctx context.Context, tx *sql.Tx, user, server string) error {
+	for _, table := range []string{"oauth_clients", "oauth_tokens", "oauth_states", "oauth_machine_clients"} {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = ? AND server_id = ?`, user, server); err != nil {
+			return fmt.Errorf("%s: %w", table, err)
+		}
 	}
 	return nil
 }

@@ -131,7 +131,7 @@ func (s *Store) insertServer(ctx context.Context, srv Server, replace bool) erro
 
 // UpdateServer replaces the settings of an existing server (ErrNotFound
 // otherwise, ErrNameTaken for a name another server has). With forgetAuth
-// its OAuth registrations, tokens and pending authorizations are deleted in
+// everything it holds to authorize to the server (forgetOAuthTx) is deleted in
 // the same transaction.
 func (s *Store) UpdateServer(ctx context.Context, srv Server, forgetAuth bool) error {
 	shown, secrets, err := s.sealed(srv)
@@ -157,12 +157,7 @@ func (s *Store) UpdateServer(ctx context.Context, srv Server, forgetAuth bool) e
 		if !forgetAuth {
 			return nil
 		}
-		for _, table := range []string{"oauth_clients", "oauth_tokens", "oauth_states"} {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE user_id = ? AND server_id = ?`, srv.User, srv.ID); err != nil {
-				return fmt.Errorf("%s: %w", table, err)
-			}
-		}
-		return nil
+		return forgetOAuthTx(ctx, tx, srv.User, srv.ID)
 	})
 	if err != nil {
 		return fmt.Errorf("update server %s: %w", srv.ID, err)
