@@ -156,7 +156,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for k, v := range h.embedHeaders {
 			w.Header()[k] = v
 		}
-		h.page.ServeHTTP(w, r)
+		// One page at a time, as every page: go-app renders from a global,
+		// and a person's page may be prerendering with their state.
+		web.PrerenderWith(nil, func() { h.page.ServeHTTP(&privatePage{ResponseWriter: w}, r) })
 	default:
 		h.servePage(w, r)
 	}

@@ -124,16 +124,21 @@ func TestPrerenderedPageIsCompressedWhenTheBrowserAccepts(t *testing.T) {
 }
 
 func TestPageWithoutASessionNeverShowsAnotherPersonsServers(t *testing.T) {
-	h := newHandler(t, Config{Static: builtFS("WASM"), State: signedIn(wire.Server{ID: "s1", Name: "Files", State: wire.StateReady})})
+	h := newHandler(t, Config{Static: builtFS("WASM"), EmbedOrigins: []string{"https://app.example"},
+		State: signedIn(wire.Server{ID: "s1", Name: "Files", State: wire.StateReady})})
 	var wg sync.WaitGroup
 	leaked := make(chan string, 1)
-	for i := range 200 {
+	for i := range 300 {
 		wg.Go(func() {
-			if i%2 == 0 {
+			path := "/"
+			switch i % 3 {
+			case 0:
 				get(h, "/", "Authorization", "Bearer ok")
 				return
+			case 2: // the embed page, which anyone may ask for
+				path = embedQuery + "https://app.example"
 			}
-			if body := get(h, "/").Body.String(); strings.Contains(body, `data-server-id="s1"`) {
+			if body := get(h, path).Body.String(); strings.Contains(body, `data-server-id="s1"`) || strings.Contains(body, ">Files<") {
 				select {
 				case leaked <- body:
 				default:
