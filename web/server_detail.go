@@ -112,7 +112,7 @@ func (d *ServerDetail) Render() app.UI {
 			d.renderPanel(tab, tabLogs, &LogsTab{ServerID: s.ID, Logging: s.Logging, Logs: d.Journal.Logs, Dropped: d.Journal.LogsDropped}),
 			d.renderPanel(tab, tabActivity, &ActivityTab{ServerID: s.ID, Activity: d.Journal.Activity, Dropped: d.Journal.ActivityDropped}),
 			d.renderPanel(tab, tabInfo, renderInfo(s)),
-			d.renderPanel(tab, tabSettings, &ServerSettings{Server: s}),
+			d.renderPanel(tab, tabSettings, settingsOf(s)),
 		)
 }
 
@@ -162,4 +162,13 @@ func (d *ServerDetail) arrowKeys(ctx app.Context, e app.Event) {
 func (d *ServerDetail) renderPanel(open, tab string, content app.UI) app.UI {
 	return hiddenIf(app.Div().ID("panel-"+tab).Class("tab-panel").Role("tabpanel").
 		Aria("labelledby", "tab-"+tab), open != tab).Body(content)
+}
+
+// settingsOf is a server's Settings tab: its form, or a note for a server of
+// the relay's configuration, which only the operator edits.
+func settingsOf(s wire.Server) app.UI {
+	if s.Configured {
+		return app.P().Class("sb-note").Text("This server comes from the relay's configuration: only the relay's operator can change it.")
+	}
+	return &ServerSettings{Server: s}
 }

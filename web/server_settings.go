@@ -29,6 +29,10 @@ type ServerSettings struct {
 	headers int // new header rows shown
 }
 
+// CompoID gives each server its own form, so that nothing typed for one
+// server (a header value above all) is saved on another.
+func (f *ServerSettings) CompoID() string { return f.Server.ID }
+
 // Render implements app.Composer.
 func (f *ServerSettings) Render() app.UI {
 	s := f.Server

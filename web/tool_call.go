@@ -48,8 +48,8 @@ type ToolPanel struct {
 	errs       map[string]string // problems by place of the form
 	problem    string            // why the arguments cannot be sent, or what is wrong with them
 	note       string            // why the arguments stay in JSON
-	invalid    json.RawMessage   // arguments that fail the schema, which may be sent anyway
-	confirming json.RawMessage   // arguments waiting for the person's go-ahead
+	invalid    bool              // the arguments fail the schema; they may be sent anyway
+	confirming bool              // a destructive tool waits for the person's go-ahead
 	applied    int               // the last preset applied
 	// attempts counts the clicks that tried to send, and stage says where
 	// the last one ended (sent, invalid, confirm, problem): tests follow them.
@@ -98,7 +98,7 @@ func (p *ToolPanel) applyPreset(ctx app.Context) {
 // setArgs shows args in the form when it can show every value, and in
 // the JSON box.
 func (p *ToolPanel) setArgs(ctx app.Context, args json.RawMessage) {
-	p.errs, p.problem, p.note, p.invalid, p.confirming = map[string]string{}, "", "", nil, nil
+	p.errs, p.problem, p.note, p.invalid, p.confirming = map[string]string{}, "", "", false, false
 	text := store.IndentJSON(args)
 	ctx.Defer(func(app.Context) { setDOMValue("tool-args", text) })
 	if p.root == nil {
@@ -160,9 +160,9 @@ func (p *ToolPanel) Render() app.UI {
 		app.Div().Class("panel-actions").Body(
 			disabledIf(app.Button().ID("tool-call").Class("sb-button", "is-primary").Type("button"), t.Uncallable != "").
 				Text("Call "+t.Name).OnClick(p.call),
-			app.If(p.invalid != nil, func() app.UI {
+			app.If(p.invalid, func() app.UI {
 				return app.Button().ID("tool-send-anyway").Class("sb-button").Type("button").Text("Send anyway").
-					OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, p.invalid, true) }) // read at the click: go-app keeps a handler's first closure
+					OnClick(func(ctx app.Context, e app.Event) { p.resend(ctx, false) })
 			}),
 			app.Button().ID("tool-copy-args").Class("sb-button").Type("button").Text("Copy arguments").
 				OnClick(p.copyArgs),
@@ -233,7 +233,7 @@ func (p *ToolPanel) currentArgs() (args json.RawMessage, problems map[string]str
 // do not parse, and arguments that fail the schema wait for Send anyway.
 func (p *ToolPanel) call(ctx app.Context, e app.Event) {
 	args, problems, problem := p.currentArgs()
-	p.invalid, p.confirming = nil, nil
+	p.invalid, p.confirming = false, false
 	p.attempts++
 	if p.problem = problem; problem != "" {
 		p.stage = "problem"
@@ -242,7 +242,7 @@ func (p *ToolPanel) call(ctx app.Context, e app.Event) {
 	}
 	if len(problems) > 0 {
 		p.stage = "invalid"
-		p.invalid = args
+		p.invalid = true
 		p.problem = problemsText(problems, p.mode == modeJSON)
 		if p.mode == modeForm {
 			p.errs = problems
@@ -253,16 +253,29 @@ func (p *ToolPanel) call(ctx app.Context, e app.Event) {
 	p.send(ctx, args, false)
 }
 
+// resend sends what the panel shows now, past the schema's objections
+// (Send anyway) or the destructive tool's question (confirmed): what was
+// typed since the first click counts, and a syntax error still stops it.
+func (p *ToolPanel) resend(ctx app.Context, confirmed bool) {
+	args, _, problem := p.currentArgs()
+	if p.problem = problem; problem != "" {
+		p.invalid, p.confirming, p.stage = false, false, "problem"
+		focusLater(ctx, "tool-args")
+		return
+	}
+	p.send(ctx, args, confirmed)
+}
+
 // send calls the tool, once the person confirmed a destructive one.
 func (p *ToolPanel) send(ctx app.Context, args json.RawMessage, confirmed bool) {
 	p.attempts++
 	if !confirmed && hintsOf(p.Tool).markedDestructive() {
 		p.stage = "confirm"
-		p.confirming = args
+		p.confirming = true
 		focusLater(ctx, "tool-confirm-run")
 		return
 	}
-	p.invalid, p.confirming, p.problem, p.stage = nil, nil, "", "sent"
+	p.invalid, p.confirming, p.problem, p.stage = false, false, "", "sent"
 	if c := relay(); c != nil {
 		id := c.CallTool(p.ServerID, p.Tool.Name, args)
 		if p.OnSent != nil {
@@ -274,18 +287,18 @@ func (p *ToolPanel) send(ctx app.Context, args json.RawMessage, confirmed bool) 
 // renderConfirm asks before a destructive tool runs.
 func (p *ToolPanel) renderConfirm() app.UI {
 	return hiddenIf(app.Div().ID("tool-confirm").Class("tool-confirm").Role("alertdialog").
-		Aria("labelledby", "tool-confirm-text"), p.confirming == nil).
+		Aria("labelledby", "tool-confirm-text"), !p.confirming).
 		OnKeyDown(func(ctx app.Context, e app.Event) {
 			if e.Get("key").String() == "Escape" {
-				p.confirming = nil
+				p.confirming = false
 				focusLater(ctx, "tool-call")
 			}
 		}).Body(
 		app.P().ID("tool-confirm-text").Text(confirmText(hintsOf(p.Tool), p.Tool.Name)),
 		app.Button().ID("tool-confirm-run").Class("sb-button", "is-danger").Type("button").Text("Run "+p.Tool.Name).
-			OnClick(func(ctx app.Context, e app.Event) { p.send(ctx, p.confirming, true) }), // read at the click, as go-app keeps a handler's first closure
+			OnClick(func(ctx app.Context, e app.Event) { p.resend(ctx, true) }),
 		app.Button().ID("tool-confirm-cancel").Class("sb-button").Type("button").Text("Don't run").
-			OnClick(func(ctx app.Context, e app.Event) { p.confirming = nil; focusLater(ctx, "tool-call") }),
+			OnClick(func(ctx app.Context, e app.Event) { p.confirming = false; focusLater(ctx, "tool-call") }),
 	)
 }
 

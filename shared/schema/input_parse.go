@@ -78,7 +78,7 @@ func (p *inputParser) node(raw json.RawMessage, depth int) *Input {
 	case (len(types) == 0 || types[0] == "object") && obj["properties"] == nil && freeKeys(obj):
 		n = jsonNode(raw, obj, "its keys are not listed")
 	case len(types) == 0 && obj["properties"] != nil, len(types) == 1 && types[0] == "object":
-		n = p.object(obj, depth)
+		n = p.object(raw, obj, depth)
 	case len(types) == 0:
 		n = jsonNode(raw, obj, "its schema gives no type")
 	case types[0] == "array":
@@ -158,9 +158,12 @@ func typeList(obj map[string]json.RawMessage) (types []string, nullable bool, er
 }
 
 // object reads properties and required.
-func (p *inputParser) object(obj map[string]json.RawMessage, depth int) *Input {
+func (p *inputParser) object(raw json.RawMessage, obj map[string]json.RawMessage, depth int) *Input {
 	n := &Input{Kind: InputObject}
 	props, _ := members(obj["properties"])
+	if p.nodes+len(props) > MaxInputNodes { // one JSON editor, not thousands of fields
+		return jsonNode(raw, obj, "the form would have too many fields")
+	}
 	var required []string
 	json.Unmarshal(obj["required"], &required) // a malformed list requires nothing
 	for _, m := range props {
@@ -225,6 +228,9 @@ func (p *inputParser) choice(raw json.RawMessage, obj map[string]json.RawMessage
 	case 1:
 		n = p.node(rest[0], depth+1)
 	default:
+		if p.nodes+len(rest) > MaxInputNodes {
+			return jsonNode(raw, obj, "the form would have too many choices")
+		}
 		n = &Input{Kind: InputChoice}
 		for _, a := range rest {
 			n.Alts = append(n.Alts, p.node(a, depth+1))

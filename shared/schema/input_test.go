@@ -2,7 +2,9 @@ package schema
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -121,5 +123,29 @@ func TestParseInputNeverLeavesAnEmptyChoice(t *testing.T) {
 	}
 	if z := n.Props[0]; z.Kind != InputJSON {
 		t.Errorf("a choice of null alone is %v", z.Kind)
+	}
+}
+
+func TestInputValidateTakesAnEmptyStringAsAValue(t *testing.T) {
+	in, err := ParseInput(json.RawMessage(`{"type":"object","required":["s"],"properties":{"s":{"type":"string","minLength":2}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if problems := in.Validate(map[string]any{"s": ""}); len(problems) != 1 || problems[0].Path != "/s" {
+		t.Errorf("an empty required string of at least 2 characters: %+v", problems)
+	}
+}
+
+func TestInputWithTooManyFieldsIsOneJSONEditor(t *testing.T) {
+	var props []string
+	for i := range MaxInputNodes + 10 {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"string"}`, i))
+	}
+	in, err := ParseInput(json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Kind != InputJSON || len(in.Props) != 0 {
+		t.Errorf("a schema of %d fields is drawn as %v with %d fields", MaxInputNodes+10, in.Kind, len(in.Props))
 	}
 }

@@ -37,7 +37,13 @@ func (n *Input) validate(v any, path string, out *[]Problem) {
 			add("must be " + n.Field.Kind.String())
 			return
 		}
-		if msg := n.Field.check(v); msg != "" {
+		msg := n.Field.check(v)
+		if s, ok := v.(string); ok && s == "" && n.Field.Kind == String {
+			// An elicitation form reads "" as not answered; in tool
+			// arguments it is a value, with the string's rules.
+			msg = n.Field.checkString(s)
+		}
+		if msg != "" {
 			add(msg)
 		}
 	case InputEnum:
