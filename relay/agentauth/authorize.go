@@ -41,13 +41,20 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	c, err := s.lookupClient(r.Context(), q.Get("client_id"))
 	if err != nil {
 		s.cfg.Logger.Info("authorize: client refused", "err", err)
-		errorPage(w, http.StatusBadRequest, "This application is not known to Switchboard: "+err.Error())
+		// The reason stays in the log: a fetch's error would tell anyone
+		// what answers at the address they named.
+		errorPage(w, http.StatusBadRequest, "This application is not known to Switchboard, or its metadata document could not be used. Nothing was authorized.")
 		return
 	}
 	redirect, ok := c.matchRedirect(q.Get("redirect_uri"))
 	if !ok {
 		errorPage(w, http.StatusBadRequest, "This application asked to be sent to an address it did not register (redirect_uri). Nothing was authorized.")
 		return
+	}
+	if !c.Document {
+		// A registration names whatever redirects it likes: the host that
+		// counts is the one this request sends the person back to.
+		c.Host = hostOf(redirect)
 	}
 	iss := s.Issuer(r)
 	req := &request{Client: c, RedirectURI: redirect, State: q.Get("state"), Issuer: iss}

@@ -113,7 +113,9 @@ func (s *Server) fetchDocument(ctx context.Context, id string) (client, error) {
 		return client{}, fmt.Errorf("client metadata document: %w", err)
 	}
 	req.Header.Set("Accept", "application/json")
-	resp, err := s.cfg.HTTPClient.Do(req)
+	hc := *s.cfg.HTTPClient // the document must come from its own address: no redirect is followed
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := hc.Do(req)
 	if err != nil {
 		return client{}, fmt.Errorf("fetch the client metadata document: %w", err)
 	}

@@ -113,3 +113,15 @@ func TestNameFitsHost(t *testing.T) {
 		}
 	}
 }
+
+// A document is taken only from its own address: a redirect to another
+// server (an open redirect on a known client's site) is refused.
+func TestClientDocumentReachedByARedirectIsRefused(t *testing.T) {
+	s := newTestServer(t, true, true)
+	elsewhere, _ := documentServer(t, "", goodDocument)
+	known := httptest.NewServer(http.RedirectHandler(elsewhere.URL+"/client", http.StatusFound))
+	t.Cleanup(known.Close)
+	if c, err := s.lookupClient(context.Background(), known.URL+"/client"); err == nil {
+		t.Errorf("a redirected document was taken: %+v", c)
+	}
+}

@@ -118,3 +118,28 @@ func TestIssuerFollowsThePublicURLOnlyForItsHost(t *testing.T) {
 		}
 	}
 }
+
+// A registered client is shown by the host it sends the person back to, not
+// by the first of the redirects it registered.
+func TestRegisteredClientIsShownByTheRedirectItUses(t *testing.T) {
+	s := newTestServer(t, true, false)
+	c, err := s.cfg.Store.PutAgentClient(context.Background(), store.AgentClient{Name: "Claude",
+		RedirectURIs: []string{"https://claude.ai/cb", "https://evil.example/cb"}, Expires: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{
+		"response_type": {"code"}, "client_id": {c.ID}, "redirect_uri": {"https://evil.example/cb"},
+		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {"http://127.0.0.1:8080/mcp"},
+	}
+	rec := httptest.NewRecorder()
+	s.serveAuthorize(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8080"+AuthorizePath+"?"+q.Encode(), nil))
+	loc, _ := url.Parse(rec.Header().Get("Location"))
+	if loc == nil || loc.Query().Get(ConsentParam) == "" {
+		t.Fatalf("authorize answered %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	card, err := s.Consent(context.Background(), "u", loc.Query().Get(ConsentParam))
+	if err != nil || card.ClientHost != "evil.example" {
+		t.Errorf("card %+v (%v), want the host evil.example", card, err)
+	}
+}
