@@ -106,3 +106,21 @@ func TestResultLimitIsConfigurableAndSaid(t *testing.T) {
 		t.Fatalf("2 MB result: %v", err)
 	}
 }
+
+// A server that quotes the key it refused does not show it to the person.
+func TestAnErrorQuotingAHeaderValueIsMasked(t *testing.T) {
+	f := newFixture(t, legacyEra, nil)
+	f.server.AddTool(&mcp.Tool{Name: "refuse", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: -32001, Message: "key k-secret-9 has no quota"}
+		})
+	cfg := testConfig(f.url)
+	cfg.Headers = map[string]string{"X-Api-Key": "k-secret-9"}
+	c, r := start(t, cfg)
+	r.awaitState(wire.StateReady)
+	_, err := c.CallTool(context.Background(), "refuse", nil, nil)
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Code != wire.CodeProtocol || strings.Contains(we.Message, "k-secret-9") || !strings.Contains(we.Message, "has no quota") {
+		t.Errorf("error %#v", err)
+	}
+}

@@ -136,6 +136,7 @@ func within[R any](ctx context.Context, s *session, op func(context.Context) (R,
 // makes the session probe the server at once.
 func (s *session) opError(caller, op context.Context, err error) *wire.Error {
 	we := opError(caller, op, err, s.callTimeout)
+	we.Message = s.scrub(we.Message)
 	if we.Code == wire.CodeConnectionLost {
 		s.suspect()
 	}

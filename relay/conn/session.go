@@ -30,6 +30,9 @@ type session struct {
 	// callTimeout and maxResult are Config.CallTimeout and MaxResultBytes.
 	callTimeout time.Duration
 	maxResult   int
+	// scrub masks the connection's secrets in what an error says: a server
+	// may quote the key it refused.
+	scrub func(string) string
 }
 
 // suspect asks serve to probe the server now: a request or stream of the
@@ -129,7 +132,8 @@ func (c *Conn) connect(streamEnded, broken func()) (*mcp.ClientSession, error) {
 // older session: the first discovery lists everything anyway.
 func (c *Conn) open(cs *mcp.ClientSession, broken chan struct{}) *session {
 	ctx, cancel := context.WithCancelCause(c.ctx)
-	s := &session{cs: cs, ctx: ctx, cancel: cancel, broken: broken, callTimeout: c.cfg.CallTimeout, maxResult: c.cfg.MaxResultBytes}
+	s := &session{cs: cs, ctx: ctx, cancel: cancel, broken: broken, callTimeout: c.cfg.CallTimeout, maxResult: c.cfg.MaxResultBytes,
+		scrub: c.scrub}
 	c.mu.Lock()
 	c.live = s
 	c.pending = 0

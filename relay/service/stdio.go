@@ -18,9 +18,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// stdioIDPrefix starts the id of every configured stdio server.
-const stdioIDPrefix = "stdio-"
-
 // inheritedEnv are the only variables of the relay's environment a stdio
 // server gets besides those its entry lists: enough to find programs and a
 // home directory, never the relay's secrets.
@@ -133,7 +130,7 @@ func stdioID(name string) string {
 	if err != nil {
 		slug = "server"
 	}
-	id := stdioIDPrefix + slug
+	id := session.StdioIDPrefix + slug
 	if len(id) > servercfg.MaxIDLength {
 		id = strings.TrimRight(id[:servercfg.MaxIDLength], "-")
 	}

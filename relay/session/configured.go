@@ -12,6 +12,10 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
+// StdioIDPrefix starts the id of every configured server; a person's ids
+// may not.
+const StdioIDPrefix = "stdio-"
+
 // ConfiguredServer is a server of the relay operator's configuration (a
 // stdio server): every user's session has it, with a connection (and so a
 // process) of its own, from the session's start to its end. No op can add,

@@ -60,6 +60,9 @@ func newRegistration(user string, args wire.AddServerArgs) (store.Server, error)
 		if id, err = servercfg.NormalizeID(args.ID); err != nil {
 			return store.Server{}, wire.NewError(wire.CodeBadRequest, err.Error())
 		}
+		if strings.HasPrefix(id, StdioIDPrefix) {
+			return store.Server{}, wire.NewError(wire.CodeBadRequest, fmt.Sprintf("ids beginning with %q belong to the relay's configured servers: choose another", StdioIDPrefix))
+		}
 	}
 	headers, err := mergeHeaders(nil, args.Headers)
 	if err != nil {

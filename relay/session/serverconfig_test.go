@@ -223,3 +223,11 @@ func TestAMaskedKeyGoesBackOnlyToItsOwnOrigin(t *testing.T) {
 		t.Errorf("same-origin edit dialed %q", got)
 	}
 }
+
+func TestAPersonsIDCannotTakeAConfiguredServersPlace(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	_, err := f.m.Session("alice").Add(context.Background(), wire.AddServerArgs{Name: "x", URL: "http://127.0.0.1:9/x", ID: "Stdio Files"})
+	if codeOf(err) != wire.CodeBadRequest || !strings.Contains(err.Error(), StdioIDPrefix) {
+		t.Errorf("an id in the configured servers' space: %v", err)
+	}
+}

@@ -38,17 +38,17 @@ func (m *Manager) Sync(ctx context.Context) error {
 func (s *Session) sync(ctx context.Context) error {
 	s.config.Lock()
 	defer s.config.Unlock()
+	// Read under the config lock, not the state lock: Add and RemoveServer
+	// write the store under it, so what is read here agrees with the
+	// entries, and no delta or op waits on the store meanwhile.
+	regs, err := s.m.store.Servers(ctx, s.user)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", s.user, err)
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil
-	}
-	// Read under the config lock: Add and RemoveServer write the store
-	// under it, so what is read here agrees with the entries.
-	regs, err := s.m.store.Servers(ctx, s.user)
-	if err != nil {
-		s.mu.Unlock()
-		return fmt.Errorf("sync %s: %w", s.user, err)
 	}
 	stored := make(map[string]store.Server, len(regs))
 	for _, r := range regs {
