@@ -51,30 +51,11 @@ func serversAdd() *command {
 // addServer registers a server as a dashboard's add would: the same name
 // with the same URL and transport is the server already there.
 func addServer(ctx context.Context, st *store.Store, user string, args wire.AddServerArgs) (id string, existing bool, err error) {
-	reg, err := session.NewRegistration(user, args)
+	res, err := session.Register(ctx, st, user, args)
 	if err != nil {
 		return "", false, plain(err)
 	}
-	regs, err := st.Servers(ctx, user)
-	if err != nil {
-		return "", false, err
-	}
-	for _, r := range regs {
-		if r.Name != reg.Name {
-			continue
-		}
-		if r.URL == reg.URL && r.Transport == reg.Transport {
-			return r.ID, true, nil
-		}
-		return "", false, fmt.Errorf("a server named %q already exists with another URL or transport", reg.Name)
-	}
-	if err := st.PutServer(ctx, reg); err != nil {
-		if errors.Is(err, store.ErrNameTaken) {
-			return "", false, fmt.Errorf("a server named %q already exists", reg.Name)
-		}
-		return "", false, err
-	}
-	return reg.ID, false, nil
+	return res.ID, res.Existing, nil
 }
 
 // plain is a wire error as a command's error: its message alone.

@@ -253,33 +253,23 @@ func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddSer
 	defer s.config.Unlock()
 	s.mu.Lock()
 	closed := s.closed
+	regs := make([]store.Server, 0, len(s.order))
 	for _, id := range s.order {
-		e := s.servers[id]
-		sameID := strings.TrimSpace(args.ID) != "" && id == reg.ID
-		if e.reg.Name != reg.Name && !sameID {
-			continue
-		}
-		s.mu.Unlock()
-		if e.reg.Name == reg.Name && e.reg.URL == reg.URL && e.reg.Transport == reg.Transport && (sameID || strings.TrimSpace(args.ID) == "") {
-			return wire.AddServerResult{ID: id, Existing: true}, nil
-		}
-		if sameID {
-			return wire.AddServerResult{}, idTaken(reg.ID, e.reg.Name)
-		}
-		return wire.AddServerResult{}, nameTaken(reg.Name)
+		regs = append(regs, s.servers[id].reg)
 	}
 	s.mu.Unlock()
+	if res, found, err := existingFor(reg, args, regs); found || err != nil {
+		return res, err
+	}
 	if closed {
 		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "the relay is shutting down")
 	}
-	switch err := s.m.store.AddServer(ctx, reg); {
-	case errors.Is(err, store.ErrIDTaken):
-		return wire.AddServerResult{}, idTaken(reg.ID, "")
-	case errors.Is(err, store.ErrNameTaken):
-		return wire.AddServerResult{}, nameTaken(reg.Name)
-	case err != nil:
-		s.m.logger.Error("store server", "user", s.user, "err", err)
-		return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "could not save the server")
+	if err := storeNew(ctx, s.m.store, reg); err != nil {
+		if _, ok := err.(*wire.Error); !ok {
+			s.m.logger.Error("store server", "user", s.user, "err", err)
+			return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "could not save the server")
+		}
+		return wire.AddServerResult{}, err
 	}
 	s.mu.Lock()
 	e := s.addEntryLocked(reg)
