@@ -164,8 +164,10 @@ func (f *toolForm) build(n *schema.Input, place, path string, required bool, b *
 		return obj, len(obj) > 0 || required
 	case schema.InputArray:
 		list := []any{}
-		for i, k := range e.items {
-			item, ok := f.build(n.Items, place+"/#"+strconv.Itoa(k), path+"/"+strconv.Itoa(i), true, b)
+		for _, k := range e.items {
+			// The path is the item's place in the value sent, which an
+			// empty item (left out) does not take.
+			item, ok := f.build(n.Items, place+"/#"+strconv.Itoa(k), path+"/"+strconv.Itoa(len(list)), true, b)
 			if ok {
 				list = append(list, item)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
@@ -35,7 +36,7 @@ func (t *ToolsTab) renderHistory() app.UI {
 
 // renderEntry is one past call.
 func (t *ToolsTab) renderEntry(i int, e historyEntry) app.UI {
-	known := t.hasTool(e.Tool)
+	tool, known := t.toolNamed(e.Tool)
 	scope := app.EventScope(e.Page, e.ID, strconv.Itoa(i))
 	meta := e.Started.Local().Format("2006-01-02 15:04:05")
 	if e.Millis > 0 || e.Outcome == "ok" {
@@ -56,7 +57,7 @@ func (t *ToolsTab) renderEntry(i int, e historyEntry) app.UI {
 			return app.P().Class("sb-note").Text("The arguments were too large to keep.")
 		}),
 		app.Div().Class("panel-actions").Body(
-			disabledIf(app.Button().Class("history-rerun", "sb-button").Type("button"), !known || e.Args == nil).
+			disabledIf(app.Button().Class("history-rerun", "sb-button").Type("button"), !known || tool.Uncallable != "" || e.Args == nil).
 				Text("Re-run").OnClick(func(ctx app.Context, ev app.Event) { t.preset(ctx, e, true) }, scope),
 			disabledIf(app.Button().Class("history-edit", "sb-button").Type("button"), !known || e.Args == nil).
 				Text("Edit and re-run").OnClick(func(ctx app.Context, ev app.Event) { t.preset(ctx, e, false) }, scope),
@@ -72,12 +73,12 @@ func (t *ToolsTab) preset(ctx app.Context, e historyEntry, run bool) {
 	focusLater(ctx, "tool-call")
 }
 
-// hasTool reports whether the server offers the tool called name.
-func (t *ToolsTab) hasTool(name string) bool {
+// toolNamed returns the server's tool called name, if it offers one.
+func (t *ToolsTab) toolNamed(name string) (wire.Tool, bool) {
 	for _, tool := range t.Tools {
 		if tool.Name == name {
-			return true
+			return tool, true
 		}
 	}
-	return false
+	return wire.Tool{}, false
 }
