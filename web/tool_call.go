@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -105,7 +106,9 @@ func (p *ToolPanel) setArgs(ctx app.Context, args json.RawMessage) {
 		return
 	}
 	var v map[string]any
-	if json.Unmarshal(args, &v) != nil {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber() // numbers reach the form as written
+	if dec.Decode(&v) != nil {
 		return
 	}
 	form := newToolForm(p.root, v, true)

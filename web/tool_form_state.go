@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -189,6 +190,9 @@ func (f *toolForm) build(n *schema.Input, place, path string, required bool, b *
 	return v, true
 }
 
+// jsonNumber is the syntax of a JSON number: what a number field takes.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
 // leafValue reads a primitive's text; "" is no value.
 func leafValue(kind schema.Kind, text, place string, b *built) (any, bool) {
 	switch kind {
@@ -197,12 +201,11 @@ func leafValue(kind schema.Kind, text, place string, b *built) (any, bool) {
 		if t == "" {
 			return nil, false
 		}
-		x, err := strconv.ParseFloat(t, 64)
-		if err != nil {
+		if !jsonNumber.MatchString(t) {
 			b.syntax[place] = "must be a number"
 			return t, true
 		}
-		return x, true
+		return json.Number(t), true // as typed: a float64 would round a long integer
 	case schema.Boolean:
 		switch text {
 		case "true":

@@ -34,7 +34,7 @@ func parsedForm(t *testing.T) *schema.Input {
 func TestToolFormStartsOnDefaultsAndOmitsEmptyFields(t *testing.T) {
 	f := newToolForm(parsedForm(t), nil, false)
 	v, b := f.value()
-	if !reflect.DeepEqual(v, map[string]any{"count": 3.0}) {
+	if !jsonEqual(v, map[string]any{"count": 3.0}) {
 		t.Errorf("a new form sends %v, want the default count only", v)
 	}
 	if got := f.problems(v, b); !reflect.DeepEqual(got, map[string]string{"/name": "is required"}) {
@@ -47,7 +47,7 @@ func TestToolFormRoundTripsEveryKindOfValue(t *testing.T) {
 		"nick": nil, "at": map[string]any{"x": 1.5}, "raw": map[string]any{"k": []any{1.0}}, "box": map[string]any{"w": 2.0}}
 	f := newToolForm(parsedForm(t), want, true)
 	got, b := f.value()
-	if !reflect.DeepEqual(got, want) {
+	if !jsonEqual(got, want) { // what is sent is the JSON
 		t.Errorf("filled with %v, the form sends %v", want, got)
 	}
 	if p := f.problems(got, b); len(p) != 0 {
@@ -84,6 +84,16 @@ func TestToolFormNamesProblemsByPlace(t *testing.T) {
 	}
 	if v["count"] != "1.x" {
 		t.Errorf("text that is not a number is sent as typed, got %v", v["count"])
+	}
+	for _, typed := range []string{"1_000", "Infinity", "0x10"} {
+		f.entry("/count").text = typed
+		if v, b := f.value(); f.problems(v, b)["/count"] != "must be a number" {
+			t.Errorf("%q is taken as a number", typed)
+		}
+	}
+	f.entry("/count").text = "9007199254740993"
+	if v, _ := f.value(); !jsonEqual(v["count"], json.Number("9007199254740993")) {
+		t.Errorf("a long integer is sent as %v", v["count"])
 	}
 }
 
