@@ -17,6 +17,9 @@ type code struct {
 	Expires    time.Time
 	Spent      bool
 	GrantID    string // the grant it created, revoked if the code comes again
+	// Reused is set when the code came again before its grant existed:
+	// the grant is revoked as soon as it is made.
+	Reused bool
 }
 
 // issueCode returns a fresh code for user's approval of req.
@@ -44,6 +47,7 @@ func (s *Server) spendCode(c string) (cd *code, reused bool, ok bool) {
 	case !ok || !s.cfg.Now().Before(cd.Expires):
 		return nil, false, false
 	case cd.Spent:
+		cd.Reused = true
 		return cd, true, true
 	}
 	cd.Spent = true

@@ -63,8 +63,11 @@ func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 	}
 	req := cd.Request
 	if reused {
-		if cd.GrantID != "" {
-			s.revoke(r, cd.User, cd.GrantID, "authorization code reused")
+		s.mu.Lock()
+		grant := cd.GrantID // empty while the first exchange makes it: that one revokes it
+		s.mu.Unlock()
+		if grant != "" {
+			s.revoke(r, cd.User, grant, "authorization code reused")
 		}
 		return tokenResponse{}, fail("invalid_grant", "the code was used already; its grant is revoked")
 	}
@@ -97,7 +100,12 @@ func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 	}
 	s.mu.Lock()
 	cd.GrantID = g.ID
+	reusedMeanwhile := cd.Reused
 	s.mu.Unlock()
+	if reusedMeanwhile { // the code came twice at once: neither gets a grant
+		s.revoke(r, cd.User, g.ID, "authorization code reused")
+		return tokenResponse{}, fail("invalid_grant", "the code was used twice; its grant is revoked")
+	}
 	s.cfg.Logger.Info("agent grant created", "user", g.User, "grant", g.ID, "client", g.ClientID)
 	return s.tokens(access, refresh, g), nil
 }
