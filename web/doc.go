@@ -12,7 +12,7 @@
 // (shared/schema's [schema.Input]; its entries in tool_form_state.go, its
 // inputs in tool_form.go), with a raw JSON mode beside it; tool_result.go
 // renders a result block by block; tool_history.go keeps the calls made in
-// this browser in local storage, per user.
+// this tab in its session storage, per user.
 //
 // go-app keeps the first closure of an event handler whose scope does not
 // change, so handlers read the component's state when they run rather than

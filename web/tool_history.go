@@ -40,7 +40,9 @@ type historyEntry struct {
 	Detail  string          `json:"detail,omitempty"`
 }
 
-// callHistory is the history of the signed-in user, mirrored in local storage.
+// callHistory is the history of the signed-in user, mirrored in the tab's
+// session storage: it outlives reloads, and its arguments (which may carry
+// secrets) leave the disk with the tab.
 type callHistory struct {
 	user    string
 	loaded  bool
@@ -58,14 +60,14 @@ var pageLife = func() string {
 // history is the page's call history; only the UI goroutine touches it.
 var history callHistory
 
-// historyOf returns the history of user, loaded from local storage.
+// historyOf returns the history of user, loaded from session storage.
 func historyOf(ctx app.Context, user string) *callHistory {
 	h := &history
 	if h.loaded && h.user == user {
 		return h
 	}
 	*h = callHistory{user: user, loaded: true}
-	ctx.LocalStorage().Get(historyKey+user, &h.entries) // a missing or unreadable history is empty
+	ctx.SessionStorage().Get(historyKey+user, &h.entries) // a missing or unreadable history is empty
 	for i := range h.entries {
 		if e := &h.entries[i]; e.Outcome == outcomePending && e.Page != pageLife {
 			e.Outcome = outcomeUnknown
@@ -135,7 +137,7 @@ func (h *callHistory) of(server string) []historyEntry {
 }
 
 func (h *callHistory) save(ctx app.Context) {
-	ctx.LocalStorage().Set(historyKey+h.user, h.entries) // a full storage keeps the history of this page only
+	ctx.SessionStorage().Set(historyKey+h.user, h.entries) // a full storage keeps the history of this page only
 }
 
 // callOutcome is a finished call's outcome in a word.
