@@ -107,11 +107,16 @@ func checkRegistration(reg registration) *oauthError {
 	return nil
 }
 
-// remoteHost is the address r came from, without its port.
+// remoteHost is the address r came from, without its port, as the rate
+// limits count it (an IPv6 address by its /64).
 func remoteHost(r *http.Request) string {
 	h, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		h = r.RemoteAddr
+	}
+	if ip := net.ParseIP(h); ip != nil && ip.To4() == nil {
+		// One IPv6 site holds a whole /64: it is one address to a limit.
+		return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 	}
 	return h
 }

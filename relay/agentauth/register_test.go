@@ -79,3 +79,20 @@ func TestUnusedRegistrationExpires(t *testing.T) {
 		t.Errorf("before the sweep %v, after %v: want found, then gone", err, err2)
 	}
 }
+
+func TestOneIPv6SiteIsOneAddressToTheLimits(t *testing.T) {
+	host := func(addr string) string {
+		r := httptest.NewRequest(http.MethodPost, "/", nil)
+		r.RemoteAddr = addr
+		return remoteHost(r)
+	}
+	if a, b := host("[2001:db8:1:2::1]:5000"), host("[2001:db8:1:2:ffff::9]:6000"); a != b {
+		t.Errorf("two addresses of one /64 are limited apart: %q, %q", a, b)
+	}
+	if a, b := host("[2001:db8:1:2::1]:5000"), host("[2001:db8:1:3::1]:5000"); a == b {
+		t.Errorf("two /64s share a limit: %q", a)
+	}
+	if got := host("192.0.2.7:5000"); got != "192.0.2.7" {
+		t.Errorf("an IPv4 address is limited as %q", got)
+	}
+}
