@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,22 +14,13 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
+	"github.com/switchboard-mcp/switchboard/e2e/stdiofixture/stdiobin"
 	"github.com/switchboard-mcp/switchboard/shared/mcpservers"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // importSecret is a header value in an imported file; it must never show.
 const importSecret = "s3cret-import-value"
-
-// buildStdioFixture builds e2e/stdiofixture and returns the binary's path.
-func buildStdioFixture(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "stdiofixture")
-	if out, err := exec.Command("go", "build", "-o", bin, "./stdiofixture").CombinedOutput(); err != nil {
-		t.Fatalf("build the stdio fixture: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // writeJSON writes v as a JSON file in a fresh directory.
 func writeJSON(t *testing.T, name string, v any) string {
@@ -50,7 +40,7 @@ func TestImportDesktopConfigAndExportWithoutSecrets(t *testing.T) {
 	r := startRelay(t)
 	r.stop()
 	r.cfg.StdioConfigFile = writeJSON(t, "stdio.json", map[string]any{"mcpServers": map[string]any{
-		"Local tools": map[string]any{"command": buildStdioFixture(t)},
+		"Local tools": map[string]any{"command": stdiobin.Path(t)},
 	}})
 	r.start()
 	fx := fixture.Start(t)

@@ -4,40 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/e2e/stdiofixture/stdiobin"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// stdioFixture builds e2e/stdiofixture once per test binary and returns its path.
-var stdioFixture = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "stdiofixture")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "stdiofixture")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/switchboard-mcp/switchboard/e2e/stdiofixture").CombinedOutput()
-	if err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
-
-func stdioBinary(t *testing.T) string {
-	t.Helper()
-	bin, err := stdioFixture()
-	if err != nil {
-		t.Fatalf("build the stdio fixture: %v", err)
-	}
-	return bin
-}
 
 func stdioConfig(bin string, env []string, logs *syncBuffer) Config {
 	cfg := testConfig("")
@@ -60,7 +34,7 @@ func callText(t *testing.T, c *Conn, tool, args string) string {
 }
 
 func TestStdioServerRunsItsOwnProcessWithOnlyItsEnvironment(t *testing.T) {
-	bin := stdioBinary(t)
+	bin := stdiobin.Path(t)
 	t.Setenv("SWITCHBOARD_TEST_RELAY_SECRET", "must-not-leak")
 	var logs syncBuffer
 	c, r := start(t, stdioConfig(bin, []string{"FIXTURE_GREETING=hi"}, &logs))
@@ -92,7 +66,7 @@ func TestStdioServerRunsItsOwnProcessWithOnlyItsEnvironment(t *testing.T) {
 }
 
 func TestStdioServerStderrIsCappedAndOnlyAtDebug(t *testing.T) {
-	bin := stdioBinary(t)
+	bin := stdiobin.Path(t)
 	var logs syncBuffer
 	c, r := start(t, stdioConfig(bin, []string{"FIXTURE_STDERR_BYTES=300000"}, &logs))
 	r.awaitState(wire.StateReady)

@@ -5,31 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/e2e/stdiofixture/stdiobin"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// stdioFixture builds e2e/stdiofixture once per test binary.
-var stdioFixture = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "stdiofixture")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "stdiofixture")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/switchboard-mcp/switchboard/e2e/stdiofixture").CombinedOutput(); err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
 
 // writeStdioConfig writes an operator's stdio configuration and returns its path.
 func writeStdioConfig(t *testing.T, servers map[string]any) string {
@@ -85,10 +71,7 @@ func callText(t *testing.T, s *session.Session, id, tool string) string {
 }
 
 func TestStdioServersFromTheConfigurationRunOneProcessPerUser(t *testing.T) {
-	bin, err := stdioFixture()
-	if err != nil {
-		t.Fatalf("build the stdio fixture: %v", err)
-	}
+	bin := stdiobin.Path(t)
 	t.Setenv("SWITCHBOARD_TEST_RELAY_SECRET", "must-not-leak")
 	t.Setenv("HOME", "/home/relay")
 	path := writeStdioConfig(t, map[string]any{"Local Files": map[string]any{"command": bin, "env": map[string]string{"FIXTURE_GREETING": "hi"}, "cwd": t.TempDir()}})
@@ -216,10 +199,7 @@ func awaitReply(t *testing.T, sub *session.Subscriber, id string) wire.Frame {
 // server needs one); a server dropped from the configuration is forgotten
 // at the next start, with what belonged to it.
 func TestStdioServersDroppedFromTheConfigurationAreForgotten(t *testing.T) {
-	bin, err := stdioFixture()
-	if err != nil {
-		t.Fatalf("build the stdio fixture: %v", err)
-	}
+	bin := stdiobin.Path(t)
 	ctx := context.Background()
 	data := t.TempDir()
 	both := writeStdioConfig(t, map[string]any{"A": map[string]any{"command": bin}, "B": map[string]any{"command": bin}})
