@@ -67,14 +67,21 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		return d, err
 	}
-	wait := b.relay.profile("relay", 5*time.Second)
+	return againstDirect(ctx, cfg, b, direct, "relay", "tool call, relay alone (Go WebSocket op → result)", 1.25, viaRelay)
+}
+
+// againstDirect times other against direct calls, alternating, with a CPU
+// profile of the relay named profile when asked for, and returns the
+// figure's p50 row (with its target) and p99 row.
+func againstDirect(ctx context.Context, cfg config, b *bench, direct *mcp.ClientSession, profile, figure string, target float64, other func() (time.Duration, error)) ([]row, error) {
+	wait := b.relay.profile(profile, 5*time.Second)
 	defer wait()
-	dr, rr, err := alternate(ctx, cfg.calls, direct, viaRelay)
+	dr, or, err := alternate(ctx, cfg.calls, direct, other)
 	if err != nil {
 		return nil, err
 	}
 	return []row{
-		ratioRow("tool call, relay alone (Go WebSocket op → result), p50", median(rr), median(dr), "direct go-sdk", 1.25),
-		ratioRow("tool call, relay alone, p99", percentile(rr, 99), percentile(dr, 99), "direct go-sdk", 0),
+		ratioRow(figure+", p50", median(or), median(dr), "direct go-sdk", target),
+		ratioRow(figure+", p99", percentile(or, 99), percentile(dr, 99), "direct go-sdk", 0),
 	}, nil
 }

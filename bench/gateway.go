@@ -57,14 +57,5 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		return d, err
 	}
-	wait := b.relay.profile("gateway", 5*time.Second)
-	defer wait()
-	dr, gr, err := alternate(ctx, cfg.calls, direct, viaGateway)
-	if err != nil {
-		return nil, err
-	}
-	return []row{
-		ratioRow("agent call through /mcp, p50", median(gr), median(dr), "direct go-sdk", 1.3),
-		ratioRow("agent call through /mcp, p99", percentile(gr, 99), percentile(dr, 99), "direct go-sdk", 0),
-	}, nil
+	return againstDirect(ctx, cfg, b, direct, "gateway", "agent call through /mcp", 1.3, viaGateway)
 }
