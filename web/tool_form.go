@@ -156,7 +156,7 @@ func (p *ToolPanel) renderObject(n *schema.Input, place, path, label string, req
 		}),
 		app.Range(n.Props).Slice(func(i int) app.UI {
 			pr := n.Props[i]
-			tok := "/" + pointerToken(pr.Name)
+			tok := "/" + schema.PointerToken(pr.Name)
 			return p.renderNode(pr.Input, place+tok, path+tok, pr.Name, pr.Required)
 		}),
 		app.If(place == "" && len(n.Props) == 0, func() app.UI {
@@ -243,7 +243,7 @@ func (p *ToolPanel) push(n *schema.Input, place string) {
 	switch n.Kind {
 	case schema.InputObject:
 		for _, pr := range n.Props {
-			p.push(pr.Input, place+"/"+pointerToken(pr.Name))
+			p.push(pr.Input, place+"/"+schema.PointerToken(pr.Name))
 		}
 	case schema.InputArray:
 		for _, k := range e.items {

@@ -71,7 +71,7 @@ func (f *toolForm) fill(n *schema.Input, place string, v any, has, defaults bool
 		obj, _ := v.(map[string]any)
 		for _, p := range n.Props {
 			pv, ok := obj[p.Name]
-			f.fill(p.Input, place+"/"+pointerToken(p.Name), pv, ok, defaults)
+			f.fill(p.Input, place+"/"+schema.PointerToken(p.Name), pv, ok, defaults)
 		}
 	case schema.InputArray:
 		list, _ := v.([]any)
@@ -158,7 +158,7 @@ func (f *toolForm) build(n *schema.Input, place, path string, required bool, b *
 	case schema.InputObject:
 		obj := map[string]any{}
 		for _, p := range n.Props {
-			if pv, ok := f.build(p.Input, place+"/"+pointerToken(p.Name), path+"/"+pointerToken(p.Name), p.Required, b); ok {
+			if pv, ok := f.build(p.Input, place+"/"+schema.PointerToken(p.Name), path+"/"+schema.PointerToken(p.Name), p.Required, b); ok {
 				obj[p.Name] = pv
 			}
 		}
@@ -245,9 +245,4 @@ func jsonEqual(a, b any) bool {
 	x, err1 := json.Marshal(a)
 	y, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)
-}
-
-// pointerToken escapes a property name for a JSON Pointer.
-func pointerToken(name string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }

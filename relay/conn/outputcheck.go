@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/switchboard-mcp/switchboard/shared/schema"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -97,7 +98,7 @@ func (c *outputChecker) locate(node map[string]any, value any, path string, err 
 		props, _ := node["properties"].(map[string]any)
 		for _, k := range sortedKeys(v) {
 			if sub, ok := props[k]; ok {
-				check(sub, v[k], path+"/"+escapePointer(k))
+				check(sub, v[k], path+"/"+schema.PointerToken(k))
 			}
 		}
 	case []any:
@@ -230,11 +231,6 @@ func reason(err error) string {
 	}
 	msg := validatingPrefix.ReplaceAllString(err.Error(), "")
 	return wire.Sanitize(msg, maxReasonRunes)
-}
-
-// escapePointer escapes a key for a JSON Pointer (RFC 6901).
-func escapePointer(k string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }
 
 func sortedKeys(m map[string]any) []string {

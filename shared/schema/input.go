@@ -83,24 +83,3 @@ func (n *Input) Label() string {
 	}
 	return "JSON value"
 }
-
-// DefaultValue is the value a form for n starts from: n's default, or for
-// an object the defaults of its properties; has is false when there is none.
-func (n *Input) DefaultValue() (v any, has bool) {
-	if n.Default != nil && json.Unmarshal(n.Default, &v) == nil {
-		return v, true
-	}
-	if n.Kind != InputObject {
-		return nil, false
-	}
-	obj := map[string]any{}
-	for _, p := range n.Props {
-		if d, ok := p.DefaultValue(); ok {
-			obj[p.Name] = d
-		}
-	}
-	if len(obj) == 0 {
-		return nil, false
-	}
-	return obj, true
-}

@@ -64,9 +64,9 @@ func (n *Input) validate(v any, path string, out *[]Problem) {
 			pv, has := obj[p.Name]
 			switch {
 			case has:
-				p.validate(pv, path+"/"+pointerToken(p.Name), out)
+				p.validate(pv, path+"/"+PointerToken(p.Name), out)
 			case p.Required:
-				*out = append(*out, Problem{Path: path + "/" + pointerToken(p.Name), Reason: "is required"})
+				*out = append(*out, Problem{Path: path + "/" + PointerToken(p.Name), Reason: "is required"})
 			}
 		}
 	case InputArray:
@@ -110,7 +110,7 @@ func (n *Input) enumChoices() string {
 	return "must be one of: " + strings.Join(labels, ", ")
 }
 
-// pointerToken escapes a property name for a JSON Pointer.
-func pointerToken(name string) string {
+// PointerToken escapes a property name for a JSON Pointer.
+func PointerToken(name string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
