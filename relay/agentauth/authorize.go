@@ -83,9 +83,9 @@ func (s *Server) checkAuthorize(q url.Values, req *request) *oauthError {
 		return fail("invalid_request", "the code challenge has the wrong length")
 	}
 	req.Challenge = q.Get("code_challenge")
-	only, ok := endpointOf(req.Issuer, q.Get("resource"))
+	only, ok := s.endpointOf(req.Issuer, q.Get("resource"))
 	if !ok {
-		return fail("invalid_target", "the resource must be this relay's agent endpoint ("+req.Issuer+endpointPath+" or "+req.Issuer+endpointServerDir+"<id>)")
+		return fail("invalid_target", "the resource must be this relay's agent endpoint ("+req.Issuer+s.cfg.Endpoint+" or "+req.Issuer+s.cfg.ServerEndpoint+"<id>)")
 	}
 	req.Resource, req.Only = q.Get("resource"), only
 	all, servers, e := parseScope(q.Get("scope"))
@@ -105,15 +105,15 @@ func (s *Server) checkAuthorize(q url.Values, req *request) *oauthError {
 
 // endpointOf checks that resource names the agent endpoint under issuer
 // and returns its server (empty for the aggregate endpoint).
-func endpointOf(issuer, resource string) (only string, ok bool) {
+func (s *Server) endpointOf(issuer, resource string) (only string, ok bool) {
 	path, found := strings.CutPrefix(resource, issuer)
 	switch {
 	case !found:
 		return "", false
-	case path == endpointPath:
+	case path == s.cfg.Endpoint:
 		return "", true
 	}
-	id, found := strings.CutPrefix(path, endpointServerDir)
+	id, found := strings.CutPrefix(path, s.cfg.ServerEndpoint)
 	if !found || id == "" || strings.ContainsAny(id, "/?#%") {
 		return "", false
 	}

@@ -39,7 +39,7 @@ func newTestServer(t *testing.T, loopbackClients, netLoopback bool) *Server {
 	}
 	t.Cleanup(func() { st.Close() })
 	return New(Config{
-		Store: st, LoopbackClients: loopbackClients,
+		Store: st, LoopbackClients: loopbackClients, Endpoint: "/mcp", ServerEndpoint: "/mcp/s/",
 		HTTPClient: netguard.Policy{AllowLoopback: netLoopback}.Client(0),
 	})
 }

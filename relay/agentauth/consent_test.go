@@ -107,7 +107,7 @@ func TestAuthorizeRefusesWhatItMust(t *testing.T) {
 }
 
 func TestIssuerFollowsThePublicURLOnlyForItsHost(t *testing.T) {
-	s := New(Config{PublicURL: "https://relay.example/"})
+	s := New(Config{PublicURL: "https://relay.example/", Endpoint: "/mcp", ServerEndpoint: "/mcp/s/"})
 	for host, want := range map[string]string{"relay.example": "https://relay.example", "127.0.0.1:8080": "http://127.0.0.1:8080"} {
 		r := httptest.NewRequest(http.MethodGet, "http://"+host+"/mcp/", nil)
 		if got := s.Issuer(r); got != want {

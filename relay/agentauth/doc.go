@@ -1,5 +1,5 @@
 // Package agentauth makes the relay the OAuth 2.1 authorization server of
-// its own agent endpoint (/mcp and /mcp/s/<id>), as the MCP authorization
+// its own agent endpoint (/mcp and /mcp/s/<id>, [Config.Endpoint]), as the MCP authorization
 // specification describes, so that an MCP client adds the relay by its URL
 // alone and a person consents in the dashboard.
 //
@@ -22,8 +22,9 @@
 //   - Access tokens are opaque, short-lived and stored as hashes; refresh
 //     tokens rotate on use, and a refresh token used twice revokes its grant.
 //
-// [Server.Authenticate] turns an access token into a gateway grant;
-// gateway.Keys calls it for tokens with the store.AccessTokenPrefix.
+// [Server.Authenticate] turns an access token into an [agentkeys.Grant];
+// agentkeys.Keys calls it for tokens with the store.AccessTokenPrefix.
+// [Server.HandleOps] registers the dashboard's ops on consent and grants.
 // Pending authorizations and codes live in memory: a relay restart makes
 // the client start over.
 package agentauth

@@ -41,7 +41,7 @@ func (s *Server) serveMetadata(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveResourceMetadata(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, ResourceMetaPath)
 	scopes := []string{ScopeAll}
-	if id, ok := strings.CutPrefix(path, endpointServerDir); ok {
+	if id, ok := strings.CutPrefix(path, s.cfg.ServerEndpoint); ok {
 		scopes = []string{ScopeServerPrefix + id}
 	}
 	iss := s.Issuer(r)

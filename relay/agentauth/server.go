@@ -10,22 +10,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // Routes of the authorization server.
 const (
-	MetadataPath      = "/.well-known/oauth-authorization-server"
-	ResourceMetaPath  = "/.well-known/oauth-protected-resource"
-	AuthorizePath     = "/oauth/authorize"
-	TokenPath         = "/oauth/token"
-	RegisterPath      = "/oauth/register"
-	RevokePath        = "/oauth/revoke"
-	ConsentPath       = "/agents/consent"  // the dashboard's consent page
-	ConsentParam      = "request"          // names the pending authorization on ConsentPath
-	endpointPath      = gateway.Path       // the aggregate agent endpoint
-	endpointServerDir = gateway.ServerPath // + id: one server's endpoint
+	MetadataPath     = "/.well-known/oauth-authorization-server"
+	ResourceMetaPath = "/.well-known/oauth-protected-resource"
+	AuthorizePath    = "/oauth/authorize"
+	TokenPath        = "/oauth/token"
+	RegisterPath     = "/oauth/register"
+	RevokePath       = "/oauth/revoke"
+	ConsentPath      = "/agents/consent" // the dashboard's consent page
+	ConsentParam     = "request"         // names the pending authorization on ConsentPath
 )
 
 // Defaults of [Config].
@@ -62,6 +59,10 @@ type Servers interface {
 type Config struct {
 	Store   Store   // required
 	Servers Servers // required: the users' servers, for consent and scopes
+	// Endpoint is the path of the agent endpoint of all servers (/mcp), and
+	// ServerEndpoint the prefix of one server's (/mcp/s/, + id): the
+	// protected resources the server issues tokens for. Required.
+	Endpoint, ServerEndpoint string
 	// HTTPClient fetches client ID metadata documents; it must be the
 	// relay's netguard client.
 	HTTPClient *http.Client
@@ -71,7 +72,7 @@ type Config struct {
 	// PublicURL is the relay's address as people reach it; requests for
 	// another (loopback) host are served under their own Host.
 	PublicURL string
-	// Revoked is told the gateway key id ([KeyID]) of a grant revoked, to
+	// Revoked is told the agent key id ([KeyID]) of a grant revoked, to
 	// end its sessions.
 	Revoked func(keyID string)
 	Logger  *slog.Logger
@@ -93,8 +94,12 @@ type Server struct {
 	codes    map[string]*code    // issued codes by hash
 }
 
-// New returns a server.
+// New returns a server. A config without the endpoints' paths is a
+// programming error: New panics rather than issue tokens for no resource.
 func New(cfg Config) *Server {
+	if cfg.Endpoint == "" || cfg.ServerEndpoint == "" {
+		panic("agentauth: Config.Endpoint and Config.ServerEndpoint are required")
+	}
 	def := func(d *time.Duration, v time.Duration) {
 		if *d <= 0 {
 			*d = v
@@ -125,13 +130,13 @@ func New(cfg Config) *Server {
 // Register mounts the server's routes on mux.
 func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("GET "+MetadataPath, cors(http.HandlerFunc(s.serveMetadata)))
-	mux.Handle("GET "+ResourceMetaPath+endpointPath, cors(http.HandlerFunc(s.serveResourceMetadata)))
-	mux.Handle("GET "+ResourceMetaPath+endpointServerDir+"{id}", cors(http.HandlerFunc(s.serveResourceMetadata)))
+	mux.Handle("GET "+ResourceMetaPath+s.cfg.Endpoint, cors(http.HandlerFunc(s.serveResourceMetadata)))
+	mux.Handle("GET "+ResourceMetaPath+s.cfg.ServerEndpoint+"{id}", cors(http.HandlerFunc(s.serveResourceMetadata)))
 	mux.Handle("POST "+RegisterPath, cors(http.HandlerFunc(s.serveRegister)))
 	mux.Handle("GET "+AuthorizePath, http.HandlerFunc(s.serveAuthorize))
 	mux.Handle("POST "+TokenPath, cors(http.HandlerFunc(s.serveToken)))
 	mux.Handle("POST "+RevokePath, cors(http.HandlerFunc(s.serveRevoke)))
-	for _, p := range []string{MetadataPath, ResourceMetaPath + endpointPath, ResourceMetaPath + endpointServerDir + "{id}", RegisterPath, TokenPath, RevokePath} {
+	for _, p := range []string{MetadataPath, ResourceMetaPath + s.cfg.Endpoint, ResourceMetaPath + s.cfg.ServerEndpoint + "{id}", RegisterPath, TokenPath, RevokePath} {
 		mux.Handle("OPTIONS "+p, cors(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })))
 	}
 }
@@ -172,7 +177,7 @@ func (s *Server) MetadataURL(r *http.Request) string {
 	return s.Issuer(r) + ResourceMetaPath + strings.TrimRight(r.URL.Path, "/")
 }
 
-// KeyID is the gateway key id of grant id: the gateway keeps one view and
+// KeyID is the agent key id of grant id: the gateway keeps one view and
 // one rate limit per key id.
 func KeyID(grant string) string { return "grant:" + grant }
 

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -31,7 +31,7 @@ func agentKeyCreate() *command {
 	ttl := c.fs.Duration("ttl", 0, "lifetime of the key, such as 720h (default: no expiry)")
 	forward := c.fs.Bool("forward-sampling", false, "let the person hand a sampling request raised during the agent's call to the agent's own client, when it declares sampling")
 	c.run = func(ctx context.Context, st *store.Store, out io.Writer) error {
-		n, err := gateway.NewKeyRequest(*c.user, *name, splitList(*servers), splitList(*tools), *ttl, time.Now())
+		n, err := agentkeys.NewKeyRequest(*c.user, *name, splitList(*servers), splitList(*tools), *ttl, time.Now())
 		if err != nil {
 			return plain(err)
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/cli"
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
@@ -74,7 +74,7 @@ func TestAgentKeyCreatePrintsAWorkingKeyLast(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	g, err := (&gateway.Keys{Store: st}).Authenticate(ctx, key)
+	g, err := (&agentkeys.Keys{Store: st}).Authenticate(ctx, key)
 	if err != nil {
 		t.Fatalf("the printed key does not authenticate: %v", err)
 	}
@@ -87,7 +87,7 @@ func TestAgentKeyCreatePrintsAWorkingKeyLast(t *testing.T) {
 		t.Errorf("list = %q: want the key's id as active and never the key", list)
 	}
 	run(t, agentKey, "revoke", "--data", dir, "--user", "ann", "--id", g.KeyID)
-	if _, err := (&gateway.Keys{Store: st}).Authenticate(ctx, key); err == nil {
+	if _, err := (&agentkeys.Keys{Store: st}).Authenticate(ctx, key); err == nil {
 		t.Error("a revoked key still authenticates")
 	}
 	if list := run(t, agentKey, "list", "--data", dir, "--user", "ann"); !strings.Contains(list, "revoked") {

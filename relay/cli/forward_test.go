@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
@@ -24,7 +24,7 @@ func TestAgentKeyCreateForwardSamplingFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	keys := &gateway.Keys{Store: st}
+	keys := &agentkeys.Keys{Store: st}
 	for key, want := range map[string]bool{fwdKey: true, plainKey: false} {
 		g, err := keys.Authenticate(ctx, key)
 		if err != nil {

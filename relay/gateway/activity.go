@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -57,8 +59,7 @@ func (l *Log) Finish(ctx context.Context, running string, c CallRecord) {
 	})
 }
 
-// Activity implements session.Agents: the user's logged calls that match
-// args, newest first.
+// Activity returns the user's logged calls that match args, newest first.
 func (l *Log) Activity(ctx context.Context, user string, args wire.ListActivityArgs) ([]wire.AgentCall, error) {
 	l.Flush(ctx)
 	recs, err := l.Store.AgentCalls(ctx, user, store.CallFilter{Agent: args.Agent, Server: args.Server, Outcome: string(args.Outcome)})
@@ -83,14 +84,23 @@ func wireCall(r store.AgentCall) wire.AgentCall {
 	}
 }
 
-// DashboardOps answers the dashboard's agent ops (session.Agents) from the
-// keys and the log.
-type DashboardOps struct {
-	*Keys
-	*Log
+// HandleOps registers the dashboard's op on the log: list the calls that
+// match its (optional) filter.
+func (l *Log) HandleOps(mux *ops.Mux) {
+	mux.Handle(wire.OpListActivity, func(ctx context.Context, r ops.Request) (any, error) {
+		var args wire.ListActivityArgs
+		if len(r.Args) > 0 {
+			if err := ops.Decode(r.Args, &args); err != nil {
+				return nil, err
+			}
+		}
+		calls, err := l.Activity(ctx, r.User, args)
+		if calls == nil {
+			calls = []wire.AgentCall{}
+		}
+		return wire.ActivityResult{Calls: calls}, err
+	})
 }
-
-var _ session.Agents = DashboardOps{}
 
 // recording is the activity record of one operation in progress, shown as
 // running meanwhile when the recorder is a [LiveRecorder].
@@ -117,7 +127,7 @@ func startRecording(r Recorder, c CallRecord) *recording {
 }
 
 // record starts the record of an operation of grant's agent on server id.
-func (v *view) record(grant Grant, id, kind, name string) *recording {
+func (v *view) record(grant agentkeys.Grant, id, kind, name string) *recording {
 	return startRecording(v.g.cfg.Recorder, CallRecord{User: grant.User, Agent: grant.Agent, KeyID: grant.KeyID, Server: id, Kind: kind, Name: name})
 }
 

@@ -8,8 +8,19 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
 
 func TestLogKeepsEveryCallEndedBeforeTheListing(t *testing.T) {
 	ctx := context.Background()

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -37,7 +38,7 @@ const (
 // bearer credentials as /mcp, and a question a server asks during a call is
 // asked in the person's dashboard, never of the agent.
 type API struct {
-	Auth     Authenticator
+	Auth     agentkeys.Authenticator
 	Sessions *session.Manager
 	Recorder Recorder // nil: calls are not logged
 	// Origins admits browser requests (those with an Origin header); nil
@@ -110,33 +111,33 @@ func (a *API) CloseKey(id string) {
 
 // authenticate checks Origin, the bearer credential and the key's rate; it
 // answers the request itself when it refuses.
-func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (Grant, bool) {
+func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (agentkeys.Grant, bool) {
 	if r.Header.Get("Origin") != "" && (a.Origins == nil || !a.Origins.Allowed(r)) {
 		writeError(w, http.StatusForbidden, wire.CodeBadRequest, "this origin may not use the tool API")
-		return Grant{}, false
+		return agentkeys.Grant{}, false
 	}
 	scheme, bearer, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || bearer == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard"`)
 		writeError(w, http.StatusUnauthorized, "unauthorized", "send an agent key as Authorization: Bearer <key>")
-		return Grant{}, false
+		return agentkeys.Grant{}, false
 	}
 	g, err := a.Auth.Authenticate(r.Context(), strings.TrimSpace(bearer))
 	if err == nil && g.Resource != "" {
-		err = ErrUnauthorized // an OAuth token is bound to its MCP endpoint
+		err = agentkeys.ErrUnauthorized // an OAuth token is bound to its MCP endpoint
 	}
 	if err != nil {
-		if !errors.Is(err, ErrUnauthorized) && a.Logger != nil {
+		if !errors.Is(err, agentkeys.ErrUnauthorized) && a.Logger != nil {
 			a.Logger.Error("authenticate agent", "err", err)
 		}
 		w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
-		writeError(w, http.StatusUnauthorized, "unauthorized", ErrUnauthorized.Error())
-		return Grant{}, false
+		writeError(w, http.StatusUnauthorized, "unauthorized", agentkeys.ErrUnauthorized.Error())
+		return agentkeys.Grant{}, false
 	}
 	if !a.limits().Allow(g.KeyID) {
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests with this key; slow down")
-		return Grant{}, false
+		return agentkeys.Grant{}, false
 	}
 	return g, true
 }

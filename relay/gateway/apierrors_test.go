@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -30,7 +31,7 @@ func TestToolAPIAnswersAServersJSONRPCErrorWithItsCode(t *testing.T) {
 
 	r := newRelay(t, broker.Config{})
 	r.add("alice", "refuser", up.URL)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "script", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "script", KeyID: "key1"})
 	mux := http.NewServeMux()
 	(&gateway.API{Auth: r.keys, Sessions: r.m}).Register(mux)
 	api := httptest.NewServer(mux)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -22,7 +23,7 @@ func BenchmarkToolCallThroughGateway(b *testing.B) {
 	r := newRelayLimited(b, broker.Config{}, 1e6)
 	up := startUpstream(b)
 	id := r.add("alice", "bench", up.url)
-	r.keys.put("kb", gateway.Grant{User: "alice", Agent: "bench", KeyID: "keyb"})
+	r.keys.put("kb", agentkeys.Grant{User: "alice", Agent: "bench", KeyID: "keyb"})
 	agent := r.connect("kb", gateway.Path, eras[0])
 
 	ctx := context.Background()

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -25,7 +26,7 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		grant := *v.grant.Load()
 		rec := v.record(grant, id, KindTool, name)
-		if !grant.AllowsTool(id, name, agg) || grant.expired(time.Now()) {
+		if !grant.AllowsTool(id, name, agg) || grant.Expired(time.Now()) {
 			rec.done(ctx, OutcomeDenied)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgDenied}
 		}
@@ -128,8 +129,8 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 }
 
 // allowed returns server id's connection when grant reaches it now.
-func (v *view) allowed(grant Grant, id string) (upstream, error) {
-	if !grant.AllowsServer(id) || grant.expired(time.Now()) {
+func (v *view) allowed(grant agentkeys.Grant, id string) (upstream, error) {
+	if !grant.AllowsServer(id) || grant.Expired(time.Now()) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgDenied}
 	}
 	up, err := v.connection(id)
@@ -140,7 +141,7 @@ func (v *view) allowed(grant Grant, id string) (upstream, error) {
 }
 
 // caller is the label of an agent's operation on name.
-func (v *view) caller(grant Grant, name string, w *waiter) session.Caller {
+func (v *view) caller(grant agentkeys.Grant, name string, w *waiter) session.Caller {
 	return session.Caller{Agent: grant.Agent, Tool: name, Call: strconv.FormatUint(v.calls.Add(1), 10), Note: w.note, Sampler: agentSampler(grant, w)}
 }
 

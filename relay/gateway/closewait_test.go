@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -17,7 +18,7 @@ func TestCloseDoesNotWaitForAnAgentsCall(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	up := startUpstream(t)
 	id := r.add("alice", "notes", up.url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()

@@ -12,7 +12,7 @@
 // relay/agentauth (Authorization: Bearer); a request without one gets 401
 // with WWW-Authenticate naming the endpoint's Protected Resource Metadata
 // ([Config.Protected]), and a token works only on the endpoint it is bound
-// to ([Grant.Resource]). An [Authenticator] turns it into a [Grant], checked
+// to ([Grant.Resource]). An [agentkeys.Authenticator] turns it into a [agentkeys.Grant], checked
 // on every request, list and call, so that a narrowed or revoked key takes
 // effect within a live session, and [Gateway.CloseKey] ends a key's
 // sessions at once. [Keys] trusts a key read from the store for

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/session"
@@ -106,7 +107,7 @@ func TestAgentsQuestionGoesToThePersonLabelled(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			fx := elicitfixture.Start(t, elicitfixture.Options{})
 			id := r.add("alice", "asks", fx.URL())
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 			d := r.dashboard("alice")
 			form := elicitfixture.Forms[0]
@@ -182,7 +183,7 @@ func TestUnansweredQuestionIsAToolError(t *testing.T) {
 	r := newRelay(t, broker.Config{Timeout: 300 * time.Millisecond})
 	fx := elicitfixture.Start(t, elicitfixture.Options{})
 	id := r.add("alice", "asks", fx.URL())
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	res := <-a.callAsync(context.Background(), id+"__form_boolean")
 	if !res.IsError || !strings.Contains(text(res), "nobody answered") {
@@ -199,7 +200,7 @@ func TestCancellingACallWithdrawsItsQuestion(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			fx := elicitfixture.Start(t, elicitfixture.Options{})
 			id := r.add("alice", "asks", fx.URL())
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 			d := r.dashboard("alice")
 			ctx, cancel := context.WithCancel(context.Background())
@@ -229,8 +230,8 @@ func TestConcurrentCallsAskUnderTheirOwnLabels(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	fx := elicitfixture.Start(t, elicitfixture.Options{})
 	id := r.add("alice", "asks", fx.URL())
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
-	r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Cursor", KeyID: "key2"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k2", agentkeys.Grant{User: "alice", Agent: "Cursor", KeyID: "key2"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	b := r.connect("k2", gateway.Path, eras[0])
 	d := r.dashboard("alice")

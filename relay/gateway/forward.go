@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 )
 
@@ -25,7 +26,7 @@ const firstInputRequestEra = "2026-07-28"
 
 // agentSampler is the agent's client as a sampler for the call w follows,
 // or nil when grant or the client rule it out.
-func agentSampler(grant Grant, w *waiter) *session.AgentSampler {
+func agentSampler(grant agentkeys.Grant, w *waiter) *session.AgentSampler {
 	if !grant.ForwardSampling || w.ss == nil {
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/model"
@@ -152,7 +153,7 @@ func testForwardedSampling(t *testing.T, era string) {
 	r := newRelay(t, broker.Config{})
 	fx := samplingfixture.Start(t, samplingfixture.Options{})
 	id := r.add("alice", "sampler", fx.URL())
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
 	s := &sampler{reply: func(p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
 		last := p.Messages[len(p.Messages)-1]
 		if tr, ok := last.Content[0].(*mcp.ToolResultContent); ok {
@@ -208,7 +209,7 @@ func TestForwardFailureLeavesTheAskToThePerson(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	fx := samplingfixture.Start(t, samplingfixture.Options{})
 	id := r.add("alice", "sampler", fx.URL())
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
 	s := &sampler{reply: func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
 		return nil, errors.New("the user declined to sample")
 	}}
@@ -256,7 +257,7 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			fx := samplingfixture.Start(t, samplingfixture.Options{})
 			id := r.add("alice", "sampler", fx.URL())
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: c.flag})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: c.flag})
 			a := r.connectSampling("k1", c.era, c.sampler)
 			d := r.dashboard("alice")
 			done := a.callAsync(context.Background(), id+"__sample_text")
@@ -294,7 +295,7 @@ func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.waitReady("alice", id)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
 	agentSampler := &sampler{reply: func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
 		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "agent", Content: []mcp.Content{&mcp.TextContent{Text: "from the agent"}}}, nil
 	}}

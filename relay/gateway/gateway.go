@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 )
@@ -41,9 +42,9 @@ const (
 
 // Config builds a [Gateway].
 type Config struct {
-	Sessions *session.Manager // the users' sessions; required
-	Auth     Authenticator    // required
-	Recorder Recorder         // nil records nothing
+	Sessions *session.Manager        // the users' sessions; required
+	Auth     agentkeys.Authenticator // required
+	Recorder Recorder                // nil records nothing
 	// Origins admits the browser pages that may call the gateway; a request
 	// without an Origin header (not from a browser) passes. Nil refuses
 	// every request that has one.
@@ -147,7 +148,7 @@ const grantKey = "switchboard/grant"
 // verify is the go-sdk's token verifier: the grant of an agent key.
 func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*auth.TokenInfo, error) {
 	grant, err := g.cfg.Auth.Authenticate(ctx, bearer)
-	if err != nil || grant.User == "" || grant.KeyID == "" || grant.expired(time.Now()) {
+	if err != nil || grant.User == "" || grant.KeyID == "" || grant.Expired(time.Now()) {
 		return nil, fmt.Errorf("%w: unknown, revoked or expired agent key", auth.ErrInvalidToken)
 	}
 	if grant.Resource != "" && (g.cfg.Protected == nil || g.cfg.Protected.ResourceURL(r) != grant.Resource) {
@@ -158,7 +159,7 @@ func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*
 
 // serve serves an authenticated request.
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
-	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(Grant)
+	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(agentkeys.Grant)
 	only, _ := g.route(r.URL.Path)
 	if !g.cfg.Limits.Allow(grant.KeyID) {
 		w.Header().Set("Retry-After", "1")
@@ -210,7 +211,7 @@ var errClosed = errors.New("the relay is shutting down")
 
 // view returns the view of grant's key on endpoint only, made current with
 // grant.
-func (g *Gateway) view(grant Grant, only string) (*view, error) {
+func (g *Gateway) view(grant agentkeys.Grant, only string) (*view, error) {
 	k := viewKey{grant.KeyID, only}
 	g.mu.Lock()
 	if g.closed {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -22,7 +23,7 @@ func TestAgentListsAndCallsOnBothEras(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			up := startUpstream(t)
 			id := r.add("alice", "notes", up.url)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 
 			tools := a.toolNames(t)
@@ -80,7 +81,7 @@ func TestAgentProgressAndCancelPassThrough(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			up := startUpstream(t)
 			id := r.add("alice", "notes", up.url)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 
 			ctx, cancel := context.WithCancel(context.Background())
@@ -121,7 +122,7 @@ func TestServerLogsReachTheAgentAtItsLevel(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			id := r.add("alice", "notes", startUpstream(t).url)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 			defer cancel()
@@ -148,7 +149,7 @@ func TestAgentHearsListChangedWhenAServerIsAdded(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			r.add("alice", "first", startUpstream(t).url)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 			before := len(a.toolNames(t))
 
@@ -170,7 +171,7 @@ func TestAgentHearsListChangedWhenAServerChangesOrGoes(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	up := startUpstream(t)
 	id := r.add("alice", "notes", up.url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[1])
 	a.toolNames(t)
 	heard := func(what string) {
@@ -205,7 +206,7 @@ func TestScopeIsEnforcedMidSession(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			a1 := r.add("alice", "first", startUpstream(t).url)
 			a2 := r.add("alice", "second", startUpstream(t).url)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{a1}})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{a1}})
 			a := r.connect("k1", gateway.Path, era)
 			tools := a.toolNames(t)
 			if _, ok := tools[a2+"__echo"]; ok || tools[a1+"__echo"] == nil {
@@ -221,7 +222,7 @@ func TestScopeIsEnforcedMidSession(t *testing.T) {
 			}
 
 			// Narrowed to one tool mid-session: the next request sees it.
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{a1}, Tools: []string{a1 + "__slow"}})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{a1}, Tools: []string{a1 + "__slow"}})
 			tools = a.toolNames(t)
 			if _, ok := tools[a1+"__echo"]; ok {
 				t.Errorf("after narrowing, tools %v", keysOf(tools))
@@ -238,7 +239,7 @@ func TestCloseKeyEndsItsSessions(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			r := newRelay(t, broker.Config{})
 			id := r.add("alice", "first", startUpstream(t).url)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 			a.call(t, id+"__echo", map[string]any{"a": 1})
 
@@ -259,7 +260,7 @@ func TestCloseKeyEndsItsSessions(t *testing.T) {
 func TestAKeyNeverReachesAnotherUsersServers(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	alice := r.add("alice", "notes", startUpstream(t).url)
-	r.keys.put("kb", gateway.Grant{User: "bob", Agent: "Bot", KeyID: "keyb"})
+	r.keys.put("kb", agentkeys.Grant{User: "bob", Agent: "Bot", KeyID: "keyb"})
 	b := r.connect("kb", gateway.Path, eras[0])
 	if tools := b.toolNames(t); len(tools) != 0 {
 		t.Errorf("bob's key lists %v", keysOf(tools))
@@ -294,8 +295,8 @@ func jsonOf(t *testing.T, v any) string {
 
 func TestEachKeyIsRateLimited(t *testing.T) {
 	r := newRelay(t, broker.Config{})
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
-	r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Other", KeyID: "key2"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k2", agentkeys.Grant{User: "alice", Agent: "Other", KeyID: "key2"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
@@ -315,7 +316,7 @@ func TestEachKeyIsRateLimited(t *testing.T) {
 
 func TestBrowserFromAnotherOriginIsRefused(t *testing.T) {
 	r := newRelay(t, broker.Config{})
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	req, _ := http.NewRequest(http.MethodPost, r.url+gateway.Path, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	req.Header.Set("Authorization", "Bearer k1")
 	req.Header.Set("Origin", "https://evil.example")
@@ -347,7 +348,7 @@ func TestBrowserFromAnotherOriginIsRefused(t *testing.T) {
 func TestExpiryEndsALiveSession(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	r.add("alice", "first", startUpstream(t).url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: time.Now().Add(time.Second)})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: time.Now().Add(time.Second)})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ended := make(chan error, 1)
 	go func() { ended <- a.cs.Wait() }()
@@ -363,7 +364,7 @@ func TestExpiryEndsALiveSession(t *testing.T) {
 func TestRecordedResourceURIIsCapped(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "notes", startUpstream(t).url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
@@ -385,7 +386,7 @@ func TestRecordedResourceURIIsCapped(t *testing.T) {
 func TestRefusedSubscriptionIsAnError(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "notes", startUpstream(t).url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
@@ -401,7 +402,7 @@ func TestARefusedReadIsAnErrorForTheAgent(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	up := startUpstream(t)
 	id := r.add("alice", "notes", up.url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()

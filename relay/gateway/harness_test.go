@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/time/rate"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
@@ -34,24 +35,24 @@ var eras = []string{"2025-11-25", "2026-07-28"}
 // keys is an Authenticator over SHA-256 hashes of keys, as a store keeps them.
 type keys struct {
 	mu     sync.Mutex
-	grants map[[32]byte]gateway.Grant
+	grants map[[32]byte]agentkeys.Grant
 }
 
-func (k *keys) Authenticate(_ context.Context, bearer string) (gateway.Grant, error) {
+func (k *keys) Authenticate(_ context.Context, bearer string) (agentkeys.Grant, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	g, ok := k.grants[sha256.Sum256([]byte(bearer))]
 	if !ok {
-		return gateway.Grant{}, gateway.ErrUnauthorized
+		return agentkeys.Grant{}, agentkeys.ErrUnauthorized
 	}
 	return g, nil
 }
 
-func (k *keys) put(key string, g gateway.Grant) {
+func (k *keys) put(key string, g agentkeys.Grant) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.grants == nil {
-		k.grants = map[[32]byte]gateway.Grant{}
+		k.grants = map[[32]byte]agentkeys.Grant{}
 	}
 	k.grants[sha256.Sum256([]byte(key))] = g
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -78,10 +79,10 @@ func TestRevokingAKeyCancelsItsCallsInFlight(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	up := startUpstream(t)
 	id := r.add("alice", "notes", up.url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	revoke := func() {
 		r.keys.revoke("k1")
-		(&gateway.Keys{Closers: []gateway.KeyCloser{r.api, r.g}}).Closed("key1")
+		(&agentkeys.Keys{Revoked: func(id string) { r.api.CloseKey(id); r.g.CloseKey(id) }}).Closed("key1")
 	}
 
 	t.Run("mcp", func(t *testing.T) {
@@ -94,7 +95,7 @@ func TestRevokingAKeyCancelsItsCallsInFlight(t *testing.T) {
 			t.Error("the revoked key's call succeeded")
 		}
 	})
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	t.Run("api", func(t *testing.T) {
 		done := r.callSlowByAPI(t, "k1", id)
 		await(t, up.started, "the call did not reach the server")
@@ -114,13 +115,13 @@ func TestExpiryCancelsCallsInFlight(t *testing.T) {
 	up := startUpstream(t)
 	id := r.add("alice", "notes", up.url)
 	t.Run("mcp", func(t *testing.T) {
-		r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+		r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 		a := r.connect("k1", gateway.Path, eras[0])
 		done := callSlowByMCP(a, id+"__slow")
 		await(t, up.started, "the call did not reach the server")
 		// The key gets an expiry while its call runs; the session's next
 		// request brings it to the gateway.
-		r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: time.Now().Add(time.Second)})
+		r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Expires: time.Now().Add(time.Second)})
 		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 		defer cancel()
 		if err := a.cs.Ping(ctx, nil); err != nil {
@@ -132,7 +133,7 @@ func TestExpiryCancelsCallsInFlight(t *testing.T) {
 		}
 	})
 	t.Run("api", func(t *testing.T) {
-		r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key2", Expires: time.Now().Add(1500 * time.Millisecond)})
+		r.keys.put("k2", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key2", Expires: time.Now().Add(1500 * time.Millisecond)})
 		done := r.callSlowByAPI(t, "k2", id)
 		await(t, up.started, "the call did not reach the server")
 		await(t, up.cancelled, "the server did not hear the expired key's call cancelled")

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 )
@@ -31,10 +32,10 @@ func (r *relay) apiStatus(t *testing.T, bearer string) int {
 func TestOneBudgetPerKeyAcrossRoutes(t *testing.T) {
 	const burst = 3
 	r := newRelayWith(t, session.Config{}, gateway.Config{Limits: gateway.NewLimits(rate.Every(time.Hour), burst)})
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
-	r.keys.put("t1", gateway.Grant{User: "alice", Agent: "App", KeyID: "grant:g1"})
-	r.keys.put("t2", gateway.Grant{User: "alice", Agent: "App", KeyID: "grant:g1"})
-	r.keys.put("k3", gateway.Grant{User: "alice", Agent: "Other", KeyID: "key3"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("t1", agentkeys.Grant{User: "alice", Agent: "App", KeyID: "grant:g1"})
+	r.keys.put("t2", agentkeys.Grant{User: "alice", Agent: "App", KeyID: "grant:g1"})
+	r.keys.put("k3", agentkeys.Grant{User: "alice", Agent: "Other", KeyID: "key3"})
 
 	for i := range burst {
 		if got := r.apiStatus(t, "k1"); got != http.StatusOK {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -44,7 +45,7 @@ func TestSlowLevelReleaseDoesNotStallTheSession(t *testing.T) {
 	})
 	t.Cleanup(func() { close(release) })
 	id := r.add("alice", "notes", up.url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.Path, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
@@ -57,7 +58,7 @@ func TestSlowLevelReleaseDoesNotStallTheSession(t *testing.T) {
 	mu.Unlock()
 	// The key loses the server: the view stops hearing it and releases the
 	// agent's level, which the server does not answer.
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{"other"}})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{"other"}})
 	go a.cs.Ping(ctx, nil)
 	select {
 	case <-seen:

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -32,7 +33,7 @@ func (r *relay) postStatus(t *testing.T, path, bearer string) int {
 func TestServerEndpointSessionsEndWhenTheServerIsRemoved(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "notes", startUpstream(t).url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.ServerPath+id, eras[0])
 	a.call(t, "echo", map[string]any{"a": 1})
 	ended := make(chan error, 1)
@@ -56,16 +57,16 @@ func TestServerEndpointSessionsEndWhenTheServerIsRemoved(t *testing.T) {
 func TestServerEndpointSessionsEndWhenTheKeyLosesTheServer(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "notes", startUpstream(t).url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{id}})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{id}})
 	a := r.connect("k1", gateway.ServerPath+id, eras[0])
 	b := r.connect("k1", gateway.ServerPath+id, eras[0])
 	a.call(t, "echo", map[string]any{"a": 1})
 
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{}})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{}})
 	if got := r.postStatus(t, gateway.ServerPath+id, "k1"); got != http.StatusNotFound {
 		t.Fatalf("a server outside the key's scope: %d, want 404", got)
 	}
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{id}})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", Servers: []string{id}})
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	if err := b.cs.Ping(ctx, nil); err == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 )
@@ -76,7 +77,7 @@ func (r *relay) rawStream(t *testing.T, path, bearer, id string) (stop func()) {
 func TestSessionCapClosesTheKeysIdlestSession(t *testing.T) {
 	r := newRelayWith(t, session.Config{}, gateway.Config{MaxSessions: 2})
 	id := r.add("alice", "notes", startUpstream(t).url)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	one := gateway.ServerPath + id
 	s1 := r.rawSession(t, gateway.Path, "k1")
 	s2 := r.rawSession(t, one, "k1")
@@ -98,7 +99,7 @@ func TestSessionCapClosesTheKeysIdlestSession(t *testing.T) {
 			t.Errorf("session %s on %s: %d %q", sid, path, status, body)
 		}
 	}
-	r.keys.put("k2", gateway.Grant{User: "alice", Agent: "Other", KeyID: "key2"})
+	r.keys.put("k2", agentkeys.Grant{User: "alice", Agent: "Other", KeyID: "key2"})
 	r.rawSession(t, gateway.Path, "k2")
 	if status, _, _ := r.rawPost(t, gateway.Path, "k1", s3, rawPing); status != http.StatusOK {
 		t.Errorf("another key's session closed one of key1's: %d", status)
@@ -109,7 +110,7 @@ func TestSessionCapClosesTheKeysIdlestSession(t *testing.T) {
 // session with 429 and a message that says what to do.
 func TestSessionCapRefusesWhenEverySessionIsBusy(t *testing.T) {
 	r := newRelayWith(t, session.Config{}, gateway.Config{MaxSessions: 2})
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	for range 2 {
 		r.rawStream(t, gateway.Path, "k1", r.rawSession(t, gateway.Path, "k1"))
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -46,7 +47,7 @@ func TestCrossingSubscribesAreReleasedByOneUnsubscribe(t *testing.T) {
 	})
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "subs", hs.URL)
-	r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.ServerPath+id, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/e2e/taskfixture"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 )
@@ -19,7 +20,7 @@ func TestAgentCallsAToolThatRunsOnlyAsATask(t *testing.T) {
 			fx := taskfixture.Start(t, taskfixture.Config{Steps: 2, Step: 20 * time.Millisecond})
 			r := newRelay(t, broker.Config{})
 			id := r.add("alice", "tasks", fx.URL)
-			r.keys.put("k1", gateway.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+			r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 			a := r.connect("k1", gateway.Path, era)
 			got, isError := a.call(t, id+"__"+taskfixture.ToolResearch, map[string]any{"topic": "owls"})
 			if isError || !strings.Contains(got, "owls") {

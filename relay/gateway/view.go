@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -52,7 +53,7 @@ type view struct {
 	user  *session.Session
 	srv   *mcp.Server
 	http  http.Handler
-	grant atomic.Pointer[Grant]
+	grant atomic.Pointer[agentkeys.Grant]
 
 	ctx       context.Context // ends when the view closes
 	cancel    context.CancelFunc
@@ -92,7 +93,7 @@ type item struct {
 }
 
 // newView builds the view of key on user's servers and syncs it once.
-func (g *Gateway) newView(grant Grant, only string) *view {
+func (g *Gateway) newView(grant agentkeys.Grant, only string) *view {
 	ctx, cancel := context.WithCancel(context.Background())
 	v := &view{
 		g: g, key: grant.KeyID, only: only,
@@ -151,9 +152,9 @@ func (v *view) changed(id string) {
 
 // setGrant takes the key's current grant; a changed scope syncs every
 // server again.
-func (v *view) setGrant(g Grant) {
+func (v *view) setGrant(g agentkeys.Grant) {
 	old := v.grant.Swap(&g)
-	if old.sameScope(g) {
+	if old.SameScope(g) {
 		return
 	}
 	servers := v.user.Servers() // before v.mu: the session calls changed under its lock
@@ -313,7 +314,7 @@ func (v *view) sync(id string) {
 }
 
 // list lists what server id exposes on the view, within grant.
-func (v *view) list(id string, up upstream, grant Grant) *exposure {
+func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
 	ctx, cancel := context.WithTimeout(v.ctx, listTimeout)
 	defer cancel()
 	caps := up.Capabilities()

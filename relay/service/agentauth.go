@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 )
@@ -20,6 +21,8 @@ func (s *Service) newAgentAuth(hc *http.Client) *agentauth.Server {
 	return agentauth.New(agentauth.Config{
 		Store:           s.store,
 		Servers:         serverNames{s.sessions},
+		Endpoint:        gateway.Path,
+		ServerEndpoint:  gateway.ServerPath,
 		HTTPClient:      hc,
 		LoopbackClients: loopback,
 		PublicURL:       s.cfg.PublicURL,

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"golang.org/x/time/rate"
 )
 
@@ -19,7 +21,7 @@ const DefaultWatchInterval = time.Second
 // agentsPart is the agent side of the service: keys, the call log, the tool
 // API, and the watch that applies changes made by the command line.
 type agentsPart struct {
-	keys *gateway.Keys
+	keys *agentkeys.Keys
 	log  *gateway.Log
 	api  *gateway.API
 	mcp  *gateway.Gateway  // the MCP endpoint
@@ -30,20 +32,23 @@ type agentsPart struct {
 }
 
 // initAgents builds the agent keys, the call log, the tool API and the MCP
-// endpoint, makes the sessions answer the dashboard's agent ops and mounts
-// the API and the endpoint on mux.
-func (s *Service) initAgents(mux *http.ServeMux, verifier *authn.Verifier, origins *authn.OriginPolicy, hc *http.Client) {
+// endpoint, registers their dashboard ops on ops and mounts the API and
+// the endpoint on mux.
+func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *authn.Verifier, origins *authn.OriginPolicy, hc *http.Client) {
 	logger := s.cfg.Logger
 	a := &s.agents
 	a.auth = s.newAgentAuth(hc)
-	a.keys = &gateway.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Logger: logger}
+	// A key that stops working ends its agent's sessions and calls on
+	// both routes, built just below.
+	revoked := func(keyID string) { a.api.CloseKey(keyID); a.mcp.CloseKey(keyID) }
+	a.keys = &agentkeys.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Revoked: revoked, Logger: logger}
 	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
 	limits := gateway.NewLimits(rate.Limit(s.cfg.AgentRate), s.cfg.AgentBurst) // one budget per key, on every route
 	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger, Limits: limits}
 	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits})
-	a.keys.Closers = append(a.keys.Closers, a.api, a.mcp)
-	s.sessions.UseAgents(gateway.DashboardOps{Keys: a.keys, Log: a.log})
-	s.sessions.UseGrants(a.auth)
+	a.keys.HandleOps(dashOps)
+	a.log.HandleOps(dashOps)
+	a.auth.HandleOps(dashOps)
 	a.auth.Register(mux)
 	a.api.Register(mux)
 	mux.Handle(gateway.Path, a.mcp)
@@ -103,6 +108,6 @@ func (s *Service) flushLog() {
 	s.agents.log.Flush(ctx)
 }
 
-// AgentKeys is the relay's agent authenticator and key manager; the MCP
-// endpoint authenticates with it and adds itself to its Closers.
-func (s *Service) AgentKeys() *gateway.Keys { return s.agents.keys }
+// AgentKeys is the relay's agent authenticator and key manager, with which
+// the MCP endpoint and the tool API authenticate.
+func (s *Service) AgentKeys() *agentkeys.Keys { return s.agents.keys }

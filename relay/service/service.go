@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/hub"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
@@ -60,84 +61,24 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 
 func (s *Service) init(ctx context.Context) error {
 	cfg := s.cfg
-	key, err := authn.LoadOrCreateKey(filepath.Join(cfg.DataDir, KeyFile))
+	verifier, err := s.initAuthn()
 	if err != nil {
 		return err
 	}
-	s.signer = authn.NewSigner(key, cfg.Issuer, cfg.Audience)
-	vcfg := authn.VerifierConfig{
-		RelayKey:   key.Public().(ed25519.PublicKey),
-		Issuer:     cfg.Issuer,
-		Audience:   cfg.Audience,
-		HostIssuer: cfg.HostIssuer,
-	}
-	if cfg.HostKeysFile != "" {
-		if vcfg.HostKeys, err = authn.LoadHostKeys(cfg.HostKeysFile); err != nil {
-			return err
-		}
-		if cfg.HostIssuer == "" {
-			return errors.New("host keys are configured but no host issuer: set the issuer the embedding site puts in its tokens")
-		}
-		if cfg.HostIssuer == cfg.Issuer {
-			return errors.New("the host issuer must differ from the relay's own issuer, so that each token has one kind of key")
-		}
-	}
-	verifier := authn.NewVerifier(vcfg)
 	origins, err := authn.NewOriginPolicy(append(publicOrigin(cfg.PublicURL), cfg.AllowedOrigins...))
 	if err != nil {
 		return err
 	}
-	s.login = authn.NewLogin(s.store, s.signer, cfg.SessionTTL, cfg.Logger)
-	s.login.SecureCookie = publicHTTPS(cfg.PublicURL)
-
-	guard := netguard.Policy{AllowLoopback: cfg.AllowLoopback}
-	httpClient := guard.Client(0)
-	auth, err := s.newOAuth(httpClient)
-	if err != nil {
+	httpClient := netguard.Policy{AllowLoopback: cfg.AllowLoopback}.Client(0)
+	dashOps := ops.NewMux() // every room registers the dashboard ops it answers
+	if err := s.initSessions(httpClient, dashOps); err != nil {
 		return err
 	}
-	stdio, err := loadStdioServers(cfg.StdioConfigFile)
-	if err != nil {
-		return err
-	}
-	if missing := stdio.missing(); len(missing) > 0 {
-		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
-	}
-	s.oauth = auth
-	drafter, err := s.newDrafter(httpClient)
-	if err != nil {
-		return err
-	}
-	s.sessions = session.NewManager(session.Config{
-		Store:      s.store,
-		Dial:       s.dialer(httpClient, auth, stdio),
-		Logger:     cfg.Logger,
-		Auth:       dashboardAuth{auth},
-		Asks:       broker.Config{Timeout: cfg.AskTimeout},
-		Drafter:    drafter,
-		Configured: stdio.list,
-		MaxResult:  cfg.MaxResultBytes,
-	})
 	s.hub = hub.New(verifier, origins, s.sessions, cfg.Logger)
-
-	embedOrigins, err := authn.EmbedOrigins(cfg.EmbedOrigins)
+	mux, err := s.routes(verifier, origins, httpClient, dashOps)
 	if err != nil {
 		return err
 	}
-	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins, State: s.pageState(verifier)})
-	if err != nil {
-		return err
-	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.Handle("/ws", s.hub)
-	mux.Handle("GET "+authn.LoginPath, s.login)
-	s.initAgents(mux, verifier, origins, httpClient)
-	if err := routeOAuth(mux, auth, verifier, cfg.OAuthClientMetadataURL); err != nil {
-		return err
-	}
-	routeEmbedOAuth(mux, auth, verifier, origins)
-	mux.Handle("/", dash)
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
 
 	if err := s.sessions.Restore(ctx); err != nil {
@@ -148,6 +89,98 @@ func (s *Service) init(ctx context.Context) error {
 		return s.startDemo(ctx)
 	}
 	return nil
+}
+
+// initAuthn loads the relay's signing key and builds the signer, the login
+// and the verifier of the relay's and the embedding site's tokens.
+func (s *Service) initAuthn() (*authn.Verifier, error) {
+	cfg := s.cfg
+	key, err := authn.LoadOrCreateKey(filepath.Join(cfg.DataDir, KeyFile))
+	if err != nil {
+		return nil, err
+	}
+	s.signer = authn.NewSigner(key, cfg.Issuer, cfg.Audience)
+	vcfg := authn.VerifierConfig{
+		RelayKey:   key.Public().(ed25519.PublicKey),
+		Issuer:     cfg.Issuer,
+		Audience:   cfg.Audience,
+		HostIssuer: cfg.HostIssuer,
+	}
+	if cfg.HostKeysFile != "" {
+		if vcfg.HostKeys, err = authn.LoadHostKeys(cfg.HostKeysFile); err != nil {
+			return nil, err
+		}
+		if cfg.HostIssuer == "" {
+			return nil, errors.New("host keys are configured but no host issuer: set the issuer the embedding site puts in its tokens")
+		}
+		if cfg.HostIssuer == cfg.Issuer {
+			return nil, errors.New("the host issuer must differ from the relay's own issuer, so that each token has one kind of key")
+		}
+	}
+	s.login = authn.NewLogin(s.store, s.signer, cfg.SessionTTL, cfg.Logger)
+	s.login.SecureCookie = publicHTTPS(cfg.PublicURL)
+	return authn.NewVerifier(vcfg), nil
+}
+
+// initSessions builds the servers' OAuth, the stdio servers of the
+// configuration, the model and the users' sessions, whose ops it registers
+// on dashOps.
+func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error {
+	cfg := s.cfg
+	auth, err := s.newOAuth(httpClient)
+	if err != nil {
+		return err
+	}
+	s.oauth = auth
+	stdio, err := loadStdioServers(cfg.StdioConfigFile)
+	if err != nil {
+		return err
+	}
+	if missing := stdio.missing(); len(missing) > 0 {
+		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
+	}
+	drafter, err := s.newDrafter(httpClient)
+	if err != nil {
+		return err
+	}
+	s.sessions = session.NewManager(session.Config{
+		Store:      s.store,
+		Dial:       s.dialer(httpClient, auth, stdio),
+		Logger:     cfg.Logger,
+		Ops:        dashOps,
+		Auth:       dashboardAuth{auth},
+		Asks:       broker.Config{Timeout: cfg.AskTimeout},
+		Drafter:    drafter,
+		Configured: stdio.list,
+		MaxResult:  cfg.MaxResultBytes,
+	})
+	return nil
+}
+
+// routes mounts every route of the relay: health, the dashboard's socket
+// and login, the agent endpoints and their authorization server, the
+// servers' OAuth callbacks, and the dashboard's pages.
+func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, httpClient *http.Client, dashOps *ops.Mux) (*http.ServeMux, error) {
+	cfg := s.cfg
+	embedOrigins, err := authn.EmbedOrigins(cfg.EmbedOrigins)
+	if err != nil {
+		return nil, err
+	}
+	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins, State: s.pageState(verifier)})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("/ws", s.hub)
+	mux.Handle("GET "+authn.LoginPath, s.login)
+	s.initAgents(mux, dashOps, verifier, origins, httpClient)
+	if err := routeOAuth(mux, s.oauth, verifier, cfg.OAuthClientMetadataURL); err != nil {
+		return nil, err
+	}
+	routeEmbedOAuth(mux, s.oauth, verifier, origins)
+	mux.Handle("/", dash)
+	return mux, nil
 }
 
 // Handler serves every route of the relay.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -74,6 +75,13 @@ func (s *Session) recordModes(id string, modes wire.AskModes) {
 		e.modes = modes
 	}
 	s.mu.Unlock()
+}
+
+// handleAskModeOps registers the op that sets a server's ask modes.
+func (m *Manager) handleAskModeOps(mux *ops.Mux) {
+	mux.Handle(wire.OpSetAskModes, on(m, func(ctx context.Context, s *Session, a wire.SetAskModesArgs) (any, error) {
+		return struct{}{}, s.SetAskModes(ctx, a)
+	}))
 }
 
 // SetAskModes changes the kinds of asks server a.Server may raise, persists

@@ -3,11 +3,11 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -108,26 +108,18 @@ func (s *Session) dropAsksLocked(server string) {
 	s.asks = slices.DeleteFunc(s.asks, func(a wire.Ask) bool { return a.Server == server })
 }
 
-// askOp runs an op on asks.
-func (s *Session) askOp(ctx context.Context, f wire.Frame) (any, error) {
-	if f.Op == wire.OpAnswerAsk {
-		var args wire.AnswerAskArgs
-		if err := decodeArgs(f.Data, &args); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.broker.Answer(args)
-	}
-	var args wire.AskArgs
-	if err := decodeArgs(f.Data, &args); err != nil {
-		return nil, err
-	}
-	switch f.Op {
-	case wire.OpDismissAsk:
-		return struct{}{}, s.broker.Dismiss(args.Ask)
-	case wire.OpCompleteAsk:
-		return struct{}{}, s.broker.MarkDone(args.Ask)
-	case wire.OpDraftAsk:
-		return s.draft(ctx, args.Ask)
-	}
-	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+// handleAskOps registers the ops on asks: answer, dismiss, complete, draft
+// and forward.
+func (m *Manager) handleAskOps(mux *ops.Mux) {
+	mux.Handle(wire.OpAnswerAsk, on(m, func(_ context.Context, s *Session, a wire.AnswerAskArgs) (any, error) {
+		return struct{}{}, s.broker.Answer(a)
+	}))
+	mux.Handle(wire.OpDismissAsk, on(m, func(_ context.Context, s *Session, a wire.AskArgs) (any, error) {
+		return struct{}{}, s.broker.Dismiss(a.Ask)
+	}))
+	mux.Handle(wire.OpCompleteAsk, on(m, func(_ context.Context, s *Session, a wire.AskArgs) (any, error) {
+		return struct{}{}, s.broker.MarkDone(a.Ask)
+	}))
+	mux.Handle(wire.OpDraftAsk, on(m, func(ctx context.Context, s *Session, a wire.AskArgs) (any, error) { return s.draft(ctx, a.Ask) }))
+	mux.Handle(wire.OpForwardAsk, on(m, func(ctx context.Context, s *Session, a wire.AskArgs) (any, error) { return s.forwardAsk(ctx, a) }))
 }

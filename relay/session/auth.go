@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -24,28 +25,39 @@ type Auth interface {
 	Release(user, server string)
 }
 
-// authOp runs wire.OpAuthorize and wire.OpSetClient.
-func (s *Session) authOp(ctx context.Context, f wire.Frame) (any, error) {
-	if s.m.auth == nil {
-		return nil, wire.NewError(wire.CodeUnknownOp, "this relay does not do OAuth")
+// handleAuthOps registers the OAuth ops on a server (a relay without
+// OAuth does not know them): start an authorization, set the client
+// credentials.
+func (m *Manager) handleAuthOps(mux *ops.Mux) {
+	if m.auth == nil {
+		return
 	}
-	if err := s.refuseOnConfigured(f.Data, "authorized with OAuth"); err != nil {
-		return nil, err
-	}
-	if f.Op == wire.OpAuthorize {
-		return onServer(s, f.Data, func(_ Connection, a wire.ServerArgs) (any, error) {
-			u, err := s.m.auth.Authorize(ctx, s.user, a.Server)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := urlsafe.CheckOpenable(u); err != nil {
-				return nil, wire.NewError(wire.CodeInvalidURL, err.Error())
-			}
-			return wire.AuthorizeResult{URL: u}, nil
-		})
-	}
-	return onServer(s, f.Data, func(_ Connection, a wire.SetClientArgs) (any, error) {
+	mux.Handle(wire.OpAuthorize, onOAuthServer(m, func(ctx context.Context, s *Session, a wire.ServerArgs) (any, error) {
+		u, err := s.m.auth.Authorize(ctx, s.user, a.Server)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := urlsafe.CheckOpenable(u); err != nil {
+			return nil, wire.NewError(wire.CodeInvalidURL, err.Error())
+		}
+		return wire.AuthorizeResult{URL: u}, nil
+	}))
+	mux.Handle(wire.OpSetClient, onOAuthServer(m, func(ctx context.Context, s *Session, a wire.SetClientArgs) (any, error) {
 		return struct{}{}, s.m.auth.SetClient(ctx, s.user, a.Server, a.ClientID, a.ClientSecret)
+	}))
+}
+
+// onOAuthServer is the handler that runs do on a connected server that is
+// not one of the operator's (OAuth is for HTTP servers a person added).
+func onOAuthServer[A interface{ ServerID() string }](m *Manager, do func(ctx context.Context, s *Session, args A) (any, error)) ops.Handler {
+	return on(m, func(ctx context.Context, s *Session, args A) (any, error) {
+		if err := s.refuseOnConfigured(args.ServerID(), "authorized with OAuth"); err != nil {
+			return nil, err
+		}
+		if _, err := s.connection(args.ServerID()); err != nil {
+			return nil, err
+		}
+		return do(ctx, s, args)
 	})
 }
 

@@ -2,10 +2,12 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -44,11 +46,11 @@ func (a *recordingAuth) Forget(_ context.Context, user, server string) error {
 
 func runOp(t *testing.T, s *Session, op wire.OpName, args any) (any, error) {
 	t.Helper()
-	f, err := wire.Op("1", op, args)
+	b, err := json.Marshal(args)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.run(context.Background(), f, nil)
+	return s.m.ops.Serve(context.Background(), ops.Request{User: s.user, Op: op, Args: b})
 }
 
 func codeOf(err error) wire.Code {

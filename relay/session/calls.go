@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -71,10 +72,23 @@ type callSpec struct {
 	run              func(ctx context.Context, c Connection, rc *runningCall, progress func(wire.Progress)) (any, error)
 }
 
+// handleCallOps registers the ops that make calls (a tool call, a prompt
+// get, a resource read) and cancel them.
+func (m *Manager) handleCallOps(mux *ops.Mux) {
+	call := func(ctx context.Context, r ops.Request) (any, error) { return m.Session(r.User).callOp(ctx, r) }
+	mux.Handle(wire.OpCallTool, call)
+	mux.Handle(wire.OpGetPrompt, call)
+	mux.Handle(wire.OpReadResource, call)
+	mux.Handle(wire.OpCancelCall, on(m, func(_ context.Context, s *Session, a wire.CallArgs) (any, error) {
+		return struct{}{}, s.CancelCall(a.Call)
+	}))
+}
+
 // callOp runs a tool call, prompt get or resource read as a call in the
 // state, and answers the op with its result.
-func (s *Session) callOp(ctx context.Context, f wire.Frame, progress func(wire.Progress)) (any, error) {
-	spec, err := decodeCall(s, f)
+func (s *Session) callOp(ctx context.Context, r ops.Request) (any, error) {
+	progress := r.Progress
+	spec, err := decodeCall(s, r)
 	if err != nil {
 		return nil, err
 	}
@@ -107,11 +121,11 @@ func (s *Session) callOp(ctx context.Context, f wire.Frame, progress func(wire.P
 }
 
 // decodeCall reads the call an op asks for.
-func decodeCall(s *Session, f wire.Frame) (callSpec, error) {
-	switch f.Op {
+func decodeCall(s *Session, r ops.Request) (callSpec, error) {
+	switch r.Op {
 	case wire.OpCallTool:
 		var a wire.CallToolArgs
-		if err := decodeArgs(f.Data, &a); err != nil {
+		if err := ops.Decode(r.Args, &a); err != nil {
 			return callSpec{}, err
 		}
 		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindTool, name: a.Name,
@@ -120,7 +134,7 @@ func decodeCall(s *Session, f wire.Frame) (callSpec, error) {
 			}}, nil
 	case wire.OpGetPrompt:
 		var a wire.GetPromptArgs
-		if err := decodeArgs(f.Data, &a); err != nil {
+		if err := ops.Decode(r.Args, &a); err != nil {
 			return callSpec{}, err
 		}
 		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindPrompt, name: a.Name,
@@ -129,7 +143,7 @@ func decodeCall(s *Session, f wire.Frame) (callSpec, error) {
 			}}, nil
 	default: // wire.OpReadResource
 		var a wire.ReadResourceArgs
-		if err := decodeArgs(f.Data, &a); err != nil {
+		if err := ops.Decode(r.Args, &a); err != nil {
 			return callSpec{}, err
 		}
 		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindResource, name: a.URI,

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -98,16 +97,11 @@ func (s *Session) forgetUnconfigured(ctx context.Context) map[string]store.Serve
 	return kept
 }
 
-// refuseOnConfigured is the refusal of an op (what: "authorized with OAuth")
-// on a server of the operator's configuration, or nil for any other
-// server; data are the op's arguments, which name the server.
-func (s *Session) refuseOnConfigured(data json.RawMessage, what string) error {
-	var args wire.ServerArgs
-	if json.Unmarshal(data, &args) != nil {
-		return nil // the op's own decoding says what is wrong
-	}
+// refuseOnConfigured is the refusal of an op (what: "authorized with
+// OAuth") on server id when it is one of the operator's, or nil.
+func (s *Session) refuseOnConfigured(id, what string) error {
 	s.mu.Lock()
-	e, ok := s.servers[args.Server]
+	e, ok := s.servers[id]
 	s.mu.Unlock()
 	if ok && isConfigured(e.reg) {
 		return refuseConfigured(e.reg, what)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -170,17 +171,17 @@ func (s *Session) dropJournalLocked(server string) {
 	s.gathered = slices.DeleteFunc(s.gathered, func(c wire.Change) bool { return c.Server == server })
 }
 
-// journalOp runs an op on a server's logs or activity.
-func (s *Session) journalOp(ctx context.Context, f wire.Frame) (any, error) {
-	switch f.Op {
-	case wire.OpSetLogLevel:
-		return withArgs(f.Data, func(a wire.SetLogLevelArgs) (any, error) { return struct{}{}, s.SetLogLevel(ctx, a.Server, a.Level) })
-	case wire.OpClearLogs:
-		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.clearJournal(a.Server, wire.KindLog) })
-	case wire.OpClearActivity:
-		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.clearJournal(a.Server, wire.KindActivity) })
-	}
-	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+// handleJournalOps registers the ops on a server's logs and activity.
+func (m *Manager) handleJournalOps(mux *ops.Mux) {
+	mux.Handle(wire.OpSetLogLevel, on(m, func(ctx context.Context, s *Session, a wire.SetLogLevelArgs) (any, error) {
+		return struct{}{}, s.SetLogLevel(ctx, a.Server, a.Level)
+	}))
+	mux.Handle(wire.OpClearLogs, on(m, func(_ context.Context, s *Session, a wire.ServerArgs) (any, error) {
+		return struct{}{}, s.clearJournal(a.Server, wire.KindLog)
+	}))
+	mux.Handle(wire.OpClearActivity, on(m, func(_ context.Context, s *Session, a wire.ServerArgs) (any, error) {
+		return struct{}{}, s.clearJournal(a.Server, wire.KindActivity)
+	}))
 }
 
 // SetLogLevel keeps the level of log messages asked of server id (empty for

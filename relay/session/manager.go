@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -53,8 +54,7 @@ type Manager struct {
 
 	configured []ConfiguredServer // the operator's servers, in every session
 
-	agents Agents // agent keys and activity; nil without
-	grants Grants // OAuth grants and consent; nil without
+	ops *ops.Mux // routes the dashboards' ops
 
 	asks      broker.Config // tunes each session's broker
 	drafter   Drafter       // writes sampling answers; nil without a model
@@ -74,6 +74,11 @@ type Config struct {
 	Dial  Dialer // opens connections
 	// Logger defaults to slog.Default.
 	Logger *slog.Logger
+	// Ops routes the ops of the users' dashboards: the manager registers
+	// the ops of the rooms it holds (servers, calls, asks, roots, logs,
+	// resources) on it, and the rooms outside it (agent keys, grants,
+	// activity) register theirs. Nil: a mux of the manager's ops only.
+	Ops *ops.Mux
 	// Auth answers the OAuth ops and forgets a removed server's
 	// authorization; nil for a relay without OAuth.
 	Auth Auth
@@ -90,7 +95,7 @@ type Config struct {
 	MaxResult int
 }
 
-// NewManager returns a manager built from cfg.
+// NewManager returns a manager built from cfg, its ops registered on cfg.Ops.
 func NewManager(cfg Config) *Manager {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -98,8 +103,16 @@ func NewManager(cfg Config) *Manager {
 	if cfg.MaxResult <= 0 {
 		cfg.MaxResult = wire.MaxResultBytes
 	}
-	return &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, asks: cfg.Asks, drafter: cfg.Drafter,
-		configured: cfg.Configured, maxResult: cfg.MaxResult, sessions: map[string]*Session{}}
+	if cfg.Ops == nil {
+		cfg.Ops = ops.NewMux()
+	}
+	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, asks: cfg.Asks, drafter: cfg.Drafter,
+		configured: cfg.Configured, maxResult: cfg.MaxResult, ops: cfg.Ops, sessions: map[string]*Session{}}
+	for _, handle := range []func(*ops.Mux){m.handleServerOps, m.handleAuthOps, m.handleAskModeOps, m.handleCallOps,
+		m.handleAskOps, m.handleRootsOps, m.handleJournalOps, m.handleResourceOps} {
+		handle(cfg.Ops)
+	}
+	return m
 }
 
 // Session returns the session of user, creating it on first use.

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -50,7 +51,8 @@ func (sub *Subscriber) HandleOp(f wire.Frame) {
 		return
 	}
 	go func() {
-		result, err := sub.session.run(ctx, f, func(p wire.Progress) { sub.progress(f.ID, p) })
+		s := sub.session
+		result, err := s.m.ops.Serve(ctx, ops.Request{User: s.user, Op: f.Op, Args: f.Data, Progress: func(p wire.Progress) { sub.progress(f.ID, p) }})
 		if err == nil && ctx.Err() != nil {
 			err = wire.NewError(wire.CodeCancelled, "cancelled")
 		}
@@ -70,7 +72,7 @@ func (sub *Subscriber) HandleOp(f wire.Frame) {
 
 func (sub *Subscriber) cancelOp(data json.RawMessage) error {
 	var args wire.CancelArgs
-	if err := decodeArgs(data, &args); err != nil {
+	if err := ops.Decode(data, &args); err != nil {
 		return err
 	}
 	sub.mu.Lock()
@@ -144,80 +146,45 @@ func asWireError(err error) *wire.Error {
 	return wire.NewError(wire.CodeInternal, "internal error; see the relay log")
 }
 
-// run performs one op for the session and returns its result.
-func (s *Session) run(ctx context.Context, f wire.Frame, progress func(wire.Progress)) (any, error) {
-	switch f.Op {
-	case wire.OpAddServer:
-		return withArgs(f.Data, func(a wire.AddServerArgs) (any, error) { return s.Add(ctx, a) })
-	case wire.OpImportServers:
-		return withArgs(f.Data, func(a wire.ImportServersArgs) (any, error) { return s.ImportServers(ctx, a) })
-	case wire.OpUpdateServer, wire.OpSetServerConnected:
-		return s.serverConfigOp(ctx, f)
-	case wire.OpRemoveServer:
-		return withArgs(f.Data, func(a wire.ServerArgs) (any, error) { return struct{}{}, s.RemoveServer(ctx, a.Server) })
-	case wire.OpRetryServer:
-		return onServer(s, f.Data, func(c Connection, _ wire.ServerArgs) (any, error) {
-			c.Retry()
-			return struct{}{}, nil
-		})
-	case wire.OpCallTool, wire.OpGetPrompt, wire.OpReadResource:
-		return s.callOp(ctx, f, progress)
-	case wire.OpCancelCall:
-		return withArgs(f.Data, func(a wire.CallArgs) (any, error) { return struct{}{}, s.CancelCall(a.Call) })
-	case wire.OpPing:
-		return onServer(s, f.Data, func(c Connection, _ wire.ServerArgs) (any, error) { return ping(ctx, c) })
-	case wire.OpSetAskModes:
-		return withArgs(f.Data, func(a wire.SetAskModesArgs) (any, error) { return struct{}{}, s.SetAskModes(ctx, a) })
-	case wire.OpAnswerAsk, wire.OpDismissAsk, wire.OpCompleteAsk, wire.OpDraftAsk:
-		return s.askOp(ctx, f)
-	case wire.OpForwardAsk:
-		return withArgs(f.Data, func(a wire.AskArgs) (any, error) { return s.forwardAsk(ctx, a) })
-	case wire.OpAuthorize, wire.OpSetClient:
-		return s.authOp(ctx, f)
-	case wire.OpSetRoots, wire.OpExcludeRoots:
-		return s.rootsOp(ctx, f)
-	case wire.OpSetLogLevel, wire.OpClearLogs, wire.OpClearActivity:
-		return s.journalOp(ctx, f)
-	case wire.OpListAgentKeys, wire.OpCreateAgentKey, wire.OpRevokeAgentKey, wire.OpListActivity:
-		return s.agentsOp(ctx, f)
-	case wire.OpAgentConsent, wire.OpAnswerAgentConsent, wire.OpListAgentGrants, wire.OpRevokeAgentGrant:
-		return s.grantsOp(ctx, f)
-	case wire.OpComplete, wire.OpSubscribe, wire.OpUnsubscribe:
-		return s.resourceOp(ctx, f)
-	default:
-		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
-	}
+// handleServerOps registers the ops on the user's servers: add, import,
+// edit, connect, remove, retry, ping.
+func (m *Manager) handleServerOps(mux *ops.Mux) {
+	mux.Handle(wire.OpAddServer, on(m, func(ctx context.Context, s *Session, a wire.AddServerArgs) (any, error) { return s.Add(ctx, a) }))
+	mux.Handle(wire.OpImportServers, on(m, func(ctx context.Context, s *Session, a wire.ImportServersArgs) (any, error) {
+		return s.ImportServers(ctx, a)
+	}))
+	mux.Handle(wire.OpUpdateServer, on(m, func(ctx context.Context, s *Session, a wire.UpdateServerArgs) (any, error) {
+		return struct{}{}, s.Update(ctx, a)
+	}))
+	mux.Handle(wire.OpSetServerConnected, on(m, func(ctx context.Context, s *Session, a wire.SetServerConnectedArgs) (any, error) {
+		return struct{}{}, s.SetConnected(ctx, a.Server, a.Connected)
+	}))
+	mux.Handle(wire.OpRemoveServer, on(m, func(ctx context.Context, s *Session, a wire.ServerArgs) (any, error) {
+		return struct{}{}, s.RemoveServer(ctx, a.Server)
+	}))
+	mux.Handle(wire.OpRetryServer, onServer(m, func(_ context.Context, c Connection, _ wire.ServerArgs) (any, error) {
+		c.Retry()
+		return struct{}{}, nil
+	}))
+	mux.Handle(wire.OpPing, onServer(m, func(ctx context.Context, c Connection, _ wire.ServerArgs) (any, error) { return ping(ctx, c) }))
 }
 
-// withArgs decodes an op's arguments into an A and runs do with them.
-func withArgs[A any](data json.RawMessage, do func(A) (any, error)) (any, error) {
-	var args A
-	if err := decodeArgs(data, &args); err != nil {
-		return nil, err
-	}
-	return do(args)
+// on is the handler that runs do with the op's arguments on the session of
+// the op's user.
+func on[A any](m *Manager, do func(ctx context.Context, s *Session, args A) (any, error)) ops.Handler {
+	return ops.With(func(ctx context.Context, user string, args A) (any, error) { return do(ctx, m.Session(user), args) })
 }
 
-// onServer decodes arguments that name a server and runs do with that
-// server's live connection.
-func onServer[A interface{ ServerID() string }](s *Session, data json.RawMessage, do func(Connection, A) (any, error)) (any, error) {
-	return withArgs(data, func(args A) (any, error) {
+// onServer is the handler that runs do with the op's arguments, which name
+// a server, and that server's live connection.
+func onServer[A interface{ ServerID() string }](m *Manager, do func(ctx context.Context, c Connection, args A) (any, error)) ops.Handler {
+	return on(m, func(ctx context.Context, s *Session, args A) (any, error) {
 		c, err := s.connection(args.ServerID())
 		if err != nil {
 			return nil, err
 		}
-		return do(c, args)
+		return do(ctx, c, args)
 	})
-}
-
-func decodeArgs(data json.RawMessage, v any) error {
-	if len(data) == 0 {
-		return wire.NewError(wire.CodeBadRequest, "missing op arguments")
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return wire.NewError(wire.CodeBadRequest, "malformed op arguments: "+err.Error())
-	}
-	return nil
 }
 
 // connection returns the live connection of server id.

@@ -2,8 +2,8 @@ package session
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -25,19 +25,16 @@ type SubscriptionStore interface {
 	Subscriptions(ctx context.Context, user, server string) ([]string, error)
 }
 
-// resourceOp runs the ops on completions and subscriptions.
-func (s *Session) resourceOp(ctx context.Context, f wire.Frame) (any, error) {
-	switch f.Op {
-	case wire.OpComplete:
-		return onServer(s, f.Data, func(c Connection, a wire.CompleteArgs) (any, error) { return c.Complete(ctx, a) })
-	case wire.OpSubscribe:
-		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) { return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI) })
-	case wire.OpUnsubscribe:
-		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) {
-			return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI)
-		})
-	}
-	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+// handleResourceOps registers the ops on completions and resource
+// subscriptions.
+func (m *Manager) handleResourceOps(mux *ops.Mux) {
+	mux.Handle(wire.OpComplete, onServer(m, func(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) { return c.Complete(ctx, a) }))
+	mux.Handle(wire.OpSubscribe, on(m, func(ctx context.Context, s *Session, a wire.SubscribeArgs) (any, error) {
+		return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI)
+	}))
+	mux.Handle(wire.OpUnsubscribe, on(m, func(ctx context.Context, s *Session, a wire.SubscribeArgs) (any, error) {
+		return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI)
+	}))
 }
 
 // SubscribeResource subscribes server id to the resource at uri and remembers it,

@@ -3,11 +3,11 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -125,17 +125,14 @@ func (s *Session) syncClient(e *entry) {
 	}
 }
 
-// rootsOp runs an op on roots.
-func (s *Session) rootsOp(ctx context.Context, f wire.Frame) (any, error) {
-	switch f.Op {
-	case wire.OpSetRoots:
-		return withArgs(f.Data, func(a wire.SetRootsArgs) (any, error) { return struct{}{}, s.SetRoots(ctx, a.Roots) })
-	case wire.OpExcludeRoots:
-		return withArgs(f.Data, func(a wire.ExcludeRootsArgs) (any, error) {
-			return struct{}{}, s.ExcludeRoots(ctx, a.Server, a.Excluded)
-		})
-	}
-	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+// handleRootsOps registers the ops on roots.
+func (m *Manager) handleRootsOps(mux *ops.Mux) {
+	mux.Handle(wire.OpSetRoots, on(m, func(ctx context.Context, s *Session, a wire.SetRootsArgs) (any, error) {
+		return struct{}{}, s.SetRoots(ctx, a.Roots)
+	}))
+	mux.Handle(wire.OpExcludeRoots, on(m, func(ctx context.Context, s *Session, a wire.ExcludeRootsArgs) (any, error) {
+		return struct{}{}, s.ExcludeRoots(ctx, a.Server, a.Excluded)
+	}))
 }
 
 // SetRoots validates and stores the person's roots, shows them on every

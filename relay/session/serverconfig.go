@@ -25,19 +25,6 @@ import (
 // errSecretsLost is shown for a server whose sealed secrets do not open.
 const errSecretsLost = "its header values and URL secrets cannot be opened (the seal key changed): edit the server to set them again"
 
-// serverConfigOp runs the server configuration ops.
-func (s *Session) serverConfigOp(ctx context.Context, f wire.Frame) (any, error) {
-	switch f.Op {
-	case wire.OpUpdateServer:
-		return withArgs(f.Data, func(a wire.UpdateServerArgs) (any, error) { return struct{}{}, s.Update(ctx, a) })
-	case wire.OpSetServerConnected:
-		return withArgs(f.Data, func(a wire.SetServerConnectedArgs) (any, error) {
-			return struct{}{}, s.SetConnected(ctx, a.Server, a.Connected)
-		})
-	}
-	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
-}
-
 // newRegistration checks an AddServer op's arguments and returns the
 // registration to store: the id normalized (or generated), the URL
 // normalized with its secret query values masked for display, the

@@ -1,4 +1,4 @@
-package gateway_test
+package agentkeys_test
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
@@ -47,7 +47,7 @@ func TestAuthenticateAgentKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
 	ann, annKey := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "ann-bot", Servers: []string{"aa"}, Tools: []string{"aa__echo"}})
 	_, bobKey := mustKey(t, st, store.NewAgentKey{User: "bob", Name: "bob-bot", AllServers: true})
 	short, shortKey := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "short", AllServers: true, Expires: now.Add(time.Minute)})
@@ -89,12 +89,12 @@ func TestAuthenticateAgentKey(t *testing.T) {
 		"a dashboard token":    "aaa.bbb.ccc",
 	}
 	for name, bearer := range refused {
-		if _, err := keys.Authenticate(ctx, bearer); !errors.Is(err, gateway.ErrUnauthorized) {
+		if _, err := keys.Authenticate(ctx, bearer); !errors.Is(err, agentkeys.ErrUnauthorized) {
 			t.Errorf("%s: error = %v, want ErrUnauthorized", name, err)
 		}
 	}
 	now = now.Add(time.Minute)
-	if _, err := keys.Authenticate(ctx, shortKey); !errors.Is(err, gateway.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, shortKey); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a key at its expiry: %v, want ErrUnauthorized", err)
 	}
 
@@ -107,13 +107,13 @@ func TestAuthenticateAgentKey(t *testing.T) {
 // closer records the keys it is told to close.
 type closer struct{ closed []string }
 
-func (c *closer) CloseKey(id string) { c.closed = append(c.closed, id) }
+func (c *closer) revoked(id string) { c.closed = append(c.closed, id) }
 
 func TestRevokeKeyClosesItsSessions(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	c := &closer{}
-	keys := &gateway.Keys{Store: st, Closers: []gateway.KeyCloser{c}}
+	keys := &agentkeys.Keys{Store: st, Revoked: c.revoked}
 	res, err := keys.CreateKey(ctx, "ann", wireArgs("bot"))
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestRevokeKeyClosesItsSessions(t *testing.T) {
 	if !slices.Equal(c.closed, []string{res.Key.ID}) {
 		t.Errorf("closed %v, want [%s]", c.closed, res.Key.ID)
 	}
-	if _, err := keys.Authenticate(ctx, res.Secret); !errors.Is(err, gateway.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, res.Secret); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a revoked key authenticated: %v", err)
 	}
 	list, _ := keys.ListKeys(ctx, "ann")
@@ -156,7 +156,7 @@ func TestAuthenticateHostAgentToken(t *testing.T) {
 	}
 	relayPub, relayPriv, _ := ed25519.GenerateKey(rand.Reader)
 	v := authn.NewVerifier(authn.VerifierConfig{RelayKey: relayPub, Issuer: "relay", Audience: "switchboard", HostKeys: hostKeys, HostIssuer: "https://host.example"})
-	keys := &gateway.Keys{Store: openStore(t), Verifier: v}
+	keys := &agentkeys.Keys{Store: openStore(t), Verifier: v}
 	sign := func(key any, iss string, agent any) string {
 		now := time.Now()
 		claims := jwt.MapClaims{"iss": iss, "aud": "switchboard", "sub": "ann", "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
@@ -186,7 +186,7 @@ func TestAuthenticateHostAgentToken(t *testing.T) {
 		"a relay token with the agent claim":   sign(relayPriv, "relay", "bot"),
 		"an agent claim without a name":        sign(priv, "https://host.example", map[string]any{"servers": []string{"s1"}}),
 	} {
-		if _, err := keys.Authenticate(ctx, tok); !errors.Is(err, gateway.ErrUnauthorized) {
+		if _, err := keys.Authenticate(ctx, tok); !errors.Is(err, agentkeys.ErrUnauthorized) {
 			t.Errorf("%s: %v, want ErrUnauthorized", name, err)
 		}
 	}
@@ -210,8 +210,8 @@ func TestHostAgentTokensOfDifferentUsersNeverShareAKeyID(t *testing.T) {
 	}
 	relayPub, _, _ := ed25519.GenerateKey(rand.Reader)
 	v := authn.NewVerifier(authn.VerifierConfig{RelayKey: relayPub, Issuer: "relay", Audience: "switchboard", HostKeys: hostKeys, HostIssuer: "https://host.example"})
-	keys := &gateway.Keys{Store: openStore(t), Verifier: v}
-	grant := func(sub string, agent any) gateway.Grant {
+	keys := &agentkeys.Keys{Store: openStore(t), Verifier: v}
+	grant := func(sub string, agent any) agentkeys.Grant {
 		now := time.Now()
 		claims := jwt.MapClaims{"iss": "https://host.example", "aud": "switchboard", "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), authn.AgentClaim: agent}
 		tok, err := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims).SignedString(priv)

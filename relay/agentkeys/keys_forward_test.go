@@ -1,17 +1,17 @@
-package gateway_test
+package agentkeys_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 func TestKeyForwardSamplingReachesTheGrantAndTheList(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
-	keys := &gateway.Keys{Store: st}
+	keys := &agentkeys.Keys{Store: st}
 	plain, err := keys.CreateKey(ctx, "ann", wire.CreateAgentKeyArgs{Name: "plain"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package gateway
+package agentkeys
 
 import (
 	"context"
@@ -28,11 +28,6 @@ type KeyStore interface {
 	TouchAgentKey(ctx context.Context, id string, now time.Time) error
 }
 
-// KeyCloser ends the live sessions of an agent key; *Gateway satisfies it.
-type KeyCloser interface {
-	CloseKey(keyID string)
-}
-
 // Keys authenticates agents by their keys (stored as hashes) and by tokens
 // an embedding site mints with an [authn.AgentClaim], and manages the keys
 // for the dashboard and the command line.
@@ -43,8 +38,10 @@ type Keys struct {
 	// Tokens authenticates the OAuth access tokens the relay issues
 	// (store.AccessTokenPrefix); nil refuses them.
 	Tokens Authenticator
-	// Closers are told when a key is revoked, to end its agent's sessions.
-	Closers []KeyCloser
+	// Revoked is told the id of a key that stopped working (revoked here,
+	// or seen revoked by [Keys.Closed]), to end its agent's sessions and
+	// calls; nil tells nobody.
+	Revoked func(keyID string)
 	Logger  *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -131,7 +128,7 @@ func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
 	return g, nil
 }
 
-// ListKeys implements session.Agents.
+// ListKeys lists user's keys, revoked and expired ones included.
 func (k *Keys) ListKeys(ctx context.Context, user string) ([]wire.AgentKey, error) {
 	recs, err := k.Store.AgentKeys(ctx, user)
 	if err != nil {
@@ -144,7 +141,7 @@ func (k *Keys) ListKeys(ctx context.Context, user string) ([]wire.AgentKey, erro
 	return out, nil
 }
 
-// CreateKey implements session.Agents.
+// CreateKey mints a key for user; the result's Secret is its only copy.
 func (k *Keys) CreateKey(ctx context.Context, user string, args wire.CreateAgentKeyArgs) (wire.CreateAgentKeyResult, error) {
 	n, err := NewKeyRequest(user, args.Name, args.Servers, args.Tools, args.TTL, k.now())
 	if err != nil {
@@ -164,7 +161,7 @@ func (k *Keys) CreateKey(ctx context.Context, user string, args wire.CreateAgent
 	return wire.CreateAgentKeyResult{Key: wireKey(rec), Secret: secret}, nil
 }
 
-// RevokeKey implements session.Agents: the key stops working at once and its
+// RevokeKey revokes key id of user: it stops working at once and its
 // agent's live sessions are closed.
 func (k *Keys) RevokeKey(ctx context.Context, user, id string) error {
 	err := k.Store.RevokeAgentKey(ctx, user, id)
@@ -183,12 +180,12 @@ func (k *Keys) RevokeKey(ctx context.Context, user, id string) error {
 	return nil
 }
 
-// Closed tells every closer that key id no longer works, and forgets the
-// key, so that its next use reads the store.
+// Closed forgets key id, so that its next use reads the store, and tells
+// Revoked that it no longer works.
 func (k *Keys) Closed(id string) {
 	k.evict(id)
-	for _, c := range k.Closers {
-		c.CloseKey(id)
+	if k.Revoked != nil {
+		k.Revoked(id)
 	}
 }
 

@@ -1,4 +1,4 @@
-package gateway_test
+package agentkeys_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
@@ -14,7 +14,7 @@ func TestCachedKeyRevokedThroughTheRelayIsRefusedAtOnce(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	now := time.Now()
-	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
 	res, err := keys.CreateKey(ctx, "ann", wireArgs("bot"))
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +25,7 @@ func TestCachedKeyRevokedThroughTheRelayIsRefusedAtOnce(t *testing.T) {
 	if err := keys.RevokeKey(ctx, "ann", res.Key.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := keys.Authenticate(ctx, res.Secret); !errors.Is(err, gateway.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, res.Secret); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a cached key revoked through the relay authenticated: %v", err)
 	}
 }
@@ -34,7 +34,7 @@ func TestCachedKeyRevokedElsewhereIsRefusedWithinTheTTL(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	now := time.Now()
-	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
 	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
 	if _, err := keys.Authenticate(ctx, secret); err != nil {
 		t.Fatal(err)
@@ -43,9 +43,9 @@ func TestCachedKeyRevokedElsewhereIsRefusedWithinTheTTL(t *testing.T) {
 	if err := st.RevokeAgentKey(ctx, "ann", k.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(gateway.KeyCacheTTL)
-	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, gateway.ErrUnauthorized) {
-		t.Errorf("a key revoked elsewhere authenticated %v later: %v", gateway.KeyCacheTTL, err)
+	now = now.Add(agentkeys.KeyCacheTTL)
+	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, agentkeys.ErrUnauthorized) {
+		t.Errorf("a key revoked elsewhere authenticated %v later: %v", agentkeys.KeyCacheTTL, err)
 	}
 }
 
@@ -53,7 +53,7 @@ func TestCachedKeyIsRefusedOnceTheWatchSaysItClosed(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	now := time.Now()
-	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
 	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
 	if _, err := keys.Authenticate(ctx, secret); err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestCachedKeyIsRefusedOnceTheWatchSaysItClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys.Closed(k.ID) // what the relay's watch of its data directory does
-	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, gateway.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a key the watch closed authenticated from the cache: %v", err)
 	}
 }
@@ -71,7 +71,7 @@ func TestCachedKeyStillChecksTheSecretAndExpiry(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)
 	now := time.Now()
-	keys := &gateway.Keys{Store: st, Now: func() time.Time { return now }}
+	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
 	_, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true, Expires: now.Add(time.Second / 2)})
 	if _, err := keys.Authenticate(ctx, secret); err != nil {
 		t.Fatal(err)
@@ -80,11 +80,11 @@ func TestCachedKeyStillChecksTheSecretAndExpiry(t *testing.T) {
 	if wrong == secret {
 		wrong = secret[:len(secret)-4] + "BBBB"
 	}
-	if _, err := keys.Authenticate(ctx, wrong); !errors.Is(err, gateway.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, wrong); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a wrong secret under a cached id authenticated: %v", err)
 	}
 	now = now.Add(time.Second / 2)
-	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, gateway.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a cached key past its expiry authenticated: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package gateway_test
+package agentkeys_test
 
 import "github.com/switchboard-mcp/switchboard/shared/wire"
 

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -9,54 +8,9 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Agents is the agent side of the relay as sessions use it: the user's agent
-// keys and the log of their calls. The gateway satisfies it; its errors are
-// [*wire.Error] fit to show.
-type Agents interface {
-	ListKeys(ctx context.Context, user string) ([]wire.AgentKey, error)
-	// CreateKey mints a key; the result's Secret is its only copy.
-	CreateKey(ctx context.Context, user string, args wire.CreateAgentKeyArgs) (wire.CreateAgentKeyResult, error)
-	// RevokeKey revokes a key and closes its agent's live sessions.
-	RevokeKey(ctx context.Context, user, id string) error
-	Activity(ctx context.Context, user string, args wire.ListActivityArgs) ([]wire.AgentCall, error)
-}
-
-// UseAgents makes the sessions answer the agent ops with a. It is not in
-// [Config] because the agent side is built on the manager (its call log
-// reads the sessions); call it before any session exists.
-func (m *Manager) UseAgents(a Agents) { m.agents = a }
-
-// agentsOp runs the agent key and activity ops.
-func (s *Session) agentsOp(ctx context.Context, f wire.Frame) (any, error) {
-	a := s.m.agents
-	if a == nil {
-		return nil, wire.NewError(wire.CodeUnknownOp, "this relay has no agent endpoint")
-	}
-	switch f.Op {
-	case wire.OpListAgentKeys:
-		keys, err := a.ListKeys(ctx, s.user)
-		if keys == nil {
-			keys = []wire.AgentKey{}
-		}
-		return wire.AgentKeysResult{Keys: keys}, err
-	case wire.OpCreateAgentKey:
-		return withArgs(f.Data, func(args wire.CreateAgentKeyArgs) (any, error) { return a.CreateKey(ctx, s.user, args) })
-	case wire.OpRevokeAgentKey:
-		return withArgs(f.Data, func(args wire.AgentKeyArgs) (any, error) { return struct{}{}, a.RevokeKey(ctx, s.user, args.ID) })
-	default:
-		var args wire.ListActivityArgs
-		if len(f.Data) > 0 {
-			if err := decodeArgs(f.Data, &args); err != nil {
-				return nil, err
-			}
-		}
-		calls, err := a.Activity(ctx, s.user, args)
-		if calls == nil {
-			calls = []wire.AgentCall{}
-		}
-		return wire.ActivityResult{Calls: calls}, err
-	}
-}
+// The latest agent calls live in the user's state (KindAgentCall changes),
+// so that every dashboard shows an agent's call while it runs and as it
+// ends; the activity log keeps them.
 
 // NoteAgentCall shows a finished agent call in the user's dashboards. The
 // state keeps the latest [wire.MaxLiveAgentCalls]; the call itself is

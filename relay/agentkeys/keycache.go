@@ -1,4 +1,4 @@
-package gateway
+package agentkeys
 
 import (
 	"context"
