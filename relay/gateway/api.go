@@ -282,19 +282,18 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 }
 
 // resolve returns the server and the tool's own name of a tool name as
-// [ToolsPath] lists it, when that server is ready and lists the tool.
+// [ToolsPath] lists it, when that server is ready and lists the tool. It
+// asks the name table of every ready server whose id the name starts
+// with, not only the part before the first "__": a person may choose an
+// id that holds "__".
 func (a *API) resolve(s *session.Session, name string) (server, tool string, ok bool) {
-	id, ok := serverOf(name)
-	if !ok {
-		return "", "", false
-	}
 	for _, srv := range s.Servers() {
-		if srv.ID != id || srv.State != wire.StateReady {
+		if srv.State != wire.StateReady || !strings.HasPrefix(name, srv.ID+nameSeparator) {
 			continue
 		}
-		for own, exposed := range exposedNames(id, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name })) {
+		for own, exposed := range exposedNames(srv.ID, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name })) {
 			if exposed == name {
-				return id, own, true
+				return srv.ID, own, true
 			}
 		}
 	}

@@ -65,3 +65,47 @@ func TestToolAPIAnswersAServersJSONRPCErrorWithItsCode(t *testing.T) {
 		t.Errorf("status %d, error %+v", resp.StatusCode, body.Error)
 	}
 }
+
+// A person may choose a server id that holds "__"; the tool API finds its
+// tools by the names it lists, as /mcp does, not by cutting the name at
+// the first "__".
+func TestToolAPICallsAToolOfAServerWhoseIDHoldsTheSeparator(t *testing.T) {
+	up := startUpstream(t)
+	r := newRelay(t, broker.Config{})
+	res, err := r.m.Session("alice").Add(context.Background(), wire.AddServerArgs{Name: "files", URL: up.url, ID: "my__files"})
+	if err != nil || res.ID != "my__files" {
+		t.Fatalf("add with the id my__files: %+v, %v", res, err)
+	}
+	r.waitReady("alice", res.ID)
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "script", KeyID: "key1"})
+	do := func(method, path, body string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(method, r.url+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer k1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := do(http.MethodGet, gateway.ToolsPath+"?server=my__files", "")
+	var list []gateway.Function
+	json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	name := ""
+	for _, f := range list {
+		if strings.HasSuffix(f.Function.Name, "__echo") {
+			name = f.Function.Name
+		}
+	}
+	if name != "my__files__echo" {
+		t.Fatalf("the tool API lists %+v, want my__files__echo among them", list)
+	}
+	resp = do(http.MethodPost, gateway.ToolCallPath, `{"name":"my__files__echo","arguments":{"a":7}}`)
+	defer resp.Body.Close()
+	var out wire.CallToolResult
+	json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode != http.StatusOK || out.IsError || len(out.Content) != 1 || out.Content[0].Text != `{"a":7}` {
+		t.Errorf("calling my__files__echo: status %d, result %+v", resp.StatusCode, out)
+	}
+}

@@ -29,16 +29,17 @@
 // # Names
 //
 // On the aggregate endpoint a tool or prompt of server S named N is
-// "S__N" (S is the server's id, 12 hex digits, so the part before the
-// first "__" is always the id). A name that is not made of
+// "S__N", S the server's id (12 hex digits, or an id a person chose, which
+// may itself hold "__"). A name that is not made of
 // [A-Za-z0-9_.-] or that would make the whole longer than 128 characters
 // is rewritten "S__<N with other characters as _, cut>_<first 8 hex digits
 // of SHA-256(N)>". Verbatim names are placed first; a rewritten name that
 // collides with one already taken gets "-2", "-3", … (cut to fit) in the
 // order of the server's names sorted bytewise. The mapping depends only on
 // the server id and its set of names, so it is stable across listings, and
-// the gateway reverses it through the listing it made. Grants name tools
-// this way on both endpoints.
+// both /mcp and the tool API reverse it through the same name table
+// ([exposedNames]), never by cutting the name. Grants name tools this way
+// on both endpoints.
 //
 // A resource URI (or URI template) U of server S is
 // "switchboard-S+U": still a URI with a scheme, a template still a

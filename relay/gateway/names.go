@@ -100,9 +100,3 @@ func upstreamURI(exposed string) (server, uri string, ok bool) {
 // tool of server id, when no other tool of that server collides with it
 // (see [exposedNames] for collisions).
 func ToolName(id, tool string) string { return exposedNames(id, []string{tool})[tool] }
-
-// serverOf returns the server id an exposed name starts with.
-func serverOf(exposed string) (id string, ok bool) {
-	id, _, ok = strings.Cut(exposed, nameSeparator)
-	return id, ok && id != ""
-}
