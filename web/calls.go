@@ -102,7 +102,7 @@ func (i *CallItem) CompoID() string { return i.Call.ID }
 func (i *CallItem) Render() app.UI {
 	c := i.Call
 	li := app.Li().Class("call-result").DataSet("status", string(c.Status)).DataSet("call-id", c.ID)
-	if c.Kind == store.CallTool {
+	if c.Kind == wire.CallKindTool {
 		li = li.DataSet("tool-name", c.Name)
 	}
 	return li.Body(

@@ -176,10 +176,10 @@ func sizeText(n int) string {
 // available as JSON, closed, as blobs make it long.
 func renderCallContents(c store.Call) app.UI {
 	return app.Div().Class("call-body").Body(
-		app.If(c.Kind != store.CallResource && c.Text != "", func() app.UI {
+		app.If(c.Kind != wire.CallKindResource && c.Text != "", func() app.UI {
 			return app.Pre().Class("result-text", "code-block").Text(c.Text)
 		}),
-		app.If(c.Kind != store.CallResource, func() app.UI {
+		app.If(c.Kind != wire.CallKindResource, func() app.UI {
 			return app.H4().Class("contents-title").Text("Embedded resources")
 		}),
 		renderContents(c.Contents),

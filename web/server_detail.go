@@ -39,8 +39,8 @@ func renderDetail(v store.View, selected string) app.UI {
 	}
 	return &ServerDetail{
 		Server: *srv, Auth: v.Auth[srv.ID],
-		ToolCalls: v.CallsTo(srv.ID, store.CallTool), PromptGets: v.CallsTo(srv.ID, store.CallPrompt),
-		ResourceReads: v.CallsTo(srv.ID, store.CallResource),
+		ToolCalls: v.CallsTo(srv.ID, wire.CallKindTool), PromptGets: v.CallsTo(srv.ID, wire.CallKindPrompt),
+		ResourceReads: v.CallsTo(srv.ID, wire.CallKindResource),
 		Journal:       journalOf(v, srv.ID),
 		User:          v.Snapshot.User,
 	}

@@ -157,9 +157,9 @@ func TestToolsShowTitleAndDescriptionAsText(t *testing.T) {
 
 func TestCallsShowPendingResultAndErrorStates(t *testing.T) {
 	calls := []store.Call{
-		{ID: "op-3", Kind: store.CallTool, Name: "slow", Status: store.CallPending, Progress: &wire.Progress{Progress: 2, Total: 5, Message: hostile}},
-		{ID: "op-2", Kind: store.CallTool, Name: "echo", Status: store.CallOK, Text: "hello " + hostile, JSON: `{"content":[]}`},
-		{ID: "op-1", Kind: store.CallTool, Name: "fail", Status: store.CallError, Error: "disk full", Code: wire.CodeToolError},
+		{ID: "op-3", Kind: wire.CallKindTool, Name: "slow", Status: store.CallPending, Progress: &wire.Progress{Progress: 2, Total: 5, Message: hostile}},
+		{ID: "op-2", Kind: wire.CallKindTool, Name: "echo", Status: store.CallOK, Text: "hello " + hostile, JSON: `{"content":[]}`},
+		{ID: "op-1", Kind: wire.CallKindTool, Name: "fail", Status: store.CallError, Error: "disk full", Code: wire.CodeToolError},
 	}
 	html := rendered(t, renderCalls("Tool calls", calls))
 	for _, c := range []struct{ id, status string }{{"op-3", "pending"}, {"op-2", "ok"}, {"op-1", "error"}} {
@@ -271,8 +271,8 @@ func TestProgressText(t *testing.T) {
 func TestCallHeadsAnnounceTheirOutcomeAndStayWithTheirCall(t *testing.T) {
 	refused := wire.NewError(wire.CodeNotFound, "no such call")
 	calls := []store.Call{
-		{ID: "op-2", Kind: store.CallTool, Name: "slow", Status: store.CallPending, CancelErr: refused},
-		{ID: "op-1", Kind: store.CallTool, Name: "echo", Status: store.CallOK},
+		{ID: "op-2", Kind: wire.CallKindTool, Name: "slow", Status: store.CallPending, CancelErr: refused},
+		{ID: "op-1", Kind: wire.CallKindTool, Name: "echo", Status: store.CallOK},
 	}
 	html := rendered(t, renderCalls("Tool calls", calls))
 	if n := len(elements(html, `class="call-head"`, `role="status"`)); n != len(calls) {

@@ -8,16 +8,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// CallKind says what a [Call] does.
-type CallKind string
-
-// Kinds of calls.
-const (
-	CallTool     CallKind = "tool"     // tool.call; Name is the tool
-	CallResource CallKind = "resource" // resource.read; Name is the URI
-	CallPrompt   CallKind = "prompt"   // prompt.get; Name is the prompt
-)
-
 // CallStatus is the state of a [Call].
 type CallStatus string
 
@@ -34,7 +24,7 @@ const maxCalls = 100
 // Call is one tool call, resource read or prompt get and what came back.
 type Call struct {
 	ID        string // the op id
-	Kind      CallKind
+	Kind      wire.CallKind
 	Server    string
 	Name      string
 	Status    CallStatus
@@ -62,7 +52,7 @@ type Call struct {
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
-func (v View) CallsTo(server string, kind CallKind) []Call {
+func (v View) CallsTo(server string, kind wire.CallKind) []Call {
 	var out []Call
 	for _, c := range v.Calls {
 		if c.Server == server && c.Kind == kind {
@@ -72,23 +62,23 @@ func (v View) CallsTo(server string, kind CallKind) []Call {
 	return out
 }
 
-// CallTool calls a tool with arguments (a JSON object) and returns the call's id.
+// wire.CallKindTool calls a tool with arguments (a JSON object) and returns the call's id.
 func (c *Client) CallTool(server, tool string, args json.RawMessage) string {
-	return c.startCall(CallTool, server, tool, wire.OpCallTool, func(call string) any {
+	return c.startCall(wire.CallKindTool, server, tool, wire.OpCallTool, func(call string) any {
 		return wire.CallToolArgs{Server: server, Name: tool, Arguments: args, Call: call}
 	}, toolOutcome)
 }
 
 // ReadResource reads a resource and returns the call's id.
 func (c *Client) ReadResource(server, uri string) string {
-	return c.startCall(CallResource, server, uri, wire.OpReadResource, func(call string) any {
+	return c.startCall(wire.CallKindResource, server, uri, wire.OpReadResource, func(call string) any {
 		return wire.ReadResourceArgs{Server: server, URI: uri, Call: call}
 	}, resourceOutcome)
 }
 
 // GetPrompt gets a prompt with its arguments and returns the call's id.
 func (c *Client) GetPrompt(server, name string, args map[string]string) string {
-	return c.startCall(CallPrompt, server, name, wire.OpGetPrompt, func(call string) any {
+	return c.startCall(wire.CallKindPrompt, server, name, wire.OpGetPrompt, func(call string) any {
 		return wire.GetPromptArgs{Server: server, Name: name, Arguments: args, Call: call}
 	}, promptOutcome)
 }
@@ -130,7 +120,7 @@ func (c *Client) Cancel(callID string) {
 // outcome turns a successful answer into what a call shows.
 type outcome func(data json.RawMessage) (text string, isError bool)
 
-func (c *Client) startCall(kind CallKind, server, name string, op wire.OpName, args func(call string) any, out outcome) string {
+func (c *Client) startCall(kind wire.CallKind, server, name string, op wire.OpName, args func(call string) any, out outcome) string {
 	// The call is listed before the op is sent, so an answer that comes at
 	// once (an offline error) finds it.
 	id := c.newID()
@@ -193,7 +183,7 @@ func finishCall(call *Call, r Reply, out outcome) {
 	call.Text, call.JSON = clip(text), clip(IndentJSON(r.Data))
 	call.Contents = contentsOf(call.Kind, r.Data)
 	call.Size = len(r.Data)
-	if call.Kind == CallTool {
+	if call.Kind == wire.CallKindTool {
 		call.Tool = toolResult(r.Data)
 	}
 	call.Status = CallOK

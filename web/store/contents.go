@@ -11,15 +11,15 @@ import (
 // contentsOf returns the resource contents a successful answer holds, for
 // rendering by type: the contents of a resource read, or the resources
 // embedded in a prompt's messages or a tool's result.
-func contentsOf(kind CallKind, data json.RawMessage) []wire.ResourceContents {
+func contentsOf(kind wire.CallKind, data json.RawMessage) []wire.ResourceContents {
 	switch kind {
-	case CallResource:
+	case wire.CallKindResource:
 		var r wire.ReadResourceResult
 		if json.Unmarshal(data, &r) != nil {
 			return nil
 		}
 		return r.Contents
-	case CallPrompt:
+	case wire.CallKindPrompt:
 		var r wire.GetPromptResult
 		if json.Unmarshal(data, &r) != nil {
 			return nil
@@ -31,7 +31,7 @@ func contentsOf(kind CallKind, data json.RawMessage) []wire.ResourceContents {
 			}
 		}
 		return out
-	case CallTool:
+	case wire.CallKindTool:
 		var r wire.CallToolResult
 		if json.Unmarshal(data, &r) != nil {
 			return nil

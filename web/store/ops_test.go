@@ -93,7 +93,7 @@ func TestToolCallShowsProgressThenItsText(t *testing.T) {
 		args.Server != "s1" || args.Name != "echo" || string(args.Arguments) != `{"text":"hi"}` {
 		t.Fatalf("tool.call frame = %+v args %+v", f, args)
 	}
-	calls := c.View().CallsTo("s1", CallTool)
+	calls := c.View().CallsTo("s1", wire.CallKindTool)
 	if len(calls) != 1 || calls[0].Status != CallPending || calls[0].Name != "echo" {
 		t.Fatalf("calls = %+v", calls)
 	}
@@ -181,13 +181,13 @@ func TestCancelSendsOpCancelAndTheCallEndsCancelled(t *testing.T) {
 
 func TestCallsToKeepsOneServersCallsOfOneKind(t *testing.T) {
 	v := View{Calls: []Call{
-		{ID: "op-4", Server: "s1", Kind: CallTool},
-		{ID: "op-3", Server: "s2", Kind: CallTool},
-		{ID: "op-2", Server: "s1", Kind: CallPrompt},
-		{ID: "op-1", Server: "s1", Kind: CallTool},
+		{ID: "op-4", Server: "s1", Kind: wire.CallKindTool},
+		{ID: "op-3", Server: "s2", Kind: wire.CallKindTool},
+		{ID: "op-2", Server: "s1", Kind: wire.CallKindPrompt},
+		{ID: "op-1", Server: "s1", Kind: wire.CallKindTool},
 	}}
 	var ids []string
-	for _, c := range v.CallsTo("s1", CallTool) {
+	for _, c := range v.CallsTo("s1", wire.CallKindTool) {
 		ids = append(ids, c.ID)
 	}
 	if strings.Join(ids, ",") != "op-4,op-1" {
@@ -227,11 +227,11 @@ func TestResourceReadAndPromptGetShowText(t *testing.T) {
 		{Role: "user", Content: wire.Content{Type: "text", Text: "Hello Ada"}},
 	}})
 	res := c.View().Calls[1:]
-	if len(res) != 1 || res[0].Kind != CallResource || res[0].Text != "alpha\n[binary content, application/octet-stream, 3 bytes]" {
+	if len(res) != 1 || res[0].Kind != wire.CallKindResource || res[0].Text != "alpha\n[binary content, application/octet-stream, 3 bytes]" {
 		t.Errorf("resource call = %+v", res)
 	}
 	pr := c.View().Calls[:1]
-	if len(pr) != 1 || pr[0].Kind != CallPrompt || pr[0].Text != "A greeting\n\nuser: Hello Ada" || pr[0].Name != "greet" {
+	if len(pr) != 1 || pr[0].Kind != wire.CallKindPrompt || pr[0].Text != "A greeting\n\nuser: Hello Ada" || pr[0].Name != "greet" {
 		t.Errorf("prompt call = %+v", pr)
 	}
 	var args wire.GetPromptArgs
@@ -280,7 +280,7 @@ func TestAnEarlierViewKeepsItsCallsWhenOneEnds(t *testing.T) {
 	if got := before.Calls[1].Status; got != CallPending {
 		t.Errorf("a view taken before the answer shows %q, want pending", got)
 	}
-	if got := c.View().CallsTo("s1", CallTool); len(got) != 1 || got[0].Status != CallOK || got[0].Text != "done" {
+	if got := c.View().CallsTo("s1", wire.CallKindTool); len(got) != 1 || got[0].Status != CallOK || got[0].Text != "done" {
 		t.Errorf("calls to s1 = %+v", got)
 	}
 }

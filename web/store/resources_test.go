@@ -45,7 +45,7 @@ func TestAnUpdatedSubscriptionIsReadAgainOnlyWhenItWasRead(t *testing.T) {
 		t.Errorf("a resource never read here was read %d times", n)
 	}
 	s.result(reads[1].ID, wire.ReadResourceResult{Contents: []wire.ResourceContents{{URI: "test://clock", Text: "two"}}})
-	calls := c.View().CallsTo("s1", CallResource)
+	calls := c.View().CallsTo("s1", wire.CallKindResource)
 	if len(calls) != 1 || calls[0].Text != "two" {
 		t.Errorf("reads shown: %+v, want the new one only", calls)
 	}

@@ -92,7 +92,7 @@ func (c *Client) fromStateLocked(sc wire.Call) Call {
 			return done
 		}
 	}
-	call := Call{ID: sc.ID, Kind: CallKind(sc.Kind), Server: sc.Server, Name: sc.Name, Progress: sc.Progress,
+	call := Call{ID: sc.ID, Kind: sc.Kind, Server: sc.Server, Name: sc.Name, Progress: sc.Progress,
 		Task: sc.Task, Cancel: sc.Cancelling, Elsewhere: true, Status: CallPending}
 	switch sc.State {
 	case wire.CallRunning:
@@ -112,7 +112,7 @@ func (c *Client) fromStateLocked(sc wire.Call) Call {
 		text, isError := outcomeOf(call.Kind)(sc.Result)
 		call.Text, call.JSON = clip(text), clip(IndentJSON(sc.Result))
 		call.Size = len(sc.Result)
-		if call.Kind == CallTool {
+		if call.Kind == wire.CallKindTool {
 			call.Tool = toolResult(sc.Result)
 		}
 		if isError {
@@ -127,11 +127,11 @@ func (c *Client) fromStateLocked(sc wire.Call) Call {
 }
 
 // outcomeOf is the outcome of a kind of call.
-func outcomeOf(kind CallKind) outcome {
+func outcomeOf(kind wire.CallKind) outcome {
 	switch kind {
-	case CallPrompt:
+	case wire.CallKindPrompt:
 		return promptOutcome
-	case CallResource:
+	case wire.CallKindResource:
 		return resourceOutcome
 	}
 	return toolOutcome

@@ -20,7 +20,7 @@ func TestCallOfAnotherTabShowsFromTheStateAndCancelsByCallID(t *testing.T) {
 	snap.Calls = []wire.Call{{ID: "other.op-1", Server: "s1", Kind: wire.CallKindTool, Name: "slow", State: wire.CallRunning,
 		Task: &wire.CallTask{ID: "t1", Status: wire.TaskWorking, StatusMessage: "step 1"}, Started: time.Unix(1, 0)}}
 	s := connect(t, r, c, 1, snap)
-	calls := c.View().CallsTo("s1", CallTool)
+	calls := c.View().CallsTo("s1", wire.CallKindTool)
 	if len(calls) != 1 || !calls[0].Elsewhere || calls[0].Status != CallPending || calls[0].Task.StatusMessage != "step 1" {
 		t.Fatalf("calls = %+v", calls)
 	}

@@ -47,7 +47,7 @@ func (c *Client) rereadLocked(before wire.Snapshot) replies {
 			}
 			server, uri := srv.ID, sub.URI
 			c.calls = slices.DeleteFunc(slices.Clone(c.calls), func(call Call) bool {
-				return call.Kind == CallResource && call.Server == server && call.Name == uri && call.Status != CallPending
+				return call.Kind == wire.CallKindResource && call.Server == server && call.Name == uri && call.Status != CallPending
 			})
 			out = append(out, func() { c.ReadResource(server, uri) })
 		}
@@ -58,6 +58,6 @@ func (c *Client) rereadLocked(before wire.Snapshot) replies {
 // hasReadLocked reports whether this dashboard read uri of server.
 func (c *Client) hasReadLocked(server, uri string) bool {
 	return slices.ContainsFunc(c.calls, func(call Call) bool {
-		return call.Kind == CallResource && call.Server == server && call.Name == uri
+		return call.Kind == wire.CallKindResource && call.Server == server && call.Name == uri
 	})
 }
