@@ -70,7 +70,6 @@ func TestDemoServerServesItsFeatures(t *testing.T) {
 // an unknown zone, answered with an isError result) and slow_count, which
 // reports progress.
 func checkToolCalls(t *testing.T, ctx context.Context, cs *mcp.ClientSession, progress <-chan float64) {
-	t.Helper()
 	want := []string{"add", "echo", "slow_count", "time", "toggle_bonus_tool"}
 	if got := toolNames(t, ctx, cs); !slices.Equal(got, want) {
 		t.Errorf("tools %v, want %v", got, want)
@@ -104,7 +103,6 @@ func checkToolCalls(t *testing.T, ctx context.Context, cs *mcp.ClientSession, pr
 // checkBonusToolToggle checks that toggle_bonus_tool adds the bonus tool and
 // says so with tools/list_changed.
 func checkBonusToolToggle(t *testing.T, ctx context.Context, cs *mcp.ClientSession, changed <-chan struct{}) {
-	t.Helper()
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "toggle_bonus_tool"}); err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +118,6 @@ func checkBonusToolToggle(t *testing.T, ctx context.Context, cs *mcp.ClientSessi
 
 // checkPromptAndResources checks the demo's prompt and reads its resources.
 func checkPromptAndResources(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
-	t.Helper()
 	prompt, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "summarize", Arguments: map[string]string{"text": "Long text."}})
 	if err != nil || len(prompt.Messages) != 1 {
 		t.Errorf("summarize: %+v, %v", prompt, err)

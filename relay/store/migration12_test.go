@@ -108,7 +108,6 @@ func writeBeforeServerDataMigration(t *testing.T, dir string) {
 // checkMigratedServers checks that every user's servers came through the
 // migration, a key in a URL among them.
 func checkMigratedServers(ctx context.Context, t *testing.T, s *Store) {
-	t.Helper()
 	servers, err := s.Servers(ctx, "host:ann")
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +131,6 @@ func checkMigratedServers(ctx context.Context, t *testing.T, s *Store) {
 // checkMigratedOAuth checks that the OAuth token and client came through the
 // migration, and that the client of a server that no longer exists did not.
 func checkMigratedOAuth(ctx context.Context, t *testing.T, s *Store) {
-	t.Helper()
 	oauth := s.OAuth(s.Sealer())
 	tok, ok, err := oauth.Token(ctx, "host:ann", "a")
 	if err != nil || !ok || tok.AccessToken != "at-1" || tok.RefreshToken != "rt-1" || len(tok.Scopes) != 2 {
@@ -151,7 +149,6 @@ func checkMigratedOAuth(ctx context.Context, t *testing.T, s *Store) {
 // (old elicitation modes converted), the other settings and the
 // subscriptions came through the migration.
 func checkMigratedPrefsAndSettings(ctx context.Context, t *testing.T, s *Store) {
-	t.Helper()
 	prefs, err := s.ClientPrefs(ctx, "host:ann", "a")
 	if err != nil || !prefs.RootsHidden || prefs.LogLevel != "debug" {
 		t.Errorf("prefs after migration: %+v %v", prefs, err)
