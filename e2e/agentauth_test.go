@@ -55,6 +55,29 @@ func TestClientAddsRelayByURLWithConsentInTheDashboard(t *testing.T) {
 
 	redirect, callback := callbackServer(t)
 	p := openTab(t) // the browser the client opens: not signed in yet
+	h := consentingOAuthHandler(t, r, p, redirect, callback)
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "desk-assistant", Version: "1"}, nil)
+	connectCtx, cancel := context.WithTimeout(ctx, 2*waitTimeout)
+	defer cancel()
+	cs, err := client.Connect(connectCtx, &mcp.StreamableClientTransport{Endpoint: r.URL() + gateway.Path, OAuthHandler: h}, nil)
+	if err != nil {
+		t.Fatalf("the client adds the relay by its URL: %v", err)
+	}
+	defer cs.Close()
+	clientListsAndCallsTool(t, ctx, cs, gateway.ToolName(id, fixture.ToolGreet))
+
+	// The grant is listed beside the keys; revoked there, its token stops working.
+	revokeGrantInTheDashboard(t, admin)
+	checkTokenRefused(t, ctx, r, h)
+}
+
+// consentingOAuthHandler is the OAuth handler of the MCP client "Desk
+// Assistant", whose redirect URI is redirect: it opens the authorization
+// page in p, where the person signs in to r and approves the consent card,
+// and it takes the code from callback. It asks for consent once.
+func consentingOAuthHandler(t *testing.T, r *relay, p *tab, redirect string, callback <-chan url.Values) *auth.AuthorizationCodeHandler {
+	t.Helper()
 	consents := 0
 	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
@@ -93,16 +116,12 @@ func TestClientAddsRelayByURLWithConsentInTheDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "desk-assistant", Version: "1"}, nil)
-	connectCtx, cancel := context.WithTimeout(ctx, 2*waitTimeout)
-	defer cancel()
-	cs, err := client.Connect(connectCtx, &mcp.StreamableClientTransport{Endpoint: r.URL() + gateway.Path, OAuthHandler: h}, nil)
-	if err != nil {
-		t.Fatalf("the client adds the relay by its URL: %v", err)
-	}
-	defer cs.Close()
-	greet := gateway.ToolName(id, fixture.ToolGreet)
+	return h
+}
+
+// clientListsAndCallsTool has the client list the relay's tools, among them
+// greet, and call it.
+func clientListsAndCallsTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, greet string) {
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -121,8 +140,11 @@ func TestClientAddsRelayByURLWithConsentInTheDashboard(t *testing.T) {
 	if b, _ := json.Marshal(res.Content); !strings.Contains(string(b), fixture.Greeting("Bo")) {
 		t.Errorf("the call answered %s", b)
 	}
+}
 
-	// The grant is listed beside the keys; revoked there, its token stops working.
+// revokeGrantInTheDashboard finds the client's grant beside the keys in the
+// Agents view of admin and revokes it.
+func revokeGrantInTheDashboard(t *testing.T, admin *tab) {
 	admin.click(`#pages a[href="/agents"]`)
 	admin.waitPresent(".sb-grant[data-state=active]")
 	if name := admin.text(".sb-grant .sb-key-name"); name != "Desk Assistant" {
@@ -131,6 +153,10 @@ func TestClientAddsRelayByURLWithConsentInTheDashboard(t *testing.T) {
 	admin.click(".sb-grant-revoke")
 	admin.click(".sb-grant-revoke-confirm")
 	admin.waitPresent(".sb-grant[data-state=revoked]")
+}
+
+// checkTokenRefused checks that the relay refuses the access token h holds.
+func checkTokenRefused(t *testing.T, ctx context.Context, r *relay, h *auth.AuthorizationCodeHandler) {
 	ts, _ := h.TokenSource(ctx)
 	tok, err := ts.Token()
 	if err != nil {

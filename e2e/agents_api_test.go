@@ -77,6 +77,18 @@ func (r *relay) toolNames(t testing.TB, key, query string) []string {
 	return names
 }
 
+// apiScene is what TestAPIToolsListFilterCallAndActivity works on: a relay
+// and a dashboard socket with two ready servers (id1, "first", and id2,
+// "second"), one that is down, and two agent keys: all, for every tool, and
+// narrow, for the greet tool of first alone.
+type apiScene struct {
+	r           *relay
+	s           *socket
+	id1, id2    string
+	down        string
+	all, narrow wire.CreateAgentKeyResult
+}
+
 func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	r := startRelay(t)
 	one, two := fixture.Start(t), fixture.Start(t)
@@ -89,7 +101,27 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 
 	all := s.createKey(wire.CreateAgentKeyArgs{Name: "all"})
 	narrow := s.createKey(wire.CreateAgentKeyArgs{Name: "narrow", Servers: []string{id1}, Tools: []string{gateway.ToolName(id1, fixture.ToolGreet)}})
+	sc := apiScene{r: r, s: s, id1: id1, id2: id2, down: down, all: all, narrow: narrow}
 
+	checkAPIToolsListByKeyAndFilter(t, sc)
+	checkAPIToolCalls(t, sc)
+	// Every call shows in the activity, live and in the log.
+	checkAPICallsInTheActivity(t, sc)
+	// A key is limited to bursts of 40 requests, refilled at 20 a second.
+	checkAPIKeyRateLimit(t, sc)
+
+	if f := s.op(wire.OpRevokeAgentKey, wire.AgentKeyArgs{ID: all.Key.ID}); f.Type != wire.TypeResult {
+		t.Fatalf("revoke: %+v", f.Error)
+	}
+	if status, _ := r.apiDo(t, http.MethodGet, gateway.ToolsPath, all.Secret, nil); status != http.StatusUnauthorized {
+		t.Errorf("a revoked key: status %d, want 401", status)
+	}
+}
+
+// checkAPIToolsListByKeyAndFilter checks which tools GET /api/tools lists
+// for each key and filter, and that it wants a valid agent key.
+func checkAPIToolsListByKeyAndFilter(t *testing.T, sc apiScene) {
+	r, id1, id2, down, all, narrow := sc.r, sc.id1, sc.id2, sc.down, sc.all, sc.narrow
 	g1, f1 := gateway.ToolName(id1, fixture.ToolGreet), gateway.ToolName(id1, fixture.ToolFail)
 	g2, f2 := gateway.ToolName(id2, fixture.ToolGreet), gateway.ToolName(id2, fixture.ToolFail)
 	sorted := func(s ...string) []string { slices.Sort(s); return s }
@@ -116,7 +148,15 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 			t.Errorf("%s: status %d, want 401", name, status)
 		}
 	}
+}
 
+// checkAPIToolCalls calls tools through POST /api/tools/call: a result, a
+// tool's error, and the refusals of a tool outside the key's list, of
+// unknown tools and of arguments that are no object.
+func checkAPIToolCalls(t *testing.T, sc apiScene) {
+	r, id1, id2, all, narrow := sc.r, sc.id1, sc.id2, sc.all, sc.narrow
+	g1, f1 := gateway.ToolName(id1, fixture.ToolGreet), gateway.ToolName(id1, fixture.ToolFail)
+	g2 := gateway.ToolName(id2, fixture.ToolGreet)
 	call := func(key, name string, args any) (int, wire.CallToolResult, string) {
 		t.Helper()
 		status, body := r.apiDo(t, http.MethodPost, gateway.ToolCallPath, key, map[string]any{"name": name, "arguments": args})
@@ -143,8 +183,14 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	if status, _, body := call(all.Secret, g1, "not an object"); status != http.StatusBadRequest {
 		t.Errorf("arguments that are no object: %d %s, want 400", status, body)
 	}
+}
 
-	// Every call shows in the activity, live and in the log.
+// checkAPICallsInTheActivity checks that the calls of checkAPIToolCalls show
+// in the dashboard's activity, live and in the log: the two that reached a
+// tool by key all (its refused requests are not calls) and the denied one
+// by key narrow.
+func checkAPICallsInTheActivity(t *testing.T, sc apiScene) {
+	s, id1, id2 := sc.s, sc.id1, sc.id2
 	s.waitChange("the denied call in the activity", func(c wire.Change) bool {
 		var a wire.AgentCall
 		return c.Kind == wire.KindAgentCall && json.Unmarshal(c.Value, &a) == nil && a.Outcome == wire.OutcomeDenied && a.Agent == "narrow"
@@ -167,8 +213,12 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	if len(act.Calls) != 1 || act.Calls[0].Agent != "narrow" {
 		t.Errorf("denied calls to %s = %+v", id1, act.Calls)
 	}
+}
 
-	// A key is limited to bursts of 40 requests, refilled at 20 a second.
+// checkAPIKeyRateLimit checks that a key sending many requests at once is
+// rate-limited, and another key is not.
+func checkAPIKeyRateLimit(t *testing.T, sc apiScene) {
+	r, s, id1, all := sc.r, sc.s, sc.id1, sc.all
 	busy := s.createKey(wire.CreateAgentKeyArgs{Name: "busy"})
 	limited := false
 	for range 100 {
@@ -182,13 +232,6 @@ func TestAPIToolsListFilterCallAndActivity(t *testing.T) {
 	}
 	if got := r.toolNames(t, all.Secret, "?server="+id1); len(got) != 2 {
 		t.Errorf("another key was limited too: %v", got)
-	}
-
-	if f := s.op(wire.OpRevokeAgentKey, wire.AgentKeyArgs{ID: all.Key.ID}); f.Type != wire.TypeResult {
-		t.Fatalf("revoke: %+v", f.Error)
-	}
-	if status, _ := r.apiDo(t, http.MethodGet, gateway.ToolsPath, all.Secret, nil); status != http.StatusUnauthorized {
-		t.Errorf("a revoked key: status %d, want 401", status)
 	}
 }
 

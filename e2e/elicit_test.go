@@ -232,6 +232,16 @@ func TestURLConsentOpensOnlyAfterClick(t *testing.T) {
 
 func TestURLFromHostileServerIsRefusedOrWarned(t *testing.T) {
 	p := startAskPage(t, elicitfixture.Options{})
+	refusedID := javascriptURLIsRefused(t, p)
+	seen := lookalikeHostsAreWarned(t, p, refusedID)
+	// A 100 KB message scrolls in its box and keeps no bidi override.
+	longMessageScrollsInItsBox(t, p, seen)
+}
+
+// javascriptURLIsRefused has the server ask to open a javascript: URL,
+// which the relay refuses, and dismisses the card that says so; it returns
+// the card's id.
+func javascriptURLIsRefused(t *testing.T, p *askPage) string {
 	shown := p.watchReceived(`"url":"javascript:`)
 
 	// The relay refuses a javascript: URL itself: a decline with the reason,
@@ -269,7 +279,14 @@ func TestURLFromHostileServerIsRefusedOrWarned(t *testing.T) {
 	if ids := p.cardIDs(); len(ids) != 0 {
 		t.Errorf("cards left after dismissing the refused one: %v", ids)
 	}
+	return refusedID
+}
 
+// lookalikeHostsAreWarned has the server ask to open URLs whose hosts read as
+// another (a homograph, punycode): each card warns of what the host reads as
+// and is declined, and the fixture's page is never requested. It returns the
+// ids of the cards.
+func lookalikeHostsAreWarned(t *testing.T, p *askPage, refusedID string) []string {
 	punycode := p.watchReceived(`"url":"` + elicitfixture.PunycodeURL) // shows that the watching works
 	var seen []string
 	for _, tool := range []string{"hostile_homograph", "hostile_punycode"} {
@@ -296,9 +313,14 @@ func TestURLFromHostileServerIsRefusedOrWarned(t *testing.T) {
 	if punycode.count() == 0 {
 		t.Error("no frame with the punycode URL was seen: the frames are not watched")
 	}
+	return seen
+}
 
-	// A 100 KB message scrolls in its box and keeps no bidi override.
-	call = p.startCall("hostile_long_message")
+// longMessageScrollsInItsBox has the server ask with a 100 KB message that
+// carries a bidi override and a terminal escape: its card (a new one, past
+// those seen) holds it in a scrolling box, without either, and is cancelled.
+func longMessageScrollsInItsBox(t *testing.T, p *askPage, seen []string) {
+	call := p.startCall("hostile_long_message")
 	id := p.waitNewCard(wire.AskForm, seen)
 	msg := cardSel(id) + " .ask-message"
 	if !eval[bool](p.tab, fmt.Sprintf(`(() => { const m = document.querySelector(%s); return m.scrollHeight > m.clientHeight && m.clientHeight < innerHeight / 2; })()`, jsString(msg))) {

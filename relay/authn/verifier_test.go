@@ -45,9 +45,29 @@ func verifiers(t *testing.T, now func() time.Time) (pemV, jwksV *authn.Verifier)
 	return pemV, jwksV
 }
 
-func TestVerify(t *testing.T) {
-	now := time.Now()
-	pemV, jwksV := verifiers(t, func() time.Time { return now })
+// verifyCase is a token shown to a verifier, and either the subject and
+// issuer it is accepted with or the error it is refused with.
+type verifyCase struct {
+	name     string
+	verifier *authn.Verifier
+	token    string
+	wantSub  string
+	wantIss  string
+	wantErr  error
+}
+
+// hostClaimsWith returns host claims at now changed by edit.
+func hostClaimsWith(now time.Time, edit func(jwt.MapClaims)) jwt.MapClaims {
+	c := hostClaims(now)
+	edit(c)
+	return c
+}
+
+// acceptedTokens are the tokens pemV and jwksV accept at now: the relay's
+// own and the host's, signed by each kind of key, with claims at the edge of
+// what passes.
+func acceptedTokens(t *testing.T, now time.Time, pemV, jwksV *authn.Verifier) []verifyCase {
+	t.Helper()
 	relay := authn.NewSigner(relayKey(), relayIssuer, relayAudience)
 	mint := func(sub string, ttl time.Duration) string {
 		tok, err := relay.Mint(sub, ttl)
@@ -57,11 +77,31 @@ func TestVerify(t *testing.T) {
 		return tok
 	}
 	// with returns host claims changed by edit.
-	with := func(edit func(jwt.MapClaims)) jwt.MapClaims {
-		c := hostClaims(now)
-		edit(c)
-		return c
+	with := func(edit func(jwt.MapClaims)) jwt.MapClaims { return hostClaimsWith(now, edit) }
+	valid := sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "")
+	return []verifyCase{
+		{"relay token", pemV, mint("ann", time.Hour), "ann", relayIssuer, nil},
+		{"host Ed25519 token from PEM keys", pemV, valid, "ann", hostIssuer, nil},
+		{"host RS256 token from PEM keys", pemV, sign(t, jwt.SigningMethodRS256, hostRSA(), hostClaims(now), ""), "ann", hostIssuer, nil},
+		{"host PS512 token from PEM keys", pemV, sign(t, jwt.SigningMethodPS512, hostRSA(), hostClaims(now), ""), "ann", hostIssuer, nil},
+		{"host RS256 token from JWKS by kid", jwksV, sign(t, jwt.SigningMethodRS256, hostRSA(), hostClaims(now), "rsa"), "ann", hostIssuer, nil},
+		{"host Ed25519 token from JWKS by kid", jwksV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "ed"), "ann", hostIssuer, nil},
+		{"host token from JWKS without kid", jwksV, sign(t, jwt.SigningMethodRS384, hostRSA(), hostClaims(now), ""), "ann", hostIssuer, nil},
+		{"host token with a kid against PEM keys", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "any"), "ann", hostIssuer, nil},
+		{"audience among several", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["aud"] = []string{"other", relayAudience} }), ""), "ann", hostIssuer, nil},
+		{"nbf within leeway", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["nbf"] = now.Add(10 * time.Second).Unix() }), ""), "ann", hostIssuer, nil},
+		{"exp just past but within leeway", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["exp"] = now.Add(-10 * time.Second).Unix() }), ""), "ann", hostIssuer, nil},
 	}
+}
+
+// refusedTokens are the tokens pemV and jwksV refuse at now, each with the
+// error that says why: out of date, for someone else, from someone else,
+// under the wrong key or algorithm, tampered with, about a bad subject, or
+// not a token.
+func refusedTokens(t *testing.T, now time.Time, pemV, jwksV *authn.Verifier) []verifyCase {
+	t.Helper()
+	// with returns host claims changed by edit.
+	with := func(edit func(jwt.MapClaims)) jwt.MapClaims { return hostClaimsWith(now, edit) }
 	relayClaims := func(edit func(jwt.MapClaims)) jwt.MapClaims {
 		return with(func(c jwt.MapClaims) { c["iss"] = relayIssuer; edit(c) })
 	}
@@ -77,31 +117,11 @@ func TestVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	valid := sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "")
+	valid := sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "") // the token tampered with
 	parts := strings.Split(valid, ".")
 	forged := `{"iss":"` + hostIssuer + `","aud":"` + relayAudience + `","sub":"root","exp":` + strconv.FormatInt(now.Add(time.Hour).Unix(), 10) + `}`
 	tampered := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(forged)) + "." + parts[2]
-
-	tests := []struct {
-		name     string
-		verifier *authn.Verifier
-		token    string
-		wantSub  string
-		wantIss  string
-		wantErr  error
-	}{
-		{"relay token", pemV, mint("ann", time.Hour), "ann", relayIssuer, nil},
-		{"host Ed25519 token from PEM keys", pemV, valid, "ann", hostIssuer, nil},
-		{"host RS256 token from PEM keys", pemV, sign(t, jwt.SigningMethodRS256, hostRSA(), hostClaims(now), ""), "ann", hostIssuer, nil},
-		{"host PS512 token from PEM keys", pemV, sign(t, jwt.SigningMethodPS512, hostRSA(), hostClaims(now), ""), "ann", hostIssuer, nil},
-		{"host RS256 token from JWKS by kid", jwksV, sign(t, jwt.SigningMethodRS256, hostRSA(), hostClaims(now), "rsa"), "ann", hostIssuer, nil},
-		{"host Ed25519 token from JWKS by kid", jwksV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "ed"), "ann", hostIssuer, nil},
-		{"host token from JWKS without kid", jwksV, sign(t, jwt.SigningMethodRS384, hostRSA(), hostClaims(now), ""), "ann", hostIssuer, nil},
-		{"host token with a kid against PEM keys", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), hostClaims(now), "any"), "ann", hostIssuer, nil},
-		{"audience among several", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["aud"] = []string{"other", relayAudience} }), ""), "ann", hostIssuer, nil},
-		{"nbf within leeway", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["nbf"] = now.Add(10 * time.Second).Unix() }), ""), "ann", hostIssuer, nil},
-		{"exp just past but within leeway", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["exp"] = now.Add(-10 * time.Second).Unix() }), ""), "ann", hostIssuer, nil},
-
+	return []verifyCase{
 		{"expired host token", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["exp"] = now.Add(-time.Hour).Unix() }), ""), "", "", authn.ErrTokenExpired},
 		{"nbf beyond leeway", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["nbf"] = now.Add(5 * time.Minute).Unix() }), ""), "", "", authn.ErrTokenNotYetValid},
 		{"iat in the future beyond leeway", pemV, sign(t, jwt.SigningMethodEdDSA, hostEdKey(), with(func(c jwt.MapClaims) { c["iat"] = now.Add(5 * time.Minute).Unix() }), ""), "", "", authn.ErrTokenNotYetValid},
@@ -133,6 +153,12 @@ func TestVerify(t *testing.T) {
 		{"not a JWT", pemV, "not-a-token", "", "", authn.ErrMalformedToken},
 		{"oversized", pemV, strings.Repeat("a", 9000), "", "", authn.ErrMalformedToken},
 	}
+}
+
+func TestVerify(t *testing.T) {
+	now := time.Now()
+	pemV, jwksV := verifiers(t, func() time.Time { return now })
+	tests := append(acceptedTokens(t, now, pemV, jwksV), refusedTokens(t, now, pemV, jwksV)...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.verifier.Verify(tt.token)

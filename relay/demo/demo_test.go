@@ -61,6 +61,15 @@ func TestDemoServerServesItsFeatures(t *testing.T) {
 		t.Errorf("server info %+v", info)
 	}
 
+	checkToolCalls(t, ctx, cs, progress)
+	checkBonusToolToggle(t, ctx, cs, changed)
+	checkPromptAndResources(t, ctx, cs)
+}
+
+// checkToolCalls checks the demo's tool list and calls echo, add, time (in
+// an unknown zone, answered with an isError result) and slow_count, which
+// reports progress.
+func checkToolCalls(t *testing.T, ctx context.Context, cs *mcp.ClientSession, progress <-chan float64) {
 	want := []string{"add", "echo", "slow_count", "time", "toggle_bonus_tool"}
 	if got := toolNames(t, ctx, cs); !slices.Equal(got, want) {
 		t.Errorf("tools %v, want %v", got, want)
@@ -89,7 +98,11 @@ func TestDemoServerServesItsFeatures(t *testing.T) {
 	case <-ctx.Done():
 		t.Error("slow_count reported no progress")
 	}
+}
 
+// checkBonusToolToggle checks that toggle_bonus_tool adds the bonus tool and
+// says so with tools/list_changed.
+func checkBonusToolToggle(t *testing.T, ctx context.Context, cs *mcp.ClientSession, changed <-chan struct{}) {
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "toggle_bonus_tool"}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +114,10 @@ func TestDemoServerServesItsFeatures(t *testing.T) {
 	if got := toolNames(t, ctx, cs); !slices.Contains(got, bonusTool) {
 		t.Errorf("tools %v lack %s after the toggle", got, bonusTool)
 	}
+}
 
+// checkPromptAndResources checks the demo's prompt and reads its resources.
+func checkPromptAndResources(t *testing.T, ctx context.Context, cs *mcp.ClientSession) {
 	prompt, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "summarize", Arguments: map[string]string{"text": "Long text."}})
 	if err != nil || len(prompt.Messages) != 1 {
 		t.Errorf("summarize: %+v, %v", prompt, err)

@@ -118,19 +118,8 @@ func (h *Hub) untrack(c *websocket.Conn) {
 func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims, authenticated bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	hctx, hcancel := context.WithTimeout(ctx, handshakeTimeout)
-	defer hcancel()
-	if !authenticated {
-		var err error
-		if claims, err = h.readAuth(hctx, c); err != nil {
-			h.logger.Info("websocket refused", "err", err)
-			c.Close(websocket.StatusCode(wire.CloseUnauthorized), closeReason(err.Error()))
-			return
-		}
-	}
-	hello, err := readHello(hctx, c)
-	if err != nil {
-		c.Close(websocket.StatusCode(wire.CloseProtocolError), closeReason(err.Error()))
+	claims, hello, ok := h.handshake(ctx, c, claims, authenticated)
+	if !ok {
 		return
 	}
 	ttl := claims.Expires.Sub(h.now())
@@ -154,16 +143,7 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 	for {
 		select {
 		case <-pings.C:
-			go func() { // readOps reads the pong; Ping waits for it
-				pctx, pcancel := context.WithTimeout(ctx, min(pingTimeout, h.ping))
-				defer pcancel()
-				if c.Ping(pctx) != nil {
-					select {
-					case lost <- struct{}{}:
-					default:
-					}
-				}
-			}()
+			go h.pingPeer(ctx, c, lost)
 		case <-lost:
 			c.CloseNow()
 			return
@@ -194,6 +174,44 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 			}
 			c.CloseNow()
 			return
+		}
+	}
+}
+
+// handshake reads, within handshakeTimeout, the auth frame (unless the
+// upgrade request was authenticated already) and the hello frame that start
+// a socket. It returns the claims the socket runs as and the hello; when
+// either frame is missing or refused it closes the socket and returns false.
+func (h *Hub) handshake(ctx context.Context, c *websocket.Conn, claims authn.Claims, authenticated bool) (authn.Claims, wire.Hello, bool) {
+	hctx, hcancel := context.WithTimeout(ctx, handshakeTimeout)
+	defer hcancel()
+	if !authenticated {
+		var err error
+		if claims, err = h.readAuth(hctx, c); err != nil {
+			h.logger.Info("websocket refused", "err", err)
+			c.Close(websocket.StatusCode(wire.CloseUnauthorized), closeReason(err.Error()))
+			return authn.Claims{}, wire.Hello{}, false
+		}
+	}
+	hello, err := readHello(hctx, c)
+	if err != nil {
+		c.Close(websocket.StatusCode(wire.CloseProtocolError), closeReason(err.Error()))
+		return authn.Claims{}, wire.Hello{}, false
+	}
+	return claims, hello, true
+}
+
+// pingPeer pings the dashboard once and, when no pong comes back within
+// min(pingTimeout, h.ping), tells the serve loop on lost that the socket is
+// gone (without waiting, if the loop has been told already). readOps reads
+// the pong; Ping waits for it.
+func (h *Hub) pingPeer(ctx context.Context, c *websocket.Conn, lost chan<- struct{}) {
+	pctx, pcancel := context.WithTimeout(ctx, min(pingTimeout, h.ping))
+	defer pcancel()
+	if c.Ping(pctx) != nil {
+		select {
+		case lost <- struct{}{}:
+		default:
 		}
 	}
 }

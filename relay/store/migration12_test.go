@@ -39,6 +39,38 @@ func openAtVersion(t *testing.T, dir string, version int) *sql.DB {
 func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
+	writeBeforeServerDataMigration(t, dir)
+
+	s, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkMigratedServers(ctx, t, s)
+	checkMigratedOAuth(ctx, t, s)
+	checkMigratedPrefsAndSettings(ctx, t, s)
+
+	// Removing the server is one statement that takes everything along.
+	if err := s.DeleteServer(ctx, "host:ann", "a"); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"oauth_clients", "oauth_tokens", "oauth_states", "server_client_prefs", "resource_subscriptions"} {
+		var n int
+		if err := s.db.QueryRow(`SELECT COUNT(*) FROM ` + table + ` WHERE server_id = 'a'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("%s keeps %d rows of the removed server", table, n)
+		}
+	}
+}
+
+// writeBeforeServerDataMigration leaves in dir the database of a relay from
+// before serverDataMigration, holding servers of two users, OAuth clients,
+// tokens and a pending authorization, prefs, settings and a subscription, of
+// servers that exist and of one that no longer does.
+func writeBeforeServerDataMigration(t *testing.T, dir string) {
+	t.Helper()
 	sealer, err := LoadSealer(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -71,12 +103,11 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 		}
 	}
 	db.Close()
+}
 
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+// checkMigratedServers checks that every user's servers came through the
+// migration, a key in a URL among them.
+func checkMigratedServers(ctx context.Context, t *testing.T, s *Store) {
 	servers, err := s.Servers(ctx, "host:ann")
 	if err != nil {
 		t.Fatal(err)
@@ -95,6 +126,11 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	if err := s.db.QueryRowContext(ctx, `SELECT url FROM servers WHERE server_id = 'k'`).Scan(&column); err != nil || strings.Contains(column, "plain-secret-1") {
 		t.Errorf("the url column still holds the key: %q %v", column, err)
 	}
+}
+
+// checkMigratedOAuth checks that the OAuth token and client came through the
+// migration, and that the client of a server that no longer exists did not.
+func checkMigratedOAuth(ctx context.Context, t *testing.T, s *Store) {
 	oauth := s.OAuth(s.Sealer())
 	tok, ok, err := oauth.Token(ctx, "host:ann", "a")
 	if err != nil || !ok || tok.AccessToken != "at-1" || tok.RefreshToken != "rt-1" || len(tok.Scopes) != 2 {
@@ -107,6 +143,12 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	if _, ok, _ := oauth.Client(ctx, "host:ann", "gone", ClientDynamic); ok {
 		t.Error("the registration of a server that no longer exists survived")
 	}
+}
+
+// checkMigratedPrefsAndSettings checks that the client prefs, the ask modes
+// (old elicitation modes converted), the other settings and the
+// subscriptions came through the migration.
+func checkMigratedPrefsAndSettings(ctx context.Context, t *testing.T, s *Store) {
 	prefs, err := s.ClientPrefs(ctx, "host:ann", "a")
 	if err != nil || !prefs.RootsHidden || prefs.LogLevel != "debug" {
 		t.Errorf("prefs after migration: %+v %v", prefs, err)
@@ -124,19 +166,5 @@ func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
 	}
 	if subs, _ := s.Subscriptions(ctx, "host:ann", "a"); len(subs) != 1 {
 		t.Errorf("subscriptions after migration: %v", subs)
-	}
-
-	// Removing the server is one statement that takes everything along.
-	if err := s.DeleteServer(ctx, "host:ann", "a"); err != nil {
-		t.Fatal(err)
-	}
-	for _, table := range []string{"oauth_clients", "oauth_tokens", "oauth_states", "server_client_prefs", "resource_subscriptions"} {
-		var n int
-		if err := s.db.QueryRow(`SELECT COUNT(*) FROM ` + table + ` WHERE server_id = 'a'`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n != 0 {
-			t.Errorf("%s keeps %d rows of the removed server", table, n)
-		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/demohost"
+	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -37,117 +38,194 @@ func addDataFlags(fs *flagSet) dataFlags {
 	}
 }
 
+// serveFlags are the flags of the serve command.
+type serveFlags struct {
+	data                          dataFlags
+	addr, publicURL               *string
+	demo, demoHost                *bool
+	origins, hostKeys, hostIssuer *string
+	embedOrigins                  *string
+	sessionTTL                    *time.Duration
+	user                          *string
+	askTimeout                    *time.Duration
+	stdioConfig                   *string
+	callTimeout                   *time.Duration
+	maxResult                     *int
+	allowLoopback                 *bool
+	oauth                         oauthFlags
+	model                         modelFlags
+	logLevel                      *string
+}
+
+// addServeFlags declares the serve command's flags, in the order of its
+// help (a bad $SWITCHBOARD_* value is reported for the first such flag).
+func addServeFlags(fs *flagSet) *serveFlags {
+	f := &serveFlags{data: addDataFlags(fs)}
+	f.addr = fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
+	f.publicURL = fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
+	f.demo = fs.Bool("demo", false, "also run a demo MCP server and register it for the local user")
+	f.demoHost = fs.Bool("demo-host", false, "also serve an example site on another loopback origin (http://localhost:PORT) that embeds the dashboard with its own users' tokens")
+	f.origins = fs.String("allowed-origins", "", "comma-separated origins, besides the relay's own, allowed to open the WebSocket")
+	f.hostKeys = fs.String("host-keys", "", "PEM or JWKS file with the public keys of a site that embeds the dashboard")
+	f.hostIssuer = fs.String("host-issuer", "", "issuer of the tokens that site mints")
+	f.embedOrigins = fs.String("embed-origins", "", "comma-separated origins of the sites allowed to frame the embedded dashboard (/embed, loaded by /embed.js)")
+	f.sessionTTL = fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
+	f.user = fs.String("user", service.DefaultLocalUser, "user id of the local login")
+	f.askTimeout = fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
+	f.stdioConfig = fs.String("stdio-config", "", "JSON file of stdio MCP servers (mcpServers layout: command, args, env, cwd) that every user gets a process of; the child's environment is its env plus PATH and HOME")
+	f.callTimeout = fs.Duration("call-timeout", conn.DefaultCallTimeout, "how long the relay waits for a server to answer one call (tool, prompt, read) before it fails the call as timed out")
+	f.maxResult = fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
+	f.allowLoopback = fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
+	f.oauth = addOAuthFlags(fs)
+	f.model = addModelFlags(fs)
+	f.logLevel = fs.String("log-level", "info", "debug, info, warn or error")
+	return f
+}
+
+// serveSettings is what serve reads from its flags before it listens: the
+// logger, the pre-registered OAuth clients and the model key.
+type serveSettings struct {
+	logger       *slog.Logger
+	oauthClients []oauth.Credentials
+	modelKey     string
+}
+
+// settings checks the limits and log level given and reads the files (and
+// the environment) that the OAuth and model flags point at.
+func (f *serveFlags) settings() (serveSettings, error) {
+	if err := checkLimits(*f.callTimeout, *f.maxResult); err != nil {
+		return serveSettings{}, err
+	}
+	logger, err := newLogger(*f.logLevel)
+	if err != nil {
+		return serveSettings{}, err
+	}
+	slog.SetDefault(logger)
+	oauthClients, err := f.oauth.clients()
+	if err != nil {
+		return serveSettings{}, err
+	}
+	modelKey, err := f.model.key()
+	if err != nil {
+		return serveSettings{}, err
+	}
+	return serveSettings{logger: logger, oauthClients: oauthClients, modelKey: modelKey}, nil
+}
+
 func serve(args []string) error {
 	fs := newFlagSet("serve")
-	df := addDataFlags(fs)
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
-	publicURL := fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
-	demo := fs.Bool("demo", false, "also run a demo MCP server and register it for the local user")
-	demoHostOn := fs.Bool("demo-host", false, "also serve an example site on another loopback origin (http://localhost:PORT) that embeds the dashboard with its own users' tokens")
-	origins := fs.String("allowed-origins", "", "comma-separated origins, besides the relay's own, allowed to open the WebSocket")
-	hostKeys := fs.String("host-keys", "", "PEM or JWKS file with the public keys of a site that embeds the dashboard")
-	hostIssuer := fs.String("host-issuer", "", "issuer of the tokens that site mints")
-	embedOrigins := fs.String("embed-origins", "", "comma-separated origins of the sites allowed to frame the embedded dashboard (/embed, loaded by /embed.js)")
-	sessionTTL := fs.Duration("session-ttl", service.DefaultSessionTTL, "lifetime of a browser session after login")
-	user := fs.String("user", service.DefaultLocalUser, "user id of the local login")
-	askTimeout := fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
-	stdioConfig := fs.String("stdio-config", "", "JSON file of stdio MCP servers (mcpServers layout: command, args, env, cwd) that every user gets a process of; the child's environment is its env plus PATH and HOME")
-	callTimeout := fs.Duration("call-timeout", conn.DefaultCallTimeout, "how long the relay waits for a server to answer one call (tool, prompt, read) before it fails the call as timed out")
-	maxResult := fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
-	loopback := fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
-	of := addOAuthFlags(fs)
-	mf := addModelFlags(fs)
-	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	f := addServeFlags(fs)
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := checkLimits(*callTimeout, *maxResult); err != nil {
-		return err
-	}
-	logger, err := newLogger(*logLevel)
-	if err != nil {
-		return err
-	}
-	slog.SetDefault(logger)
-	oauthClients, err := of.clients()
-	if err != nil {
-		return err
-	}
-	modelKey, err := mf.key()
+	set, err := f.settings()
 	if err != nil {
 		return err
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ln, err := net.Listen("tcp", *addr)
+	ln, base, hosts, err := listen(*f.addr, *f.publicURL)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return err
 	}
-	base := strings.TrimRight(*publicURL, "/")
-	if base == "" {
-		base = "http://" + ln.Addr().String()
-	}
-	hosts, err := allowedHosts(base, ln.Addr())
+	dh, demoUsers, err := f.setUpDemoHost(base)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	var (
-		dh        *demoHost
-		demoUsers []string
-	)
-	if *demoHostOn {
-		if *hostKeys != "" || *hostIssuer != "" {
-			ln.Close()
-			return errors.New("--demo-host brings its own host keys and issuer: drop --host-keys and --host-issuer")
-		}
-		if dh, err = startDemoHost(*df.data, base, *df.audience); err != nil {
-			ln.Close()
-			return err
-		}
+	if dh != nil {
 		defer dh.ln.Close()
-		*hostKeys, *hostIssuer = dh.keyFile, demohost.Issuer
-		*embedOrigins += "," + dh.origin
-		demoUsers = demoHostUsers
 	}
-	svc, err := service.New(ctx, service.Config{
-		DataDir:        *df.data,
-		Demo:           *demo,
-		DemoUsers:      demoUsers,
-		AllowedOrigins: splitList(*origins),
-		AllowedHosts:   hosts,
-		Issuer:         *df.issuer,
-		Audience:       *df.audience,
-		HostKeysFile:   *hostKeys,
-		HostIssuer:     *hostIssuer,
-		EmbedOrigins:   splitList(*embedOrigins),
-		SessionTTL:     *sessionTTL,
-		LocalUser:      *user,
-		AllowLoopback:  *loopback,
-		AskTimeout:     *askTimeout,
-		CallTimeout:    *callTimeout,
-		MaxResultBytes: *maxResult,
-		Logger:         logger,
-
-		StdioConfigFile: *stdioConfig,
-
-		ModelURL:  *mf.url,
-		ModelName: *mf.name,
-		ModelKey:  modelKey,
-
-		PublicURL:              base,
-		OAuthClientMetadataURL: *of.metadataURL,
-		OAuthSuccessURL:        *of.successURL,
-		OAuthErrorURL:          *of.errorURL,
-		OAuthClients:           oauthClients,
-	})
+	svc, err := service.New(ctx, f.serviceConfig(set, base, hosts, demoUsers))
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer svc.Close()
+	return serveUntilStopped(ctx, svc, ln, base, dh, set.logger)
+}
 
+// listen listens on addr and works out the relay's base URL (publicURL
+// without a trailing slash, or http://ADDR) and the Host names it answers to.
+func listen(addr, publicURL string) (ln net.Listener, base string, hosts []string, err error) {
+	ln, err = net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("listen: %w", err)
+	}
+	base = strings.TrimRight(publicURL, "/")
+	if base == "" {
+		base = "http://" + ln.Addr().String()
+	}
+	hosts, err = allowedHosts(base, ln.Addr())
+	if err != nil {
+		ln.Close()
+		return nil, "", nil, err
+	}
+	return ln, base, hosts, nil
+}
+
+// setUpDemoHost starts the example site of --demo-host, when it is on, and
+// points the host keys, the host issuer and the embed origins at it. It
+// returns the site (nil when --demo-host is off) and the site's users who
+// get the demo server.
+func (f *serveFlags) setUpDemoHost(base string) (*demoHost, []string, error) {
+	if !*f.demoHost {
+		return nil, nil, nil
+	}
+	if *f.hostKeys != "" || *f.hostIssuer != "" {
+		return nil, nil, errors.New("--demo-host brings its own host keys and issuer: drop --host-keys and --host-issuer")
+	}
+	dh, err := startDemoHost(*f.data.data, base, *f.data.audience)
+	if err != nil {
+		return nil, nil, err
+	}
+	*f.hostKeys, *f.hostIssuer = dh.keyFile, demohost.Issuer
+	*f.embedOrigins += "," + dh.origin
+	return dh, demoHostUsers, nil
+}
+
+// serviceConfig is the relay service's configuration: the flags, the
+// settings read from them, and what serve worked out when it started
+// listening (base URL, Host names) and the example site (its users).
+func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUsers []string) service.Config {
+	return service.Config{
+		DataDir:        *f.data.data,
+		Demo:           *f.demo,
+		DemoUsers:      demoUsers,
+		AllowedOrigins: splitList(*f.origins),
+		AllowedHosts:   hosts,
+		Issuer:         *f.data.issuer,
+		Audience:       *f.data.audience,
+		HostKeysFile:   *f.hostKeys,
+		HostIssuer:     *f.hostIssuer,
+		EmbedOrigins:   splitList(*f.embedOrigins),
+		SessionTTL:     *f.sessionTTL,
+		LocalUser:      *f.user,
+		AllowLoopback:  *f.allowLoopback,
+		AskTimeout:     *f.askTimeout,
+		CallTimeout:    *f.callTimeout,
+		MaxResultBytes: *f.maxResult,
+		Logger:         set.logger,
+
+		StdioConfigFile: *f.stdioConfig,
+
+		ModelURL:  *f.model.url,
+		ModelName: *f.model.name,
+		ModelKey:  set.modelKey,
+
+		PublicURL:              base,
+		OAuthClientMetadataURL: *f.oauth.metadataURL,
+		OAuthSuccessURL:        *f.oauth.successURL,
+		OAuthErrorURL:          *f.oauth.errorURL,
+		OAuthClients:           set.oauthClients,
+	}
+}
+
+// serveUntilStopped serves svc on ln (and the example site dh, if any),
+// prints the one-time login link, and runs until the server fails or ctx
+// ends (a signal); then it finishes the requests in flight.
+func serveUntilStopped(ctx context.Context, svc *service.Service, ln net.Listener, base string, dh *demoHost, logger *slog.Logger) error {
 	loginURL, err := svc.LoginURL(ctx, base)
 	if err != nil {
 		return err
@@ -175,7 +253,8 @@ func serve(args []string) error {
 	logger.Info("shutting down")
 	// Finish the HTTP requests in flight (a login, an OAuth callback) while
 	// the store is open; Shutdown does not wait for WebSockets, which the
-	// deferred svc.Close then ends, with the connections and the store.
+	// deferred svc.Close (in serve) then ends, with the connections and the
+	// store.
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
