@@ -10,8 +10,11 @@
 // could not read, a stream it could not apply), unless the test said it
 // expects one ([Dashboard.ExpectResync]).
 //
-// [InProcess] connects it to a relay session's subscriber in the same
-// process (anything with the methods of a [Subscription]).
+// Two dialers connect it: [InProcess] attaches to a relay session's
+// subscriber in the same process (anything with the methods of a
+// [Subscription]), [WebSocket] opens a real socket to a relay's /ws with the
+// headers a test chooses. WebSocket exists on the host only: a page's
+// socket cannot set headers.
 //
 // The package imports nothing of the relay, so the relay's own packages
 // can use it in their internal tests, and nothing of the dashboard's build
