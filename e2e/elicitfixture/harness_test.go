@@ -3,6 +3,7 @@ package elicitfixture_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"testing"
@@ -13,8 +14,10 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
-	"github.com/switchboard-mcp/switchboard/relay/store"
+	relaystore "github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+	"github.com/switchboard-mcp/switchboard/web/store/storetest"
 )
 
 // waitFor bounds every wait of these tests.
@@ -30,7 +33,7 @@ type relay struct {
 
 func newRelay(t *testing.T, asks broker.Config) *relay {
 	t.Helper()
-	st, err := store.Open(context.Background(), t.TempDir())
+	st, err := relaystore.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,153 +61,91 @@ func (r *relay) add(fx *elicitfixture.Server, name string) string {
 		r.t.Fatal(err)
 	}
 	d := r.open()
-	d.until(name+" ready", func() bool {
-		srv := d.state.ServerByID(res.ID)
+	d.Until(name+" ready", func(v store.View) bool {
+		srv := v.Snapshot.ServerByID(res.ID)
 		return srv != nil && srv.State == wire.StateReady
 	})
-	d.sub.Close()
+	d.Close()
 	return res.ID
 }
 
-// dashboard is an open dashboard: it mirrors the state it is sent, as the
-// web client's store does, and collects the answers to its ops.
+// dashboard is an open dashboard: the dashboard's own client store,
+// attached to the session as the relay's socket attaches it.
 type dashboard struct {
-	t       *testing.T
-	sub     *session.Subscriber
-	state   wire.Snapshot
-	seq     uint64
-	replies map[string]wire.Frame
-	ops     int
+	*storetest.Dashboard
+	t testing.TB
 }
 
-// open attaches a dashboard and reads its snapshot.
+// open attaches a dashboard and waits until it is live.
 func (r *relay) open() *dashboard {
 	r.t.Helper()
-	d := r.resume(wire.Hello{})
-	d.read()
-	return d
+	subscribe := func(h wire.Hello) storetest.Subscription { return r.s.Subscribe(h) }
+	return &dashboard{storetest.Connect(r.t, storetest.Config{Dial: storetest.InProcess(subscribe), Timeout: waitFor}), r.t}
 }
 
-// resume attaches a dashboard that says what it applied last.
-func (r *relay) resume(hello wire.Hello) *dashboard {
-	d := &dashboard{t: r.t, sub: r.s.Subscribe(hello), replies: map[string]wire.Frame{}, seq: hello.Seq}
-	r.t.Cleanup(d.sub.Close)
-	return d
-}
+// in returns d reporting to t, for a subtest.
+func (d *dashboard) in(t testing.TB) *dashboard { return &dashboard{d.For(t), t} }
 
-// read applies the next frame.
-func (d *dashboard) read() {
-	d.t.Helper()
-	var fr wire.Frame
-	select {
-	case b := <-d.sub.Outbox():
-		var err error
-		if fr, err = wire.Decode(b); err != nil {
-			d.t.Fatal(err)
-		}
-	case <-d.sub.Done():
-		d.t.Fatal("the dashboard was disconnected")
-	case <-time.After(waitFor):
-		d.t.Fatalf("no frame within %v; asks %+v", waitFor, d.state.Asks)
-	}
-	switch fr.Type {
-	case wire.TypeSnapshot:
-		d.state = wire.Snapshot{}
-		if err := json.Unmarshal(fr.Data, &d.state); err != nil {
-			d.t.Fatal(err)
-		}
-		d.seq = fr.Seq
-	case wire.TypeDelta:
-		if fr.Seq != d.seq+1 {
-			d.t.Fatalf("delta %d after %d", fr.Seq, d.seq)
-		}
-		var delta wire.Delta
-		if err := json.Unmarshal(fr.Data, &delta); err != nil {
-			d.t.Fatal(err)
-		}
-		for _, c := range delta.Changes {
-			if err := d.state.Apply(c); err != nil {
-				d.t.Fatal(err)
-			}
-		}
-		d.seq = fr.Seq
-	case wire.TypeResult, wire.TypeError:
-		d.replies[fr.ID] = fr
-	}
-}
+// state returns the state the dashboard shows.
+func (d *dashboard) state() wire.Snapshot { return d.View().Snapshot }
 
-// until reads frames until ok holds.
-func (d *dashboard) until(what string, ok func() bool) {
-	d.t.Helper()
-	for !ok() {
-		d.read()
-	}
+// server returns the server id as the dashboard shows it, nil if none.
+func (d *dashboard) server(id string) *wire.Server {
+	s := d.state()
+	return s.ServerByID(id)
 }
 
 // asks waits until n asks are shown and returns them.
 func (d *dashboard) asks(n int) []wire.Ask {
 	d.t.Helper()
-	d.until(strconv.Itoa(n)+" asks", func() bool { return len(d.state.Asks) == n })
-	return d.state.Asks
+	return d.Until(strconv.Itoa(n)+" asks", func(v store.View) bool { return len(v.Snapshot.Asks) == n }).Snapshot.Asks
 }
 
-// send sends an op and returns its id.
-func (d *dashboard) send(name wire.OpName, args any) string {
+// oneWaiting reports whether v shows one ask, accepted and waiting for its URL's completion.
+func oneWaiting(v store.View) bool {
+	return len(v.Snapshot.Asks) == 1 && v.Snapshot.Asks[0].State == wire.AskWaiting
+}
+
+// call starts a tool call.
+func (d *dashboard) call(server, tool string) *storetest.Pending {
 	d.t.Helper()
-	d.ops++
-	id := string(name) + "-" + strconv.Itoa(d.ops)
-	fr, err := wire.Op(id, name, args)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	d.sub.HandleOp(fr)
-	return id
-}
-
-// reply waits for the answer to op id.
-func (d *dashboard) reply(id string) wire.Frame {
-	d.t.Helper()
-	d.until("an answer to "+id, func() bool { _, ok := d.replies[id]; return ok })
-	return d.replies[id]
-}
-
-// op sends an op and waits for its answer.
-func (d *dashboard) op(name wire.OpName, args any) wire.Frame {
-	d.t.Helper()
-	return d.reply(d.send(name, args))
-}
-
-// call starts a tool call and returns its op id.
-func (d *dashboard) call(server, tool string) string {
-	return d.send(wire.OpCallTool, wire.CallToolArgs{Server: server, Name: tool})
+	return d.Send(wire.OpCallTool, wire.CallToolArgs{Server: server, Name: tool})
 }
 
 // answer answers an ask and fails unless the answer is taken.
 func (d *dashboard) answer(ask string, action wire.Action, content map[string]any) {
 	d.t.Helper()
-	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask, Action: action, Content: content}); fr.Type != wire.TypeResult {
-		d.t.Fatalf("answer %s to %s: %+v", action, ask, fr.Error)
+	if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask, Action: action, Content: content}); rep.Err != nil {
+		d.t.Fatalf("answer %s to %s: %+v", action, ask, rep.Err)
 	}
 }
 
-// text returns the text of the tool result answering op id.
-func (d *dashboard) text(id string) string {
+// said describes a reply for a failure message.
+func said(r store.Reply) string {
+	if r.Err != nil {
+		return fmt.Sprintf("error %+v", r.Err)
+	}
+	return "result " + string(r.Data)
+}
+
+// text returns the text of the tool result of call.
+func (d *dashboard) text(call *storetest.Pending) string {
 	d.t.Helper()
-	fr := d.reply(id)
-	if fr.Type != wire.TypeResult {
-		d.t.Fatalf("call %s failed: %+v", id, fr.Error)
+	rep := call.Wait()
+	if rep.Err != nil {
+		d.t.Fatalf("call %s failed: %+v", call.ID, rep.Err)
 	}
 	var res wire.CallToolResult
-	if err := json.Unmarshal(fr.Data, &res); err != nil || len(res.Content) != 1 {
-		d.t.Fatalf("call %s: result %s", id, fr.Data)
+	if err := json.Unmarshal(rep.Data, &res); err != nil || len(res.Content) != 1 {
+		d.t.Fatalf("call %s: result %s", call.ID, rep.Data)
 	}
 	return res.Content[0].Text
 }
 
-// outcome returns what the fixture's tool called by op id reports.
-func (d *dashboard) outcome(id string) elicitfixture.Outcome {
+// outcome returns what the fixture's tool of call reports.
+func (d *dashboard) outcome(call *storetest.Pending) elicitfixture.Outcome {
 	d.t.Helper()
-	o, err := elicitfixture.ParseOutcome(d.text(id))
+	o, err := elicitfixture.ParseOutcome(d.text(call))
 	if err != nil {
 		d.t.Fatal(err)
 	}

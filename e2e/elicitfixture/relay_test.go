@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/schema"
 	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
 // open opens a URL as the person's browser would, completing the fixture's
@@ -40,7 +41,7 @@ func TestEveryFormVariantIsAskedAndAnswered(t *testing.T) {
 	d := r.open()
 	for _, f := range elicitfixture.Forms {
 		t.Run(f.Name, func(t *testing.T) {
-			d.t = t
+			d := d.in(t)
 			call := d.call(id, "form_"+f.Name)
 			a := d.asks(1)[0]
 			if a.Kind != wire.AskForm || a.From != wire.AskFromElicitation || a.Message != f.Message || a.Server != id || a.ServerName != "forms" {
@@ -85,15 +86,15 @@ func TestElicitationFirstAnswerWins(t *testing.T) {
 		t.Fatalf("the dashboards show %s and %s", a.ID, b.ID)
 	}
 	// Both answer at once; ops run concurrently, so either may win.
-	fromTwo := two.send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"color": "red"}})
-	fromOne := one.send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
-	won := map[wire.Action]bool{wire.ActionAccept: two.reply(fromTwo).Type == wire.TypeResult, wire.ActionDecline: one.reply(fromOne).Type == wire.TypeResult}
+	fromTwo := two.Send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"color": "red"}})
+	fromOne := one.Send(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
+	won := map[wire.Action]bool{wire.ActionAccept: fromTwo.Wait().Err == nil, wire.ActionDecline: fromOne.Wait().Err == nil}
 	if won[wire.ActionAccept] == won[wire.ActionDecline] {
 		t.Fatalf("answers taken: %v, want exactly one", won)
 	}
-	for _, fr := range []wire.Frame{two.replies[fromTwo], one.replies[fromOne]} {
-		if fr.Type == wire.TypeError && fr.Error.Code != wire.CodeNotFound {
-			t.Errorf("the losing answer: %+v, want not_found", fr.Error)
+	for _, rep := range []store.Reply{fromTwo.Wait(), fromOne.Wait()} {
+		if rep.Err != nil && rep.Err.Code != wire.CodeNotFound {
+			t.Errorf("the losing answer: %+v, want not_found", rep.Err)
 		}
 	}
 	one.asks(0)
@@ -110,17 +111,18 @@ func TestPendingAskIsDeliveredAgainAfterAReconnect(t *testing.T) {
 	id := r.add(fx, "forms")
 	caller := r.open() // the tab that called the tool stays open; closing it would cancel the call
 	call := caller.call(id, "form_boolean")
-	d := r.open()
-	a := d.asks(1)[0]
-	epoch, seq, state := d.state.Epoch, d.seq, d.state
-	d.sub.Close() // another tab goes away and comes back
+	resumed := r.open()
+	a := resumed.asks(1)[0]
+	epoch := resumed.state().Epoch
+	resumed.Drop() // another tab loses its socket and comes back, resuming from what it applied
+	if h := resumed.Hellos(); len(h) != 2 || h[1].Epoch != epoch || h[1].Seq == 0 {
+		t.Fatalf("the tab came back saying %+v, want a resume in epoch %s", h, epoch)
+	}
 
 	reloaded := r.open()
 	if got := reloaded.asks(1)[0]; got.ID != a.ID {
 		t.Fatalf("after a reload the dashboard shows %+v, want %s", got, a.ID)
 	}
-	resumed := r.resume(wire.Hello{Epoch: epoch, Seq: seq})
-	resumed.state = state
 	reloaded.answer(a.ID, wire.ActionAccept, map[string]any{"subscribe": false})
 	resumed.asks(0) // the resumed dashboard sees it settled
 	reloaded.asks(0)
@@ -150,12 +152,12 @@ func TestServerWithdrawingItsQuestionWithdrawsTheAsk(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add(fx, "forms")
 	d := r.open()
-	call := d.send(wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "cancel_self", Arguments: json.RawMessage(`{"afterMs":200,"holdMs":300}`)})
+	call := d.Send(wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "cancel_self", Arguments: json.RawMessage(`{"afterMs":200,"holdMs":300}`)})
 	a := d.asks(1)[0]
 	d.asks(0)
-	fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
-	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
-		t.Errorf("answer to a withdrawn ask: %s %+v, want not_found", fr.Type, fr.Error)
+	rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
+	if rep.Err == nil || rep.Err.Code != wire.CodeNotFound {
+		t.Errorf("answer to a withdrawn ask: %s, want not_found", said(rep))
 	}
 	if o := d.outcome(call); !strings.Contains(o.Error, "deadline exceeded") {
 		t.Errorf("the server's question ended with %+v", o)
@@ -173,8 +175,8 @@ func TestConnectionDropWithdrawsTheAsk(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.asks(0)
-	if fr := d.reply(call); fr.Type != wire.TypeError {
-		t.Errorf("the call answered %s after the connection dropped", fr.Type)
+	if rep := call.Wait(); rep.Err == nil {
+		t.Errorf("the call answered %s after the connection dropped", said(rep))
 	}
 }
 
@@ -186,14 +188,14 @@ func TestRequestInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
 	if err := r.s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
 		t.Fatal(err)
 	}
-	d.until("reconnecting", func() bool { return d.state.ServerByID(id).State != wire.StateReady })
-	d.until("reconnected", func() bool { return d.state.ServerByID(id).State == wire.StateReady })
+	d.Until("reconnecting", func(v store.View) bool { return v.Snapshot.ServerByID(id).State != wire.StateReady })
+	d.Until("reconnected", func(v store.View) bool { return v.Snapshot.ServerByID(id).State == wire.StateReady })
 	o := d.outcome(d.call(id, "url_consent"))
 	if o.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("the server got %+v, want -32602", o)
 	}
-	if len(d.state.Asks) != 0 {
-		t.Errorf("asks shown: %+v", d.state.Asks)
+	if asks := d.state().Asks; len(asks) != 0 {
+		t.Errorf("asks shown: %+v", asks)
 	}
 }
 
@@ -207,15 +209,15 @@ func TestURLConsentWaitsForTheServersCompletion(t *testing.T) {
 	if a.Kind != wire.AskURL || a.From != wire.AskFromElicitation || !strings.HasPrefix(a.URL, fx.CompleteURL("consent-")) || a.ElicitationID == "" {
 		t.Fatalf("ask %+v", a)
 	}
-	fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"token": "x"}})
-	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeBadRequest {
-		t.Fatalf("URL answer with content: %s %+v, want bad_request", fr.Type, fr.Error)
+	rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"token": "x"}})
+	if rep.Err == nil || rep.Err.Code != wire.CodeBadRequest {
+		t.Fatalf("URL answer with content: %s, want bad_request", said(rep))
 	}
 	d.answer(a.ID, wire.ActionAccept, nil)
 	if o := d.outcome(call); o.Action != wire.ActionAccept || o.Content != nil {
 		t.Fatalf("the server got %+v, want accept without content", o)
 	}
-	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	d.Until("the ask waits", oneWaiting)
 	open(t, a.URL)
 	d.asks(0)
 }
@@ -228,9 +230,9 @@ func TestWaitingURLCanBeDismissed(t *testing.T) {
 	d.call(id, "url_consent")
 	a := d.asks(1)[0]
 	d.answer(a.ID, wire.ActionAccept, nil)
-	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
-	if fr := d.op(wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
-		t.Fatalf("dismiss: %+v", fr.Error)
+	d.Until("the ask waits", oneWaiting)
+	if rep := d.Op(wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}); rep.Err != nil {
+		t.Fatalf("dismiss: %+v", rep.Err)
 	}
 	d.asks(0)
 }
@@ -246,7 +248,7 @@ func TestURLRequiredIsRetriedOnceCompleted(t *testing.T) {
 		t.Fatalf("ask %+v", a)
 	}
 	d.answer(a.ID, wire.ActionAccept, nil)
-	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	d.Until("the ask waits", oneWaiting)
 	open(t, a.URL)
 	if text := d.text(call); text != elicitfixture.SetupDone {
 		t.Fatalf("after completion the call answered %q, want %q", text, elicitfixture.SetupDone)
@@ -262,16 +264,16 @@ func TestURLRequiredAgainIsAnErrorNotALoop(t *testing.T) {
 	call := d.call(id, "url_required_again")
 	a := d.asks(1)[0]
 	d.answer(a.ID, wire.ActionAccept, nil)
-	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
-	if fr := d.op(wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
-		t.Fatalf("complete: %+v", fr.Error)
+	d.Until("the ask waits", oneWaiting)
+	if rep := d.Op(wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}); rep.Err != nil {
+		t.Fatalf("complete: %+v", rep.Err)
 	}
-	fr := d.reply(call)
-	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeUpstream || !strings.Contains(fr.Error.Message, "asked again") {
-		t.Fatalf("call: %s %+v, want an upstream error saying the server asked again", fr.Type, fr.Error)
+	rep := call.Wait()
+	if rep.Err == nil || rep.Err.Code != wire.CodeUpstream || !strings.Contains(rep.Err.Message, "asked again") {
+		t.Fatalf("call: %s, want an upstream error saying the server asked again", said(rep))
 	}
-	if len(d.state.Asks) != 0 {
-		t.Errorf("asks shown after giving up: %+v", d.state.Asks)
+	if asks := d.state().Asks; len(asks) != 0 {
+		t.Errorf("asks shown after giving up: %+v", asks)
 	}
 }
 
@@ -280,7 +282,7 @@ func TestInputRequestsUseTheSameAsks(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add(fx, "stateless")
 	d := r.open()
-	if srv := d.state.ServerByID(id); srv.ProtocolVersion != "2026-07-28" {
+	if srv := d.server(id); srv.ProtocolVersion != "2026-07-28" {
 		t.Fatalf("negotiated %q, want the stateless protocol", srv.ProtocolVersion)
 	}
 	call := d.call(id, "input_pair")
@@ -323,11 +325,11 @@ func TestHostileRequests(t *testing.T) {
 		if a.State != wire.AskRefused || a.URL != "" || !strings.Contains(a.Refusal, "URL refused") {
 			t.Errorf("%s: shown %+v, want refused with the reason and no URL", tool, a)
 		}
-		if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); fr.Error == nil || fr.Error.Code != wire.CodeBadRequest {
-			t.Errorf("%s: accepting the refused ask: %+v", tool, fr)
+		if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); rep.Err == nil || rep.Err.Code != wire.CodeBadRequest {
+			t.Errorf("%s: accepting the refused ask: %s", tool, said(rep))
 		}
-		if fr := d.op(wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
-			t.Fatalf("%s: dismiss: %+v", tool, fr.Error)
+		if rep := d.Op(wire.OpDismissAsk, wire.AskArgs{Ask: a.ID}); rep.Err != nil {
+			t.Fatalf("%s: dismiss: %+v", tool, rep.Err)
 		}
 		d.asks(0)
 	}
@@ -355,8 +357,8 @@ func TestHostileRequests(t *testing.T) {
 	if o := d.outcome(d.call(id, "hostile_schema")); o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, `"not" is not supported`) {
 		t.Errorf("hostile_schema: the server got %+v, want -32602 naming the keyword", o)
 	}
-	if len(d.state.Asks) != 0 {
-		t.Errorf("hostile_schema: shown %+v", d.state.Asks)
+	if asks := d.state().Asks; len(asks) != 0 {
+		t.Errorf("hostile_schema: shown %+v", asks)
 	}
 
 	call := d.call(id, "hostile_long_message")
