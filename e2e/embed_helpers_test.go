@@ -106,7 +106,7 @@ func (w *embedWorld) hostSocket(t testing.TB, user string) (*socket, wire.Snapsh
 	if err != nil {
 		t.Fatalf("dial relay as %s: %v", user, err)
 	}
-	s := &socket{t: t, c: c}
+	s := &socket{t: t, c: c, url: w.r.wsURL(), header: h}
 	t.Cleanup(func() { c.CloseNow() })
 	s.send(wire.Frame{Type: wire.TypeHello, Data: json.RawMessage(`{}`)})
 	snap := s.snapshot()

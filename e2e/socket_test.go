@@ -15,6 +15,8 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+	"github.com/switchboard-mcp/switchboard/web/store/storetest"
 )
 
 // Go WebSocket clients of the relay, for what a browser cannot show.
@@ -70,26 +72,30 @@ func (r *relay) dial(h http.Header) (*websocket.Conn, *http.Response, error) {
 	return c, resp, err
 }
 
-// socket is a Go dashboard: a WebSocket to the relay and its frames.
+// socket is a Go client of the relay's WebSocket that reads it frame by
+// frame, for what the protocol itself must do. What the user's state
+// becomes is waited for in the socket's mirror: the dashboard's own client
+// store, over a socket of its own with the same headers.
 type socket struct {
 	t   testing.TB
 	c   *websocket.Conn
 	ids atomic.Int64
-	// state is the user's state as the frames read so far make it, so a
-	// wait sees a change even when it was read while waiting for something
-	// else.
-	state wire.Snapshot
+	// url and header open the mirror; a socket without them has none.
+	url    string
+	header http.Header
+	mirror *storetest.Dashboard // nil until a wait on the state opens it
 }
 
 // openSocket dials with the session cookie, says hello and returns the
 // socket with the snapshot it got.
 func (r *relay) openSocket(t testing.TB, cookie *http.Cookie) (*socket, wire.Snapshot) {
 	t.Helper()
-	c, _, err := r.dial(r.dialHeaders(cookie))
+	h := r.dialHeaders(cookie)
+	c, _, err := r.dial(h)
 	if err != nil {
 		t.Fatalf("dial relay: %v", err)
 	}
-	s := &socket{t: t, c: c}
+	s := &socket{t: t, c: c, url: r.wsURL(), header: h}
 	t.Cleanup(func() { c.CloseNow() })
 	s.send(wire.Frame{Type: wire.TypeHello, Data: json.RawMessage(`{}`)})
 	return s, s.snapshot()
@@ -115,7 +121,8 @@ func (s *socket) sendRaw(b []byte) {
 	}
 }
 
-// read reads the next frame, or returns the error that ended the socket.
+// read reads the next frame, or returns the error that ended the socket or
+// says that the frame cannot be read.
 func (s *socket) read() (wire.Frame, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), socketTimeout)
 	defer cancel()
@@ -127,21 +134,21 @@ func (s *socket) read() (wire.Frame, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return wire.Frame{}, errors.New("relay sent a frame that is not JSON: " + err.Error())
 	}
-	return f, s.track(f)
+	return f, readable(f)
 }
 
-// track applies a snapshot or delta frame to s.state.
-func (s *socket) track(f wire.Frame) error {
+// readable checks that the data of a snapshot or delta frame decodes; what
+// the frames make of the state is the mirror's business.
+func readable(f wire.Frame) error {
+	var err error
 	switch f.Type {
 	case wire.TypeSnapshot:
-		s.state = wire.Snapshot{}
-		return json.Unmarshal(f.Data, &s.state)
+		err = json.Unmarshal(f.Data, &wire.Snapshot{})
 	case wire.TypeDelta:
-		var d wire.Delta
-		if err := json.Unmarshal(f.Data, &d); err != nil {
-			return err
-		}
-		return s.state.ApplyAll(d.Changes)
+		err = json.Unmarshal(f.Data, &wire.Delta{})
+	}
+	if err != nil {
+		return fmt.Errorf("relay sent a %s frame whose data does not decode: %w", f.Type, err)
 	}
 	return nil
 }
@@ -250,16 +257,24 @@ func (s *socket) readToClose() (websocket.StatusCode, []wire.Frame, error) {
 	}
 }
 
-// waitServerState waits until the state the socket read has the server id
-// in state.
+// waitServerState waits until the socket's mirror shows the server id in state.
 func (s *socket) waitServerState(id string, state wire.ServerState) {
 	s.t.Helper()
-	reached := func() bool {
-		srv := s.state.ServerByID(id)
+	s.dashboard().Until("server "+id+" "+string(state), func(v store.View) bool {
+		srv := v.Snapshot.ServerByID(id)
 		return srv != nil && srv.State == state
+	})
+}
+
+// dashboard returns the socket's mirror, connecting it the first time. It
+// fails the test if it ever has to resync.
+func (s *socket) dashboard() *storetest.Dashboard {
+	s.t.Helper()
+	if s.mirror == nil {
+		if s.url == "" {
+			s.t.Fatalf("the socket has no address for a mirror")
+		}
+		s.mirror = storetest.Connect(s.t, storetest.Config{URL: s.url, Dial: storetest.WebSocket(s.header), Timeout: socketTimeout})
 	}
-	if reached() {
-		return
-	}
-	s.next("server "+id+" "+string(state), func(wire.Frame) bool { return reached() })
+	return s.mirror
 }
