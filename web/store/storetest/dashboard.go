@@ -38,10 +38,10 @@ type Config struct {
 }
 
 // Dashboard is the dashboard's client store connected for a test. The
-// store.Client methods work as in the dashboard; the Dashboard's own wait,
-// and fail the test with t.Fatalf when what they wait for does not come in
-// time, so they belong on the test's goroutine. The client reconnects by
-// itself, with the dashboard's delays, when its socket drops.
+// store.Client methods work as in the dashboard; the Dashboard's own
+// methods wait, and fail the test with t.Fatalf when what they wait for
+// does not come in time, so they belong on the test's goroutine. The client
+// reconnects by itself, with the dashboard's delays, when its socket drops.
 type Dashboard struct {
 	*store.Client
 	t TB

@@ -32,7 +32,8 @@ func (d *Dashboard) Send(op wire.OpName, args any) *Pending {
 // Wait waits for the op's answer and returns it: Data on success, Err on
 // failure, including the client's own errors (store.CodeOffline,
 // store.CodeConnectionLost). It fails the test when none comes in time, or
-// when the client resynced meanwhile.
+// when the client resynced meanwhile. It belongs on the test's goroutine;
+// a second call returns the same answer.
 func (p *Pending) Wait() store.Reply {
 	d := p.d
 	d.t.Helper()
