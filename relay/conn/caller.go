@@ -20,7 +20,7 @@ import (
 //   - an input request (2026-07-28) is handled under its call's context;
 //   - on Streamable HTTP, a server sends the requests of a call on that
 //     call's POST response stream: the RoundTripper that reads along (see
-//     schemaorder.go) notes each elicitation/create it sees there, keyed by
+//     relay/readalong) notes each elicitation/create it sees there, keyed by
 //     the SHA-256 of its params' encoding, and the handler finds the call
 //     by the same key;
 //   - otherwise (the legacy SSE transport, the standalone stream) only when
@@ -118,7 +118,10 @@ func (r *callRegistry) begin(ctx context.Context) (context.Context, func()) {
 }
 
 // Server requests that may be attributed to a call.
-const methodSampling = "sampling/createMessage"
+const (
+	methodElicit   = "elicitation/create"
+	methodSampling = "sampling/createMessage"
+)
 
 // scan notes the server requests (elicitations, sampling) of msg, read on
 // the response stream of call id.

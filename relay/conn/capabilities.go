@@ -17,7 +17,10 @@ const maxExperimental = 32
 // serverCapabilities converts what a server declared, with the tasks
 // capability the go-sdk does not decode taken from the read-along.
 func (c *Conn) serverCapabilities(caps *mcp.ServerCapabilities) *wire.ServerCapabilities {
-	out := &wire.ServerCapabilities{Tasks: c.tasks.capability()}
+	out := &wire.ServerCapabilities{}
+	if t := c.ra.Tasks.Capability(); t != nil {
+		out.Tasks = &wire.TaskCapability{List: t.List, Cancel: t.Cancel, ToolCall: t.ToolCall}
+	}
 	if caps == nil {
 		return out
 	}
@@ -68,9 +71,9 @@ func clientCapabilityNames(caps *mcp.ClientCapabilities) []string {
 // requires tasks cannot be called when the server declared no task support
 // for tools/call.
 func (c *Conn) markTaskSupport(tools []wire.Tool) {
-	declared := c.tasks.toolCallTasks()
+	declared := c.ra.Tasks.ToolCalls()
 	for i := range tools {
-		support := c.tasks.supportOf(tools[i].Name)
+		support := c.ra.Tasks.Support(tools[i].Name)
 		switch support {
 		case wire.TaskSupportRequired, wire.TaskSupportOptional, wire.TaskSupportForbidden:
 			tools[i].TaskSupport = support

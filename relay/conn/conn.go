@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -144,9 +145,10 @@ type Conn struct {
 	subs    map[string]wire.Subscription // kept subscriptions, by URI
 
 	progress progressTokens
-	orders   schemaOrders // requested and tool schemas in the server's key order
-	logLevel string       // guarded by mu; see SetLogLevel
-	tasks    taskWatch    // what the go-sdk does not decode of tasks
+	logLevel string // guarded by mu; see SetLogLevel
+	// ra reads along what the server sends: schema key orders, what tasks
+	// need, the log and progress messages read (relay/readalong).
+	ra readalong.Reader
 
 	rootsMu  sync.Mutex // one SetRoots at a time
 	roots    rootSet
@@ -159,7 +161,6 @@ type Conn struct {
 	calls       callRegistry
 	updated     listeners[string]
 	logs        listeners[*mcp.LoggingMessageParams]
-	noticeOrder noticeOrder // log and progress messages read along and handled, for CallToolMCP
 	agentLevels map[any]string
 	agentSubs   map[string]int
 
@@ -237,7 +238,7 @@ func newClient(c *Conn) *mcp.Client {
 			c.markChanged(kindResources)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			defer c.noticeOrder.pass()
+			defer c.ra.Notices.Pass()
 			c.progress.deliver(req.Params)
 		},
 		LoggingMessageHandler:  c.logMessage,

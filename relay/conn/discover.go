@@ -48,7 +48,7 @@ func (c *Conn) discover(s *session, k kinds) error {
 	if k&kindTools != 0 {
 		var tools []wire.Tool
 		if caps.Tools != nil {
-			c.tasks.resetTools()
+			c.ra.Tasks.ResetTools()
 			var err error
 			if tools, err = c.listTools(ctx, s.cs); err != nil {
 				return err
@@ -112,7 +112,7 @@ func names[T any](items []T, key func(T) string) map[string]bool {
 }
 
 // listTools lists the tools, their icons inlined (see icons.go) and their
-// schemas in the server's key order when it was read along (toolorder.go).
+// schemas in the server's key order when it was read along (relay/readalong).
 func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Tool, error) {
 	tools, err := collect(ctx, c, "tools",
 		func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
@@ -186,6 +186,18 @@ func (c *Conn) listTemplates(ctx context.Context, cs *mcp.ClientSession) ([]wire
 	}
 	c.inlineIcons(ctx, iconsOf(templates, func(t *wire.ResourceTemplate) *[]wire.Icon { return &t.Icons }))
 	return templates, nil
+}
+
+// convertListedTool is convertTool with the schemas in the server's order
+// when it was read along.
+func (c *Conn) convertListedTool(t *mcp.Tool) (wire.Tool, bool) {
+	out, ok := convertTool(t)
+	for _, s := range []*json.RawMessage{&out.InputSchema, &out.OutputSchema} {
+		if *s != nil {
+			*s, _ = c.ra.Schemas.Ordered(*s) // a canonical encoding encodes again
+		}
+	}
+	return out, ok
 }
 
 // collect follows the pages of one list, converting its items. It stops at

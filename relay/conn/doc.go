@@ -85,8 +85,7 @@
 // the order of a form's fields. A RoundTripper (or, for stdio, the
 // connection) reads along the messages the go-sdk reads and records each
 // requested schema and each listed tool's schemas in the server's key order,
-// so that a form shows its fields in that order (schemaorder.go,
-// toolorder.go).
+// so that a form shows its fields in that order (relay/readalong).
 //
 // Every server is offered the person's roots, with list changes
 // ([Conn.SetRoots] sends notifications/roots/list_changed); one the person
@@ -100,7 +99,7 @@
 //
 // Tasks (MCP 2025-11-25, experimental) are not modelled by the go-sdk: it
 // drops the tasks capability, a tool's execution.taskSupport and the task
-// of a CreateTaskResult. The same read-along keeps them (taskwatch.go), and
+// of a CreateTaskResult. The same read-along keeps them (relay/readalong), and
 // the task methods go through CallCustomMethod (tasks.go): a tool that
 // requires or offers tasks, on a server that declared task-augmented
 // tools/call, runs as a task ([Conn.CallToolTask]), polled with tasks/get at

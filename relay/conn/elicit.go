@@ -34,7 +34,7 @@ import (
 //
 // The go-sdk decodes a requested schema into a map, which loses the order
 // of its properties; the ask's schema has them in the order the server sent
-// (see schemaorder.go), or in key order when that was not seen.
+// (see relay/readalong), or in key order when that was not seen.
 
 // AskModes are the kinds of asks a connection advertises. An elicitation
 // in another mode is answered with the spec's invalid-params error
@@ -214,14 +214,14 @@ func (c *Conn) newAsk(p *mcp.ElicitParams, mode wire.AskKind, from wire.AskFrom)
 	}
 	a.Schema = json.RawMessage(`{"type":"object"}`) // a form without fields: a confirmation
 	if p.RequestedSchema != nil {
-		raw, err := json.Marshal(p.RequestedSchema)
+		raw, err := c.ra.Schemas.Ordered(p.RequestedSchema)
 		if err != nil {
 			return a, fmt.Errorf("requestedSchema: %w", err)
 		}
 		if len(raw) > maxSchemaBytes {
 			return a, fmt.Errorf("the requested schema is over %d bytes", maxSchemaBytes)
 		}
-		a.Schema = c.orders.inOrder(raw)
+		a.Schema = raw
 	}
 	return a, nil
 }

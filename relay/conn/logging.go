@@ -137,7 +137,7 @@ func (c *Conn) levelPerRequest(next mcp.MethodHandler) mcp.MethodHandler {
 // get every message (each filters by its own level), the journal those at
 // or above the person's level.
 func (c *Conn) logMessage(_ context.Context, req *mcp.LoggingMessageRequest) {
-	defer c.noticeOrder.pass()
+	defer c.ra.Notices.Pass()
 	p := req.Params
 	if p == nil {
 		return

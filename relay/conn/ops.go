@@ -29,7 +29,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 	if !c.knows(func() map[string]bool { return s.tools }, name) {
 		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
 	}
-	if c.tasks.supportOf(name) == wire.TaskSupportRequired {
+	if c.ra.Tasks.Support(name) == wire.TaskSupportRequired {
 		return nil, wire.NewError(wire.CodeBadRequest, "this tool runs only as a task")
 	}
 	params := &mcp.CallToolParams{Name: name, Arguments: arguments}

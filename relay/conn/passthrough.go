@@ -94,7 +94,7 @@ func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress 
 	res, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
 		return cs.CallTool(ctx, &q)
 	})
-	c.noticeOrder.settle(ctx) // the call's log and progress messages reach the listeners first
+	c.ra.Notices.Settle(ctx) // the call's log and progress messages reach the listeners first
 	return res, err
 }
 

@@ -9,8 +9,21 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
+
+// JSON-RPC methods of tasks the connection sends.
+const (
+	methodTasksGet   = "tasks/get"
+	methodTaskResult = "tasks/result"
+	methodTaskCancel = "tasks/cancel"
+	methodToolsCall  = "tools/call"
+)
+
+// taskInfo is a task as the server reports it (in a result, or read
+// along).
+type taskInfo = readalong.Task
 
 // Task polling and creation limits.
 const (
@@ -51,7 +64,7 @@ type taskResult struct {
 
 // createdResult stands for the CreateTaskResult of a task-augmented
 // tools/call as the go-sdk decodes it; the task itself comes from the
-// read-along ([taskWatch]).
+// read-along ([readalong.Tasks]).
 type createdResult = mcp.CallToolResult
 
 // registerTaskMethods lets client send the task methods.
@@ -66,8 +79,8 @@ func registerTaskMethods(client *mcp.Client) {
 // A tool the relay cannot call, one that requires tasks on a server that did
 // not declare task-augmented tools/call, is an error.
 func (c *Conn) TaskMode(name string) (task bool, err error) {
-	support := c.tasks.supportOf(name)
-	declared := c.tasks.toolCallTasks()
+	support := c.ra.Tasks.Support(name)
+	declared := c.ra.Tasks.ToolCalls()
 	switch {
 	case support == wire.TaskSupportRequired && !declared:
 		return false, wire.NewError(wire.CodeBadRequest, uncallableNoTasks)
@@ -79,7 +92,7 @@ func (c *Conn) TaskMode(name string) (task bool, err error) {
 
 // TaskRequired reports whether tool name runs only as a task.
 func (c *Conn) TaskRequired(name string) bool {
-	return c.tasks.supportOf(name) == wire.TaskSupportRequired
+	return c.ra.Tasks.Support(name) == wire.TaskSupportRequired
 }
 
 // uncallableNoTasks is why a tool that requires tasks cannot be called.
@@ -138,17 +151,8 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 // server created, or the plain result of a server that ignored the task
 // (as the specification says a server without task support does).
 func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParams) (taskInfo, *mcp.CallToolResult, error) {
-	c.tasks.create.Lock()
-	defer c.tasks.create.Unlock()
-	ch := make(chan taskInfo, 1)
-	c.tasks.mu.Lock()
-	c.tasks.created = ch
-	c.tasks.mu.Unlock()
-	defer func() {
-		c.tasks.mu.Lock()
-		c.tasks.created = nil
-		c.tasks.mu.Unlock()
-	}()
+	ch, done := c.ra.Tasks.Expect()
+	defer done()
 	ctx, cancel := context.WithTimeout(ctx, taskCreateTimeout)
 	defer cancel()
 	res, err := do(ctx, s, func(ctx context.Context) (*createdResult, error) {
@@ -179,7 +183,7 @@ func (c *Conn) WatchTask(ctx context.Context, taskID string, status func(wire.Ca
 // result with tasks/result (which blocks while the server asks for input).
 // A connection lost meanwhile is waited for.
 func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.CallTask)) (*wire.CallToolResult, error) {
-	notes, stop := c.tasks.watch(t.TaskID)
+	notes, stop := c.ra.Tasks.Watch(t.TaskID)
 	defer stop()
 	last := wire.CallTask{}
 	report := func(t taskInfo) {
