@@ -18,9 +18,9 @@ func TestNotReadyNamesTheStateOnce(t *testing.T) {
 	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
 	failed := r.awaitState(wire.StateFailed)
 	_, err := c.CallTool(context.Background(), "echo", nil, nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeNotReady {
-		t.Fatalf("err %v, want %s", err, wire.CodeNotReady)
+	var we *Error
+	if !errors.As(err, &we) || we.Code != NotReady {
+		t.Fatalf("err %v, want %s", err, NotReady)
 	}
 	if !strings.Contains(we.Message, "its last attempt failed") || !strings.Contains(we.Message, "connection refused") {
 		t.Errorf("message %q does not say the server failed and why (state error %q)", we.Message, failed.Error)
@@ -41,16 +41,16 @@ func TestServerJSONRPCErrorIsAProtocolErrorWithItsCode(t *testing.T) {
 		var err error
 		if via == "dashboard" {
 			_, err = c.CallTool(context.Background(), "refuse", nil, nil)
-			var we *wire.Error
-			if !errors.As(err, &we) || we.Code != wire.CodeProtocol || we.RPCCode != -32001 || we.Message != "the server answered with error -32001: quota exceeded" {
+			var we *Error
+			if !errors.As(err, &we) || we.Code != Server || we.RPC == nil || we.RPC.Code != -32001 || we.Message != "the server answered with error -32001: quota exceeded" {
 				t.Errorf("%s: %#v", via, err)
 			}
 			continue
 		}
 		// An agent gets the server's error as it is.
 		_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "refuse", Arguments: map[string]any{}}, nil)
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != -32001 || rpcErr.Message != "quota exceeded" {
+		var e *Error
+		if !errors.As(err, &e) || e.Code != Server || e.RPC == nil || e.RPC.Code != -32001 || e.RPC.Message != "quota exceeded" {
 			t.Errorf("%s: %#v", via, err)
 		}
 	}
@@ -65,8 +65,8 @@ func TestCallTimeoutSaysTheLimit(t *testing.T) {
 	began := time.Now()
 	_, err := c.CallTool(context.Background(), "block", json.RawMessage(`{}`), nil)
 	took := time.Since(began)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeTimeout || !strings.Contains(we.Message, "300ms") {
+	var we *Error
+	if !errors.As(err, &we) || we.Code != Timeout || !strings.Contains(we.Message, "300ms") {
 		t.Fatalf("err %#v, want a timeout naming 300ms", err)
 	}
 	if took < 300*time.Millisecond || took > 5*time.Second {
@@ -78,7 +78,7 @@ func TestCallTimeoutSaysTheLimit(t *testing.T) {
 	}
 	// An agent's call has the same limit.
 	_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}}, nil)
-	if !errors.As(err, &we) || we.Code != wire.CodeTimeout {
+	if !errors.As(err, &we) || we.Code != Timeout {
 		t.Errorf("agent call: %#v, want a timeout", err)
 	}
 }
@@ -95,8 +95,8 @@ func TestResultLimitIsConfigurableAndSaid(t *testing.T) {
 	small, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
 	_, err := small.CallTool(context.Background(), "big", nil, nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeTooLarge || !strings.Contains(we.Message, "1048576") {
+	var we *Error
+	if !errors.As(err, &we) || we.Code != TooLarge || !strings.Contains(we.Message, "1048576") {
 		t.Fatalf("err %#v, want too large naming the limit", err)
 	}
 	// The default limit takes a 2 MB result whole.
@@ -119,8 +119,8 @@ func TestAnErrorQuotingAHeaderValueIsMasked(t *testing.T) {
 	c, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
 	_, err := c.CallTool(context.Background(), "refuse", nil, nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeProtocol || strings.Contains(we.Message, "k-secret-9") || !strings.Contains(we.Message, "has no quota") {
+	var we *Error
+	if !errors.As(err, &we) || we.Code != Server || strings.Contains(we.Message, "k-secret-9") || !strings.Contains(we.Message, "has no quota") {
 		t.Errorf("error %#v", err)
 	}
 }

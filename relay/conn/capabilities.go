@@ -85,7 +85,7 @@ func (c *Conn) markTaskSupport(tools []wire.Tool) {
 }
 
 // Ping pings the server and returns the round-trip time. Errors are
-// [*wire.Error].
+// [*Error].
 func (c *Conn) Ping(ctx context.Context) (time.Duration, error) {
 	s, err := c.current()
 	if err != nil {

@@ -12,9 +12,9 @@ import (
 
 // Complete asks the server for values of a prompt argument or a resource
 // template variable, given what is typed and the arguments already filled.
-// It fails with [wire.CodeBadRequest] when the server did not declare
+// It fails with [BadRequest] when the server did not declare
 // completions. The values are sanitized and at most
-// [wire.MaxCompletionValues]. Errors are [*wire.Error].
+// [wire.MaxCompletionValues]. Errors are [*Error].
 func (c *Conn) Complete(ctx context.Context, a wire.CompleteArgs) (*wire.CompleteResult, error) {
 	ref, err := completeRef(a)
 	if err != nil {
@@ -25,7 +25,7 @@ func (c *Conn) Complete(ctx context.Context, a wire.CompleteArgs) (*wire.Complet
 		return nil, err
 	}
 	if declared(s).Completions == nil {
-		return nil, wire.NewError(wire.CodeBadRequest, "the server does not offer completions")
+		return nil, newError(BadRequest, "the server does not offer completions")
 	}
 	params := &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: a.Argument, Value: a.Value}}
 	if len(a.Context) > 0 {
@@ -40,7 +40,7 @@ func (c *Conn) Complete(ctx context.Context, a wire.CompleteArgs) (*wire.Complet
 
 // completeRef checks the arguments of a completion and returns its reference.
 func completeRef(a wire.CompleteArgs) (*mcp.CompleteReference, error) {
-	bad := func(msg string) error { return wire.NewError(wire.CodeBadRequest, msg) }
+	bad := func(msg string) error { return newError(BadRequest, msg) }
 	switch {
 	case !validKey(a.Argument, maxKeyRunes):
 		return nil, bad("a completion needs the name of the argument")

@@ -70,10 +70,10 @@ type Config struct {
 	Subscriptions []string
 	// CallTimeout bounds each operation on the server (a tool call, a
 	// prompt, a read); default [DefaultCallTimeout]. One that passes fails
-	// with [wire.CodeTimeout].
+	// with [Timeout].
 	CallTimeout time.Duration
 	// MaxResultBytes caps the JSON of one operation's result; a larger one
-	// fails with [wire.CodeTooLarge]. Default [wire.MaxResultBytes].
+	// fails with [TooLarge]. Default [wire.MaxResultBytes].
 	MaxResultBytes int
 }
 

@@ -7,7 +7,7 @@
 // connecting → connected → discovering → ready, or failed with a short,
 // sanitized error, after which it reconnects with exponential backoff.
 // [Conn.CallTool], [Conn.GetPrompt], [Conn.ReadResource] and [Conn.Complete]
-// run operations on the live session and fail with a [*wire.Error].
+// run operations on the live session and fail with an [*Error].
 //
 // The state carries the capabilities the server declared, and the resource
 // subscriptions the connection keeps ([Conn.Subscribe], [Config.Subscriptions]):
@@ -55,9 +55,9 @@
 //   - one HTTP response body or SSE event is read up to 16 MiB (or twice
 //     [Config.MaxResultBytes] when that is more), and an op result whose
 //     converted JSON exceeds Config.MaxResultBytes fails with
-//     [wire.CodeTooLarge].
+//     [TooLarge].
 //
-// A failed operation says its cause once (callerrors.go): not connected
+// A failed operation says its cause once ([Code], callerrors.go): not connected
 // (naming the server's state), connection lost, the relay's per-call
 // timeout ([Config.CallTimeout]), cancelled, the server's JSON-RPC error
 // (with its code), too large. A request or response stream of a session

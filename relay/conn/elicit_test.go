@@ -624,8 +624,8 @@ func TestURLRequiredAgainAfterCompletionIsAnError(t *testing.T) {
 	done := callAsync(c, context.Background(), "guarded")
 	asker.next(t).answer(Answer{Action: wire.ActionAccept}, nil) // no Wait: complete at once
 	_, err := awaitCall(t, done)
-	if err == nil || wireCode(t, err) != wire.CodeUpstream || !strings.Contains(err.Error(), "asked again") {
-		t.Fatalf("call = %v, want an upstream error saying the server asked again", err)
+	if err == nil || errCode(t, err) != Unusable || !strings.Contains(err.Error(), "asked again") {
+		t.Fatalf("call = %v, want an unusable-answer error saying the server asked again", err)
 	}
 	asker.none(t)
 }

@@ -205,14 +205,14 @@ func toolNames(tools []wire.Tool) []string {
 	return out
 }
 
-// wireCode returns the code of a *wire.Error, or fails.
-func wireCode(t *testing.T, err error) wire.Code {
+// errCode returns the code of an *Error, or fails.
+func errCode(t *testing.T, err error) Code {
 	t.Helper()
-	var we *wire.Error
-	if !errors.As(err, &we) {
-		t.Fatalf("error %v (%T) is not a *wire.Error", err, err)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) is not an *Error", err, err)
 	}
-	return we.Code
+	return e.Code
 }
 
 // ourGoroutines counts goroutines running code of this package, other than

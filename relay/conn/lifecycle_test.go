@@ -86,8 +86,8 @@ func TestConnListsOnlyAdvertisedCapabilities(t *testing.T) {
 	if len(ready.Tools) != 1 || ready.Prompts != nil || ready.Resources != nil || ready.Templates != nil {
 		t.Errorf("lists %+v", ready)
 	}
-	if _, err := c.GetPrompt(context.Background(), "any", nil); err == nil || wireCode(t, err) != wire.CodeNotFound {
-		t.Errorf("prompt of a server without prompts: %v, want %s", err, wire.CodeNotFound)
+	if _, err := c.GetPrompt(context.Background(), "any", nil); err == nil || errCode(t, err) != NotFound {
+		t.Errorf("prompt of a server without prompts: %v, want %s", err, NotFound)
 	}
 }
 
@@ -137,8 +137,8 @@ func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
 			if failed.Error == "" || len(failed.Tools) != 1 {
 				t.Errorf("failed state %+v: want an error and the last known tools", failed)
 			}
-			if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || wireCode(t, err) != wire.CodeNotReady {
-				t.Errorf("call while failed: %v, want %s", err, wire.CodeNotReady)
+			if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || errCode(t, err) != NotReady {
+				t.Errorf("call while failed: %v, want %s", err, NotReady)
 			}
 
 			f.restart()
@@ -184,7 +184,7 @@ func TestCloseStopsEverything(t *testing.T) {
 	awaitNoGoroutines(t)
 	addNamedTool(f.server, "late") // would be a list change
 	c.Retry()
-	if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || wireCode(t, err) != wire.CodeNotReady {
+	if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || errCode(t, err) != NotReady {
 		t.Errorf("call after close: %v", err)
 	}
 	if len(r.states) != emitted {

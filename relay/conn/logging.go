@@ -51,10 +51,10 @@ func loggingState(init *mcp.InitializeResult) *wire.Logging {
 // SetLogLevel changes the level of log messages asked of the server, one of
 // [wire.LogLevels] or empty for none. It is kept for later sessions; on a
 // live session of a server that declares logging it applies at once. Errors
-// are [*wire.Error].
+// are [*Error].
 func (c *Conn) SetLogLevel(ctx context.Context, level string) error {
 	if level != "" && wire.LevelRank(level) < 0 {
-		return wire.NewError(wire.CodeBadRequest, "unknown log level "+wire.Sanitize(level, 20))
+		return newError(BadRequest, "unknown log level "+wire.Sanitize(level, 20))
 	}
 	c.mu.Lock()
 	c.logLevel = level

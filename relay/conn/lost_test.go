@@ -126,8 +126,8 @@ func testConnectionLost(t *testing.T, transport string, e era, resumable, agent 
 	if o.err == nil {
 		t.Fatal("the call succeeded")
 	}
-	if code := wireCode(t, o.err); code != wire.CodeConnectionLost {
-		t.Errorf("code %s (%v), want %s", code, o.err, wire.CodeConnectionLost)
+	if code := errCode(t, o.err); code != ConnectionLost {
+		t.Errorf("code %s (%v), want %s", code, o.err, ConnectionLost)
 	}
 	if msg := o.err.Error(); strings.Contains(msg, "answered with") || strings.Contains(msg, "EOF") {
 		t.Errorf("message %q", msg)
@@ -187,8 +187,8 @@ func TestCallCutByTheNetworkIsConnectionLostAndTheSessionStays(t *testing.T) {
 	<-cut
 	select {
 	case err := <-done:
-		if code := wireCode(t, err); code != wire.CodeConnectionLost {
-			t.Errorf("code %s (%v), want %s", code, err, wire.CodeConnectionLost)
+		if code := errCode(t, err); code != ConnectionLost {
+			t.Errorf("code %s (%v), want %s", code, err, ConnectionLost)
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("the call did not end within 2 s of its connection being cut")

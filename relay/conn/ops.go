@@ -16,7 +16,7 @@ import (
 // no arguments). When progress is not nil the call asks for progress
 // notifications and progress receives them, never after CallTool returns. A
 // result with IsError set is a result, not an error. Errors are
-// [*wire.Error].
+// [*Error].
 func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error) {
 	arguments, err := objectArgs(args)
 	if err != nil {
@@ -27,10 +27,10 @@ func (c *Conn) CallTool(ctx context.Context, name string, args json.RawMessage, 
 		return nil, err
 	}
 	if !c.knows(func() map[string]bool { return s.tools }, name) {
-		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
+		return nil, newError(NotFound, fmt.Sprintf("the server has no tool %q", name))
 	}
 	if c.ra.Tasks.Support(name) == wire.TaskSupportRequired {
-		return nil, wire.NewError(wire.CodeBadRequest, "this tool runs only as a task")
+		return nil, newError(BadRequest, "this tool runs only as a task")
 	}
 	params := &mcp.CallToolParams{Name: name, Arguments: arguments}
 	if progress != nil {
@@ -62,14 +62,14 @@ func (c *Conn) checkOutput(s *session, name string, out *wire.CallToolResult) {
 	}
 }
 
-// GetPrompt gets the prompt name with args. Errors are [*wire.Error].
+// GetPrompt gets the prompt name with args. Errors are [*Error].
 func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error) {
 	s, err := c.current()
 	if err != nil {
 		return nil, err
 	}
 	if !c.knows(func() map[string]bool { return s.prompts }, name) {
-		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no prompt %q", name))
+		return nil, newError(NotFound, fmt.Sprintf("the server has no prompt %q", name))
 	}
 	params := &mcp.GetPromptParams{Name: name, Arguments: args}
 	res, err := do(ctx, s, func(ctx context.Context) (*mcp.GetPromptResult, error) { return s.cs.GetPrompt(ctx, params) })
@@ -84,7 +84,7 @@ func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]strin
 }
 
 // ReadResource reads the resource at uri, listed or matching a template.
-// Errors are [*wire.Error].
+// Errors are [*Error].
 func (c *Conn) ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error) {
 	s, err := c.current()
 	if err != nil {
@@ -109,15 +109,8 @@ func (c *Conn) knows(list func() map[string]bool, name string) bool {
 }
 
 // do runs op on s under a context that ends with the caller's, with the
-// session or after the call timeout, and maps its failure to a
-// [*wire.Error].
+// session or after the call timeout, and maps its failure to an [*Error].
 func do[R any](ctx context.Context, s *session, op func(context.Context) (R, error)) (R, error) {
-	return within(ctx, s, op, func(caller, opCtx context.Context, err error) error { return s.opError(caller, opCtx, err) })
-}
-
-// within runs op on s under a context that ends with ctx, with the session
-// or after the call timeout; fail maps its failure.
-func within[R any](ctx context.Context, s *session, op func(context.Context) (R, error), fail func(caller, op context.Context, err error) error) (R, error) {
 	opCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(s.callTimeout, func() { cancel(errCallTimeout) })
@@ -127,20 +120,20 @@ func within[R any](ctx context.Context, s *session, op func(context.Context) (R,
 	res, err := op(opCtx)
 	if err != nil {
 		var zero R
-		return zero, fail(ctx, opCtx, err)
+		return zero, s.opError(ctx, opCtx, err)
 	}
 	return res, nil
 }
 
 // opError maps the failure of an operation on s; a connection that broke
 // makes the session probe the server at once.
-func (s *session) opError(caller, op context.Context, err error) *wire.Error {
-	we := opError(caller, op, err, s.callTimeout)
-	we.Message = s.scrub(we.Message)
-	if we.Code == wire.CodeConnectionLost {
+func (s *session) opError(caller, op context.Context, err error) *Error {
+	e := opError(caller, op, err, s.callTimeout)
+	e.Message = s.scrub(e.Message)
+	if e.Code == ConnectionLost {
 		s.suspect()
 	}
-	return we
+	return e
 }
 
 // objectArgs checks that args is a JSON object; empty and null mean {}.
@@ -150,7 +143,7 @@ func objectArgs(args json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage("{}"), nil
 	}
 	if args[0] != '{' || !json.Valid(args) {
-		return nil, wire.NewError(wire.CodeBadRequest, "tool arguments must be a JSON object")
+		return nil, newError(BadRequest, "tool arguments must be a JSON object")
 	}
 	return args, nil
 }
@@ -159,7 +152,7 @@ func objectArgs(args json.RawMessage) (json.RawMessage, error) {
 func sized[T any](v *T, limit int) (*T, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
+		return nil, newError(Internal, fmt.Sprintf("encode result: %v", err))
 	}
 	if len(b) > limit {
 		return nil, tooLarge(len(b), limit)

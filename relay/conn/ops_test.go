@@ -97,16 +97,16 @@ func TestCallToolErrors(t *testing.T) {
 				name, tool string
 				args       string
 				ctx        context.Context
-				code       wire.Code
+				code       Code
 				message    string
 			}{
-				{name: "unknown tool", tool: "nope", code: wire.CodeNotFound, message: `"nope"`},
-				{name: "array arguments", tool: "echo", args: `[1,2]`, code: wire.CodeBadRequest},
-				{name: "string arguments", tool: "echo", args: `"text"`, code: wire.CodeBadRequest},
-				{name: "malformed arguments", tool: "echo", args: `{"text":`, code: wire.CodeBadRequest},
-				{name: "protocol error", tool: "protocol_error", code: wire.CodeProtocol, message: "the server answered with error 0: bad [2J request"},
-				{name: "result too large", tool: "huge", code: wire.CodeTooLarge},
-				{name: "cancelled", tool: "echo", ctx: cancelled, code: wire.CodeCancelled},
+				{name: "unknown tool", tool: "nope", code: NotFound, message: `"nope"`},
+				{name: "array arguments", tool: "echo", args: `[1,2]`, code: BadRequest},
+				{name: "string arguments", tool: "echo", args: `"text"`, code: BadRequest},
+				{name: "malformed arguments", tool: "echo", args: `{"text":`, code: BadRequest},
+				{name: "protocol error", tool: "protocol_error", code: Server, message: "the server answered with error 0: bad [2J request"},
+				{name: "result too large", tool: "huge", code: TooLarge},
+				{name: "cancelled", tool: "echo", ctx: cancelled, code: Cancelled},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx := tc.ctx
@@ -117,7 +117,7 @@ func TestCallToolErrors(t *testing.T) {
 					if err == nil {
 						t.Fatalf("result %+v, want a %s error", res, tc.code)
 					}
-					if code := wireCode(t, err); code != tc.code {
+					if code := errCode(t, err); code != tc.code {
 						t.Errorf("code %s (%v), want %s", code, err, tc.code)
 					}
 					if !strings.Contains(err.Error(), tc.message) {
@@ -134,8 +134,8 @@ func TestCallToolCancelledWhileRunning(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.CallTool(ctx, "block", nil, nil)
-	if err == nil || wireCode(t, err) != wire.CodeCancelled {
-		t.Errorf("err %v, want %s", err, wire.CodeCancelled)
+	if err == nil || errCode(t, err) != Cancelled {
+		t.Errorf("err %v, want %s", err, Cancelled)
 	}
 }
 
@@ -247,7 +247,7 @@ func TestGetPromptAndReadResource(t *testing.T) {
 			if err != nil || len(p.Messages) != 1 || p.Messages[0].Role != "user" || p.Messages[0].Content.Text != "Hello Ada" {
 				t.Errorf("prompt: %+v, %v", p, err)
 			}
-			if _, err := c.GetPrompt(ctx, "nope", nil); err == nil || wireCode(t, err) != wire.CodeNotFound {
+			if _, err := c.GetPrompt(ctx, "nope", nil); err == nil || errCode(t, err) != NotFound {
 				t.Errorf("unknown prompt: %v", err)
 			}
 
@@ -260,8 +260,8 @@ func TestGetPromptAndReadResource(t *testing.T) {
 				t.Errorf("template read: %+v, %v", r, err)
 			}
 			_, err = c.ReadResource(ctx, "test://missing")
-			var we *wire.Error
-			if !errors.As(err, &we) || we.Code != wire.CodeProtocol || we.RPCCode != -32602 || !strings.Contains(we.Message, "error -32602: Resource not found") {
+			var we *Error
+			if !errors.As(err, &we) || we.Code != Server || we.RPC == nil || we.RPC.Code != -32602 || !strings.Contains(we.Message, "error -32602: Resource not found") {
 				t.Errorf("missing resource: %#v, want a protocol error with the server's code and message", err)
 			}
 		})
@@ -276,8 +276,8 @@ func TestOpsBeforeConnectingAreNotReady(t *testing.T) {
 	_, err2 := c.GetPrompt(ctx, "greet", nil)
 	_, err3 := c.ReadResource(ctx, "test://readme")
 	for _, err := range []error{err1, err2, err3} {
-		if err == nil || wireCode(t, err) != wire.CodeNotReady {
-			t.Errorf("err %v, want %s", err, wire.CodeNotReady)
+		if err == nil || errCode(t, err) != NotReady {
+			t.Errorf("err %v, want %s", err, NotReady)
 		}
 	}
 }

@@ -16,10 +16,8 @@ import (
 // schemas, annotations, icons, title) is what the server sent. They run on
 // the live session, like the dashboard's operations, with the same limits:
 // lists stop at maxListPages pages and maxListItems items, and a result over
-// [Config.MaxResultBytes] is an error. A JSON-RPC error of the server passes as
-// it is ([*jsonrpc.Error]), except a URL elicitation the relay could not
-// follow (-32042), whose URLs are for a person: it becomes an error without
-// them. Other errors are [*wire.Error].
+// [Config.MaxResultBytes] is an error. Errors are [*Error]; a JSON-RPC
+// error of the server is kept in it as it is ([Error.RPC]).
 
 // Capabilities returns the capabilities the server announced, or nil when
 // there is no live session.
@@ -195,29 +193,16 @@ func passThrough[R any](ctx context.Context, c *Conn, op func(context.Context, *
 	if err != nil {
 		return nil, err
 	}
-	res, err := within(ctx, s, func(ctx context.Context) (*R, error) { return op(ctx, s.cs) },
-		func(caller, opCtx context.Context, err error) error { return passError(s, caller, opCtx, err) })
+	res, err := do(ctx, s, func(ctx context.Context) (*R, error) { return op(ctx, s.cs) })
 	if err != nil {
 		return nil, err
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
-		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
+		return nil, newError(Internal, fmt.Sprintf("encode result: %v", err))
 	}
 	if len(b) > s.maxResult {
 		return nil, tooLarge(len(b), s.maxResult)
 	}
 	return res, nil
-}
-
-// passError keeps a server's JSON-RPC error, without the URLs of a -32042
-// error; any other error becomes a [*wire.Error].
-func passError(s *session, caller, op context.Context, err error) error {
-	if rpcErr := serverError(err); caller.Err() == nil && rpcErr != nil {
-		if rpcErr.Code == mcp.CodeURLElicitationRequired {
-			return wire.NewError(wire.CodeUpstream, "the server requires a person to open a URL, which the relay could not ask for")
-		}
-		return rpcErr
-	}
-	return s.opError(caller, op, err)
 }

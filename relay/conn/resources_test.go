@@ -65,7 +65,7 @@ func TestCompleteSendsContextAndSanitizesValues(t *testing.T) {
 			if !slices.Equal(res.Values, want) || res.Total != 42 || !res.HasMore {
 				t.Errorf("got %+v, want values %q, total 42, more", res, want)
 			}
-			if _, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: "ref/other"}, Argument: "x"}); wireCode(t, err) != wire.CodeBadRequest {
+			if _, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: "ref/other"}, Argument: "x"}); errCode(t, err) != BadRequest {
 				t.Errorf("a bad reference: %v", err)
 			}
 		})
@@ -78,10 +78,10 @@ func TestCompleteNeedsTheCapability(t *testing.T) {
 		t.Fatalf("a server without completions shows them: %+v", ready.Capabilities)
 	}
 	_, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: "greet"}, Argument: "who"})
-	if wireCode(t, err) != wire.CodeBadRequest {
+	if errCode(t, err) != BadRequest {
 		t.Errorf("got %v, want bad_request", err)
 	}
-	if err := c.Subscribe(context.Background(), "test://readme"); wireCode(t, err) != wire.CodeBadRequest {
+	if err := c.Subscribe(context.Background(), "test://readme"); errCode(t, err) != BadRequest {
 		t.Errorf("subscribe without the capability: %v", err)
 	}
 }

@@ -182,8 +182,8 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 				t.Errorf("levels logged after raising the level = %v; want %v", got, want)
 			}
 
-			if err := c.SetLogLevel(context.Background(), "loud"); wireCode(t, err) != wire.CodeBadRequest {
-				t.Errorf("an unknown level: code %s; want %s", wireCode(t, err), wire.CodeBadRequest)
+			if err := c.SetLogLevel(context.Background(), "loud"); errCode(t, err) != BadRequest {
+				t.Errorf("an unknown level: code %s; want %s", errCode(t, err), BadRequest)
 			}
 		})
 	}

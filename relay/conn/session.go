@@ -250,7 +250,7 @@ func (c *Conn) current() (*session, error) {
 }
 
 // notReady says that a server in state st has no live session.
-func notReady(st wire.Server) *wire.Error {
+func notReady(st wire.Server) *Error {
 	const prefix = "the server is not connected: "
 	var why string
 	switch st.State {
@@ -263,5 +263,5 @@ func notReady(st wire.Server) *wire.Error {
 	default:
 		why = "the relay is still connecting to it"
 	}
-	return wire.NewError(wire.CodeNotReady, prefix+why)
+	return newError(NotReady, prefix+why)
 }

@@ -56,7 +56,7 @@ func (c *Conn) stdioTransport() mcp.Transport {
 var errStartCommand = errors.New("the configured command did not start; the relay's log says why")
 
 // errNoCommand fails a stdio connection configured without a command.
-var errNoCommand = wire.NewError(wire.CodeNotConfigured, "the relay's configuration has no command for this server")
+var errNoCommand = errors.New("the relay's configuration has no command for this server")
 
 // stdioReadAlong shows scan every message its connections read.
 type stdioReadAlong struct {

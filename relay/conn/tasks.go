@@ -3,7 +3,6 @@ package conn
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -83,7 +82,7 @@ func (c *Conn) TaskMode(name string) (task bool, err error) {
 	declared := c.ra.Tasks.ToolCalls()
 	switch {
 	case support == wire.TaskSupportRequired && !declared:
-		return false, wire.NewError(wire.CodeBadRequest, uncallableNoTasks)
+		return false, newError(BadRequest, uncallableNoTasks)
 	case support == wire.TaskSupportRequired, support == wire.TaskSupportOptional && declared:
 		return true, nil
 	}
@@ -102,7 +101,7 @@ const uncallableNoTasks = "this tool runs only as a task, and the server did not
 // once with the task as soon as the server created it, then status (when
 // not nil) with each status seen;
 // the result is the task's, fetched with tasks/result. When progress is not
-// nil it gets the task's progress notifications. Errors are [*wire.Error].
+// nil it gets the task's progress notifications. Errors are [*Error].
 func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
 	if created == nil {
 		created = func(wire.CallTask) {}
@@ -119,7 +118,7 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 		return nil, err
 	}
 	if !c.knows(func() map[string]bool { return s.tools }, name) {
-		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
+		return nil, newError(NotFound, fmt.Sprintf("the server has no tool %q", name))
 	}
 	params := &taskCallParams{Name: name, Arguments: arguments, Task: taskParams{TTL: taskTTL.Milliseconds()}}
 	if progress != nil {
@@ -169,7 +168,7 @@ func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParam
 	if len(res.Content) > 0 || res.StructuredContent != nil || res.IsError {
 		return taskInfo{}, res, nil
 	}
-	return taskInfo{}, nil, wire.NewError(wire.CodeUpstream, "the server answered the task call without creating a task")
+	return taskInfo{}, nil, newError(Unusable, "the server answered the task call without creating a task")
 }
 
 // WatchTask follows a task created earlier (before a reconnect or a restart
@@ -195,7 +194,7 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 	report(t)
 	for {
 		if t.Status == wire.TaskCancelled {
-			return nil, wire.NewError(wire.CodeCancelled, "the server cancelled the task")
+			return nil, newError(Cancelled, "the server cancelled the task")
 		}
 		if t.Status != wire.TaskWorking {
 			res, err := c.taskResult(ctx, t.TaskID)
@@ -207,10 +206,10 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+			return nil, newError(Cancelled, "cancelled")
 		case <-c.ctx.Done():
 			timer.Stop()
-			return nil, wire.NewError(wire.CodeNotReady, "the connection closed")
+			return nil, newError(NotReady, "the connection closed")
 		case n := <-notes:
 			timer.Stop()
 			t = n
@@ -262,12 +261,12 @@ func (c *Conn) getTask(ctx context.Context, id string) (taskInfo, error) {
 		return taskInfo{}, err
 	}
 	if res.TaskID != id {
-		return taskInfo{}, wire.NewError(wire.CodeUpstream, "the server answered tasks/get for another task")
+		return taskInfo{}, newError(Unusable, "the server answered tasks/get for another task")
 	}
 	return res.taskInfo, nil
 }
 
-// CancelTask asks the server to cancel a task. Errors are [*wire.Error].
+// CancelTask asks the server to cancel a task. Errors are [*Error].
 func (c *Conn) CancelTask(ctx context.Context, id string) error {
 	s, err := c.current()
 	if err != nil {
@@ -297,6 +296,5 @@ func wireTask(t taskInfo) wire.CallTask {
 
 // isNotReady reports whether err says the server is not connected now.
 func isNotReady(err error) bool {
-	var we *wire.Error
-	return errors.As(err, &we) && we.Code == wire.CodeNotReady
+	return hasCode(err, NotReady)
 }

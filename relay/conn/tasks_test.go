@@ -71,7 +71,7 @@ func TestRequiredTaskToolWithoutTaskCapabilityIsUncallable(t *testing.T) {
 	if got := toolNamed(st.Tools, taskfixture.ToolResearch).Uncallable; got == "" {
 		t.Fatalf("research is callable without a tasks capability")
 	}
-	if _, err := c.TaskMode(taskfixture.ToolResearch); wireCode(t, err) != wire.CodeBadRequest {
+	if _, err := c.TaskMode(taskfixture.ToolResearch); errCode(t, err) != BadRequest {
 		t.Errorf("TaskMode error = %v, want bad request", err)
 	}
 }
@@ -79,7 +79,7 @@ func TestRequiredTaskToolWithoutTaskCapabilityIsUncallable(t *testing.T) {
 func TestRequiredTaskToolIsNotCalledPlainly(t *testing.T) {
 	_, c, _ := startTaskFixture(t, taskfixture.Config{})
 	_, err := c.CallTool(context.Background(), taskfixture.ToolResearch, json.RawMessage(`{"topic":"x"}`), nil)
-	if wireCode(t, err) != wire.CodeBadRequest {
+	if errCode(t, err) != BadRequest {
 		t.Fatalf("plain call of a required-task tool: err = %v, want bad request", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -326,8 +327,7 @@ func (a *API) untrack(key string, run *callRun) {
 // wireError is err as an agent may see it: a wire error passes, anything
 // else is internal.
 func wireError(err error) *wire.Error {
-	var we *wire.Error
-	if errors.As(err, &we) {
+	if we, ok := mcpwire.Error(err); ok {
 		return we
 	}
 	return wire.NewError(wire.CodeInternal, "internal error; see the relay log")

@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -149,28 +151,50 @@ func toolError(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: asWire(err).Message}}}
 }
 
+// msgURLUnasked is what an agent gets of a server's -32042 error the relay
+// could not follow: its URLs are for a person.
+const msgURLUnasked = "the server requires a person to open a URL, which the relay could not ask for"
+
+// forAgent is what an agent may see of err: the server's JSON-RPC error as
+// it is, except a -32042 one, whose URLs are for a person; otherwise the
+// relay's reason.
+func forAgent(err error) (*jsonrpc.Error, *wire.Error) {
+	var ce *conn.Error
+	if errors.As(err, &ce) && ce.RPC != nil {
+		if ce.RPC.Code == mcp.CodeURLElicitationRequired {
+			return nil, wire.NewError(wire.CodeUpstream, msgURLUnasked)
+		}
+		return ce.RPC, nil
+	}
+	return nil, asWire(err)
+}
+
 // passError returns what the agent gets for err: the server's JSON-RPC
 // error as it is, the cancellation when the agent cancelled, a tool error
 // otherwise.
 func passError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
-	var rpcErr *jsonrpc.Error
+	rpcErr, we := forAgent(err)
 	switch {
-	case errors.As(err, &rpcErr):
+	case rpcErr != nil:
 		return nil, rpcErr
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return toolError(err), nil
+	return toolError(we), nil
 }
 
 // requestError is what the agent gets for err on a request other than a
 // tool call: the server's JSON-RPC error as it is, the cancellation when the
 // agent cancelled, an internal error with the relay's reason otherwise.
 func requestError(ctx context.Context, err error) error {
-	if _, rpcErr := passError(ctx, err); rpcErr != nil {
+	rpcErr, we := forAgent(err)
+	switch {
+	case rpcErr != nil:
 		return rpcErr
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: asWire(err).Message}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: we.Message}
 }
 
 // outcomeOf is the recorded outcome of a call that failed with err.
@@ -183,8 +207,7 @@ func outcomeOf(ctx context.Context, err error) wire.Outcome {
 
 // asWire returns err as a wire error, sanitized.
 func asWire(err error) *wire.Error {
-	var we *wire.Error
-	if errors.As(err, &we) {
+	if we, ok := mcpwire.Error(err); ok {
 		return we
 	}
 	return wire.NewError(wire.CodeUpstream, err.Error())
