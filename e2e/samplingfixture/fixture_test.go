@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
@@ -65,11 +67,11 @@ func call(t *testing.T, c *conn.Conn, tool string) samplingfixture.Outcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	res, err := c.CallTool(ctx, tool, nil, nil)
+	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: tool}, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
-	o, err := samplingfixture.ParseOutcome(res.Content[0].Text)
+	o, err := samplingfixture.ParseOutcome(res.Content[0].(*mcp.TextContent).Text)
 	if err != nil {
 		t.Fatal(err)
 	}

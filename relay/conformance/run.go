@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -95,7 +97,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if sc.tool == "" {
 		return nil
 	}
-	res, err := c.CallTool(ctx, sc.tool, sc.args, nil)
+	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: sc.tool, Arguments: sc.args}, nil)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			err = cause // why the call was cut short
@@ -129,14 +131,14 @@ func awaitReady(ctx context.Context, w *watcher) (wire.Server, error) {
 }
 
 // resultText joins the text blocks of a tool result, for messages.
-func resultText(res *wire.CallToolResult) string {
+func resultText(res *mcp.CallToolResult) string {
 	var out string
 	for _, c := range res.Content {
-		if c.Type == "text" {
+		if t, ok := c.(*mcp.TextContent); ok {
 			if out != "" {
 				out += " "
 			}
-			out += c.Text
+			out += t.Text
 		}
 	}
 	return out

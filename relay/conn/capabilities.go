@@ -1,10 +1,8 @@
 package conn
 
 import (
-	"context"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -82,21 +80,6 @@ func (c *Conn) markTaskSupport(tools []wire.Tool) {
 			tools[i].Uncallable = uncallableNoTasks
 		}
 	}
-}
-
-// Ping pings the server and returns the round-trip time. Errors are
-// [*Error].
-func (c *Conn) Ping(ctx context.Context) (time.Duration, error) {
-	s, err := c.current()
-	if err != nil {
-		return 0, err
-	}
-	start := time.Now()
-	_, err = do(ctx, s, func(ctx context.Context) (struct{}, error) { return struct{}{}, s.cs.Ping(ctx, nil) })
-	if err != nil {
-		return 0, err
-	}
-	return time.Since(start), nil
 }
 
 // declared returns the capabilities the server of s declared.

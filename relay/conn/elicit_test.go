@@ -102,14 +102,14 @@ func report(res *mcp.ElicitResult, err error) *mcp.CallToolResult {
 }
 
 // outcomeOf reads a fixture tool's report: outcomeOf(t)(c.CallTool(...)).
-func outcomeOf(t *testing.T) func(*wire.CallToolResult, error) outcome {
-	return func(res *wire.CallToolResult, err error) outcome {
+func outcomeOf(t *testing.T) func(*mcp.CallToolResult, error) outcome {
+	return func(res *mcp.CallToolResult, err error) outcome {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("call: %v", err)
 		}
 		var o outcome
-		if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].Text), &o) != nil {
+		if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &o) != nil {
 			t.Fatalf("result %+v is not an outcome", res)
 		}
 		return o
@@ -164,18 +164,18 @@ func startAsking(t *testing.T, f *fixture, asker Asker, modes AskModes) (*Conn, 
 func callAsync(c *Conn, ctx context.Context, name string) <-chan outcomeOrErr {
 	out := make(chan outcomeOrErr, 1)
 	go func() {
-		res, err := c.CallTool(ctx, name, nil, nil)
+		res, err := c.CallTool(ctx, toolCall(name, nil), nil)
 		out <- outcomeOrErr{res, err}
 	}()
 	return out
 }
 
 type outcomeOrErr struct {
-	res *wire.CallToolResult
+	res *mcp.CallToolResult
 	err error
 }
 
-func awaitCall(t *testing.T, ch <-chan outcomeOrErr) (*wire.CallToolResult, error) {
+func awaitCall(t *testing.T, ch <-chan outcomeOrErr) (*mcp.CallToolResult, error) {
 	t.Helper()
 	select {
 	case r := <-ch:
@@ -209,12 +209,12 @@ func TestElicitationCapabilityFollowsTheConfig(t *testing.T) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 				})
 			c, _ := startAsking(t, f, tt.asker, tt.modes)
-			res, err := c.CallTool(context.Background(), "caps", nil, nil)
+			res, err := c.CallTool(context.Background(), toolCall("caps", nil), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var caps mcp.ClientCapabilities
-			if err := json.Unmarshal([]byte(res.Content[0].Text), &caps); err != nil {
+			if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &caps); err != nil {
 				t.Fatal(err)
 			}
 			if tt.none {
@@ -224,7 +224,7 @@ func TestElicitationCapabilityFollowsTheConfig(t *testing.T) {
 				return
 			}
 			if caps.Elicitation == nil || (caps.Elicitation.Form != nil) != tt.form || (caps.Elicitation.URL != nil) != tt.url {
-				t.Fatalf("advertised %s, want form %t url %t", res.Content[0].Text, tt.form, tt.url)
+				t.Fatalf("advertised %s, want form %t url %t", res.Content[0].(*mcp.TextContent).Text, tt.form, tt.url)
 			}
 		})
 	}
@@ -282,12 +282,12 @@ func TestAcceptDefaultsAnswersWithTheSchemaDefaults(t *testing.T) {
 	addElicitTool(f.server, "url", urlParams("e1"), nil)
 	c, _ := startAsking(t, f, AcceptDefaults{}, AllAskModes)
 
-	o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
+	o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("ask", nil), nil))
 	want := map[string]any{"name": "Ada", "count": 3.0, "tags": []any{"a"}, "ok": true}
 	if o.Action != wire.ActionAccept || !jsonEqual(o.Content, want) {
 		t.Errorf("the server got %+v, want accept with %v", o, want)
 	}
-	if o := outcomeOf(t)(c.CallTool(context.Background(), "url", nil, nil)); o.Action != wire.ActionDecline {
+	if o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("url", nil), nil)); o.Action != wire.ActionDecline {
 		t.Errorf("url: the server got %+v, want decline", o)
 	}
 }
@@ -330,7 +330,7 @@ func TestElicitationInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
 			addElicitTool(f.server, "ask", tt.tool, nil)
 			asker := newScriptedAsker()
 			c, _ := startAsking(t, f, asker, tt.modes)
-			o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
+			o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("ask", nil), nil))
 			if o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, "not supported") {
 				t.Fatalf("the server got %+v, want -32602", o)
 			}
@@ -348,7 +348,7 @@ func TestUnsupportedSchemaIsInvalidParams(t *testing.T) {
 	}, nil)
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AllAskModes)
-	o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
+	o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("ask", nil), nil))
 	if o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, "bytes") {
 		t.Fatalf("the server got %+v, want -32602 for the schema's size", o)
 	}
@@ -550,14 +550,14 @@ func TestURLRequiredIsRetriedOnceCompleted(t *testing.T) {
 		run  func(c *Conn) (string, error)
 	}{
 		{"tool", func(c *Conn) (string, error) {
-			res, err := c.CallTool(context.Background(), "guarded", nil, nil)
+			res, err := c.CallTool(context.Background(), toolCall("guarded", nil), nil)
 			if err != nil {
 				return "", err
 			}
-			return res.Content[0].Text, nil
+			return res.Content[0].(*mcp.TextContent).Text, nil
 		}},
 		{"resource", func(c *Conn) (string, error) {
-			res, err := c.ReadResource(context.Background(), "test://guarded")
+			res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "test://guarded"})
 			if err != nil {
 				return "", err
 			}
@@ -649,7 +649,7 @@ func TestURLRequiredWithoutURLModeReachesTheCaller(t *testing.T) {
 	u.add(f.server)
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AskModes{Form: true})
-	_, err := c.CallTool(context.Background(), "guarded", nil, nil)
+	_, err := c.CallTool(context.Background(), toolCall("guarded", nil), nil)
 	if err == nil || !strings.Contains(err.Error(), "URL elicitation required") {
 		t.Fatalf("call = %v, want the server's -32042 error", err)
 	}

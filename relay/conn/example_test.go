@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/demo"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
@@ -35,11 +37,11 @@ func ExampleStart() {
 	for _, t := range s.Tools {
 		fmt.Println("-", t.Name)
 	}
-	res, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"hello"}`), nil)
+	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"text":"hello"}`)}, nil)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.Content[0].Text)
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// switchboard-demo 2026-07-28
 	// - add

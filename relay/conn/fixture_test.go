@@ -2,6 +2,7 @@ package conn
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -261,4 +262,10 @@ func awaitNoGoroutines(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // polling with a deadline: goroutine exit has no event
 	}
+}
+
+// toolCall is the params of a call of tool name with args, a JSON object
+// (nil for none).
+func toolCall(name string, args json.RawMessage) *mcp.CallToolParams {
+	return &mcp.CallToolParams{Name: name, Arguments: args}
 }

@@ -86,7 +86,7 @@ func TestConnListsOnlyAdvertisedCapabilities(t *testing.T) {
 	if len(ready.Tools) != 1 || ready.Prompts != nil || ready.Resources != nil || ready.Templates != nil {
 		t.Errorf("lists %+v", ready)
 	}
-	if _, err := c.GetPrompt(context.Background(), "any", nil); err == nil || errCode(t, err) != NotFound {
+	if _, err := c.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "any", Arguments: nil}); err == nil || errCode(t, err) != NotFound {
 		t.Errorf("prompt of a server without prompts: %v, want %s", err, NotFound)
 	}
 }
@@ -137,7 +137,7 @@ func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
 			if failed.Error == "" || len(failed.Tools) != 1 {
 				t.Errorf("failed state %+v: want an error and the last known tools", failed)
 			}
-			if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || errCode(t, err) != NotReady {
+			if _, err := c.CallTool(context.Background(), toolCall("echo", nil), nil); err == nil || errCode(t, err) != NotReady {
 				t.Errorf("call while failed: %v, want %s", err, NotReady)
 			}
 
@@ -146,8 +146,8 @@ func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
 			if ready.Error != "" || len(ready.Tools) != 1 {
 				t.Errorf("ready again %+v", ready)
 			}
-			res, err := c.CallTool(context.Background(), "echo", []byte(`{"text":"back"}`), nil)
-			if err != nil || res.Content[0].Text != "back" {
+			res, err := c.CallTool(context.Background(), toolCall("echo", []byte(`{"text":"back"}`)), nil)
+			if err != nil || res.Content[0].(*mcp.TextContent).Text != "back" {
 				t.Errorf("call after recovery: %+v, %v", res, err)
 			}
 		})
@@ -184,7 +184,7 @@ func TestCloseStopsEverything(t *testing.T) {
 	awaitNoGoroutines(t)
 	addNamedTool(f.server, "late") // would be a list change
 	c.Retry()
-	if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || errCode(t, err) != NotReady {
+	if _, err := c.CallTool(context.Background(), toolCall("echo", nil), nil); err == nil || errCode(t, err) != NotReady {
 		t.Errorf("call after close: %v", err)
 	}
 	if len(r.states) != emitted {

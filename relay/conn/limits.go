@@ -15,7 +15,6 @@ const (
 	maxMIMERunes         = 128
 	maxDescriptionRunes  = 8192
 	maxInstructionsRunes = 8192
-	maxProgressRunes     = 500
 	maxPromptArguments   = 64
 	maxSchemaBytes       = 64 << 10
 	maxAnnotationsBytes  = 4 << 10

@@ -101,9 +101,9 @@ func testConnectionLost(t *testing.T, transport string, e era, resumable, agent 
 	go func() {
 		var err error
 		if agent {
-			_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "die", Arguments: map[string]any{}}, nil)
+			_, err = c.CallTool(context.Background(), &mcp.CallToolParams{Name: "die", Arguments: map[string]any{}}, nil)
 		} else {
-			_, err = c.CallTool(context.Background(), "die", json.RawMessage(`{}`), nil)
+			_, err = c.CallTool(context.Background(), toolCall("die", json.RawMessage(`{}`)), nil)
 		}
 		done <- outcome{err, time.Now()}
 	}()
@@ -181,7 +181,7 @@ func TestCallCutByTheNetworkIsConnectionLostAndTheSessionStays(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.CallTool(context.Background(), "cut", json.RawMessage(`{}`), nil)
+		_, err := c.CallTool(context.Background(), toolCall("cut", json.RawMessage(`{}`)), nil)
 		done <- err
 	}()
 	<-cut
@@ -194,8 +194,8 @@ func TestCallCutByTheNetworkIsConnectionLostAndTheSessionStays(t *testing.T) {
 		t.Fatal("the call did not end within 2 s of its connection being cut")
 	}
 	// The server still answers: the session goes on.
-	res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"on"}`), nil)
-	if err != nil || res.Content[0].Text != "on" {
+	res, err := c.CallTool(context.Background(), toolCall("echo", json.RawMessage(`{"text":"on"}`)), nil)
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "on" {
 		t.Fatalf("after the cut: %+v, %v", res, err)
 	}
 }

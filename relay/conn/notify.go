@@ -98,7 +98,7 @@ func (c *Conn) HoldSubscription(ctx context.Context, uri string) error {
 	if !first {
 		return nil
 	}
-	_, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
+	_, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
 		return &struct{}{}, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
 	if err != nil {
@@ -118,7 +118,7 @@ func (c *Conn) ReleaseSubscription(ctx context.Context, uri string) error {
 	if !last || person {
 		return nil
 	}
-	_, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
+	_, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
 		return &struct{}{}, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 	})
 	return err

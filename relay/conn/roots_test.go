@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/rootsfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -79,14 +81,14 @@ func levelsFrom(logs []wire.LogEntry, i int) []string {
 // listRoots calls the fixture's roots tool.
 func listRoots(t *testing.T, c *Conn) []rootsfixture.Root {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), "roots", nil, nil)
+	res, err := c.CallTool(context.Background(), toolCall("roots", nil), nil)
 	if err != nil {
 		t.Fatalf("call roots: %v", err)
 	}
 	if res.IsError || len(res.Content) != 1 {
 		t.Fatalf("roots tool failed: %+v", res)
 	}
-	roots, err := rootsfixture.ParseRoots(res.Content[0].Text)
+	roots, err := rootsfixture.ParseRoots(res.Content[0].(*mcp.TextContent).Text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			}
 			call := func() {
 				t.Helper()
-				if _, err := c.CallTool(context.Background(), "log", json.RawMessage(`{"message":"hi"}`), nil); err != nil {
+				if _, err := c.CallTool(context.Background(), toolCall("log", json.RawMessage(`{"message":"hi"}`)), nil); err != nil {
 					t.Fatalf("call log: %v", err)
 				}
 			}
@@ -213,7 +215,7 @@ func TestActivityNotesAListChange(t *testing.T) {
 			cfg.Journal = j
 			c, r := start(t, cfg)
 			r.awaitState(wire.StateReady)
-			if _, err := c.CallTool(context.Background(), "grow", nil, nil); err != nil {
+			if _, err := c.CallTool(context.Background(), toolCall("grow", nil), nil); err != nil {
 				t.Fatal(err)
 			}
 			j.await(t, "a tools list change", func(_ []wire.LogEntry, activity []wire.ActivityKind) bool {

@@ -59,13 +59,13 @@ func reportSample(res *mcp.CreateMessageWithToolsResult, err error) *mcp.CallToo
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
-func sampledOf(t *testing.T, res *wire.CallToolResult, err error) sampled {
+func sampledOf(t *testing.T, res *mcp.CallToolResult, err error) sampled {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("call: %v", err)
 	}
 	var o sampled
-	if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].Text), &o) != nil {
+	if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &o) != nil {
 		t.Fatalf("result %+v is not a sampling report", res)
 	}
 	return o
@@ -106,19 +106,19 @@ func TestSamplingCapabilityFollowsTheConfig(t *testing.T) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 				})
 			c, _ := startAsking(t, f, tt.asker, tt.modes)
-			res, err := c.CallTool(context.Background(), "caps", nil, nil)
+			res, err := c.CallTool(context.Background(), toolCall("caps", nil), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var caps mcp.ClientCapabilities
-			if err := json.Unmarshal([]byte(res.Content[0].Text), &caps); err != nil {
+			if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &caps); err != nil {
 				t.Fatal(err)
 			}
 			if got := caps.Sampling != nil; got != tt.want {
-				t.Fatalf("sampling advertised %t, want %t (%s)", got, tt.want, res.Content[0].Text)
+				t.Fatalf("sampling advertised %t, want %t (%s)", got, tt.want, res.Content[0].(*mcp.TextContent).Text)
 			}
 			if tt.want && caps.Sampling.Tools == nil {
-				t.Errorf("sampling advertised without tools: %s", res.Content[0].Text)
+				t.Errorf("sampling advertised without tools: %s", res.Content[0].(*mcp.TextContent).Text)
 			}
 		})
 	}

@@ -97,7 +97,7 @@ func TestElicitationOnTheStandaloneStreamKeepsTheServersPropertyOrder(t *testing
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AllAskModes)
 
-	if _, err := c.CallTool(context.Background(), "later", nil, nil); err != nil {
+	if _, err := c.CallTool(context.Background(), toolCall("later", nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	checkAskedInOrder(t, asker, wire.AskFromElicitation)

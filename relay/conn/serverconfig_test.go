@@ -38,7 +38,7 @@ func TestAutoTransportFallsBackToSSEAndSaysSo(t *testing.T) {
 	if ready.Transport != wire.TransportAuto || ready.TransportInUse != wire.TransportSSE || len(ready.Tools) != 1 {
 		t.Fatalf("ready %+v", ready.Meta())
 	}
-	if _, err := c.CallTool(t.Context(), "echo", []byte(`{"text":"over sse"}`), nil); err != nil {
+	if _, err := c.CallTool(t.Context(), toolCall("echo", []byte(`{"text":"over sse"}`)), nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -122,7 +122,7 @@ func TestHeadersGoUpstreamToTheServersOriginOnly(t *testing.T) {
 	cfg.Headers = map[string]string{"X-Api-Key": "k-123"}
 	c, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
-	if _, err := c.CallTool(t.Context(), "echo", []byte(`{"text":"with the key"}`), nil); err != nil {
+	if _, err := c.CallTool(t.Context(), toolCall("echo", []byte(`{"text":"with the key"}`)), nil); err != nil {
 		t.Fatal(err)
 	}
 

@@ -28,8 +28,8 @@ func TestSSEConnectionStaysOpenAfterTheHandshakeAndClosesCleanly(t *testing.T) {
 	}
 	// The event stream outlived the handshake's context: answers still arrive.
 	for range 3 {
-		res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"sse"}`), nil)
-		if err != nil || res.Content[0].Text != "sse" {
+		res, err := c.CallTool(context.Background(), toolCall("echo", json.RawMessage(`{"text":"sse"}`)), nil)
+		if err != nil || res.Content[0].(*mcp.TextContent).Text != "sse" {
 			t.Fatalf("echo over SSE: %+v, %v", res, err)
 		}
 	}

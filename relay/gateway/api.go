@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/session"
@@ -248,11 +250,16 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	defer a.untrack(g.KeyID, run)
 	waiting := newWaiter(ctx, nil, nil, 0)
 	ctx = session.WithCaller(ctx, session.Caller{Agent: g.Agent, Tool: tool, Call: "api-" + strconv.FormatUint(a.calls.Add(1), 10), Note: waiting.note})
-	var res *wire.CallToolResult
+	p := &mcp.CallToolParams{Name: tool, Arguments: req.Arguments}
+	var raw *mcp.CallToolResult
 	if t, ok := c.(taskRunner); ok && t.TaskRequired(tool) {
-		res, err = t.CallToolTask(ctx, tool, req.Arguments, nil, nil, nil)
+		raw, err = t.CallToolTask(ctx, p, nil, nil, nil)
 	} else {
-		res, err = c.CallTool(ctx, tool, req.Arguments, nil)
+		raw, err = c.CallTool(ctx, p, nil)
+	}
+	var res *wire.CallToolResult
+	if err == nil {
+		res, err = s.ToolResult(server, tool, raw)
 	}
 	asked, timedOut := waiting.stop()
 	rec.asked = asked

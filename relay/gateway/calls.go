@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -38,16 +37,17 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		}
 		w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 		ctx = session.WithCaller(ctx, v.caller(grant, name, w))
-		var progress func(wire.Progress)
+		var progress func(*mcp.ProgressNotificationParams)
 		if w.token != nil {
-			progress = w.forward
+			progress = func(p *mcp.ProgressNotificationParams) { w.forward(mcpwire.Progress(p)) }
 		}
 		end := v.begin(id, ctx, req.Session)
+		p := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}
 		var res *mcp.CallToolResult
 		if t, ok := up.(taskRunner); ok && t.TaskRequired(name) {
-			res, err = runTask(ctx, t, name, req.Params.Arguments, progress)
+			res, err = t.CallToolTask(ctx, p, progress, nil, nil)
 		} else {
-			res, err = up.CallToolMCP(ctx, &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}, progress)
+			res, err = up.CallTool(ctx, p, progress)
 		}
 		end()
 		asked, timedOut := w.stop()
@@ -80,7 +80,7 @@ func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 		}
 		w := newWaiter(ctx, req.Session, nil, 0)
 		ctx = session.WithCaller(ctx, v.caller(grant, name, w))
-		res, err := up.GetPromptMCP(ctx, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
+		res, err := up.GetPrompt(ctx, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
 		rec.asked, _ = w.stop()
 		if err != nil {
 			rec.done(ctx, outcomeOf(ctx, err))
@@ -111,7 +111,7 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 		}
 		w := newWaiter(ctx, req.Session, nil, 0)
 		ctx = session.WithCaller(ctx, v.caller(grant, uri, w))
-		res, err := up.ReadResourceMCP(ctx, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
+		res, err := up.ReadResource(ctx, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
 		rec.asked, _ = w.stop()
 		if err != nil {
 			rec.done(ctx, outcomeOf(ctx, err))
@@ -242,7 +242,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		return nil, err
 	}
 	p.Ref = &ref
-	res, err := up.CompleteMCP(ctx, &p)
+	res, err := up.Complete(ctx, &p)
 	if err != nil {
 		return nil, requestError(ctx, err)
 	}
@@ -284,7 +284,7 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return nil, err
 		}
-		if err := up.PingMCP(ctx); err != nil {
+		if _, err := up.Ping(ctx); err != nil {
 			return nil, requestError(ctx, err)
 		}
 		return next(ctx, method, req)
@@ -296,22 +296,5 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 // task itself, so the agent calls it like any tool and gets its result.
 type taskRunner interface {
 	TaskRequired(tool string) bool
-	CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error)
-}
-
-// runTask calls tool name of t as a task and returns its result.
-func runTask(ctx context.Context, t taskRunner, name string, args json.RawMessage, progress func(wire.Progress)) (*mcp.CallToolResult, error) {
-	res, err := t.CallToolTask(ctx, name, args, progress, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, wire.NewError(wire.CodeInternal, "encode the task's result: "+err.Error())
-	}
-	var out mcp.CallToolResult
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, "the task's result: "+err.Error())
-	}
-	return &out, nil
+	CallToolTask(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams), created, status func(conn.Task)) (*mcp.CallToolResult, error)
 }

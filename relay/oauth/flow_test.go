@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -14,14 +16,14 @@ import (
 var readScope = oauthfixture.ResourceConfig{Scopes: []string{"mcp:read"}}
 
 func echo(t *testing.T, c interface {
-	CallTool(context.Context, string, json.RawMessage, func(wire.Progress)) (*wire.CallToolResult, error)
+	CallTool(context.Context, *mcp.CallToolParams, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
 }, text string) {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), oauthfixture.ToolEcho, json.RawMessage(`{"text":"`+text+`"}`), nil)
+	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"` + text + `"}`)}, nil)
 	if err != nil {
 		t.Fatalf("echo: %v", err)
 	}
-	if len(res.Content) != 1 || res.Content[0].Text != text {
+	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != text {
 		t.Fatalf("echo result %+v", res)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -100,7 +102,7 @@ func TestFailedRefreshMovesTheServerBackToAuthenticating(t *testing.T) {
 	c, r := authorized(t, w)
 	w.as.RevokeAccessTokens()
 	w.as.RevokeRefreshTokens()
-	_, err := c.CallTool(context.Background(), oauthfixture.ToolEcho, json.RawMessage(`{"text":"x"}`), nil)
+	_, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil)
 	if err == nil {
 		t.Fatal("the call succeeded without a valid token")
 	}
@@ -142,7 +144,7 @@ func TestExpiredTokenWithoutRefreshTokenNeedsAuthorization(t *testing.T) {
 		t.Fatal("a refresh token was issued without offline_access")
 	}
 	w.clock.advance(2 * oauthfixture.DefaultTokenLifetime)
-	if _, err := c.CallTool(ctx, oauthfixture.ToolEcho, json.RawMessage(`{"text":"x"}`), nil); err == nil {
+	if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
 	waiting := r.await("authenticating", func(s wire.Server) bool { return s.State == wire.StateAuthenticating })
@@ -330,7 +332,7 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	w.clock.advance(2 * oauthfixture.DefaultTokenLifetime)
 	w.as.RevokeAccessTokens() // the server refuses the old token too
 
-	if _, err := c.CallTool(context.Background(), oauthfixture.ToolEcho, json.RawMessage(`{"text":"x"}`), nil); err == nil {
+	if _, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
 	shown := r.await("the passing failure", func(s wire.Server) bool {

@@ -2,12 +2,15 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -31,12 +34,21 @@ type Store interface {
 	CallTasks(ctx context.Context, user, server string) ([]store.CallTask, error)
 }
 
-// Connection is one live MCP connection, as the session uses it.
+// Connection is one live MCP connection, as the session uses it: a
+// [*conn.Conn] in the relay. Its operations speak the go-sdk's MCP types
+// and fail with [*conn.Error]s; the session converts both for a dashboard
+// (relay/mcpwire).
 type Connection interface {
-	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error)
-	GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error)
-	ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error)
+	CallTool(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	// TaskMode says whether a tool must be called as an MCP task.
+	TaskMode(tool string) (task bool, err error)
+	CallToolTask(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams), created, status func(conn.Task)) (*mcp.CallToolResult, error)
+	WatchTask(ctx context.Context, taskID string, status func(conn.Task)) (*mcp.CallToolResult, error)
+	CancelTask(ctx context.Context, taskID string) error
+	GetPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
+	ReadResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
 	ResourceConnection
+	Ping(ctx context.Context) (time.Duration, error)
 	Retry()
 	Close() error
 	SetRoots(roots []wire.Root)

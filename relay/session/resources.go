@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -11,7 +14,9 @@ import (
 // ResourceConnection is what a [Connection] offers for completions and
 // resource subscriptions.
 type ResourceConnection interface {
-	Complete(ctx context.Context, a wire.CompleteArgs) (*wire.CompleteResult, error)
+	// Capabilities are the server's; nil without a live session.
+	Capabilities() *mcp.ServerCapabilities
+	Complete(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
 	// Subscribe subscribes to a resource and keeps the subscription for
 	// later sessions; Unsubscribe forgets it and never fails.
 	Subscribe(ctx context.Context, uri string) error
@@ -29,7 +34,7 @@ type SubscriptionStore interface {
 func (s *Session) resourceOp(ctx context.Context, f wire.Frame) (any, error) {
 	switch f.Op {
 	case wire.OpComplete:
-		return onServer(s, f.Data, func(c Connection, a wire.CompleteArgs) (any, error) { return c.Complete(ctx, a) })
+		return onServer(s, f.Data, func(c Connection, a wire.CompleteArgs) (any, error) { return complete(ctx, c, a) })
 	case wire.OpSubscribe:
 		return withArgs(f.Data, func(a wire.SubscribeArgs) (any, error) { return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI) })
 	case wire.OpUnsubscribe:
@@ -38,6 +43,23 @@ func (s *Session) resourceOp(ctx context.Context, f wire.Frame) (any, error) {
 		})
 	}
 	return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", f.Op))
+}
+
+// complete asks c's server to complete what a dashboard typed. A server
+// that did not declare completions is not asked.
+func complete(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) {
+	p, err := mcpwire.CompleteParams(a)
+	if err != nil {
+		return nil, err
+	}
+	if caps := c.Capabilities(); caps != nil && caps.Completions == nil {
+		return nil, wire.NewError(wire.CodeBadRequest, "the server does not offer completions")
+	}
+	res, err := c.Complete(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return mcpwire.CompleteResult(res.Completion), nil
 }
 
 // SubscribeResource subscribes server id to the resource at uri and remembers it,

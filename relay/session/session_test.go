@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -22,24 +25,35 @@ type testConn struct {
 	mu      sync.Mutex
 	closed  bool
 	retries int
-	call    func(ctx context.Context, name string) (*wire.CallToolResult, error)
+	call    func(ctx context.Context, name string) (*mcp.CallToolResult, error)
 	roots   []wire.Root // as last set
 	level   string      // as last set
 	feats   ClientFeatures
 	subs    []string // resources subscribed to, starting with those the dialer was given
 	dial    Dial     // what the session handed the dialer
+	// noCompletions: the server did not declare completions.
+	noCompletions bool
 }
 
-func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
-	return c.call(ctx, name)
+func (c *testConn) CallTool(ctx context.Context, p *mcp.CallToolParams, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+	return c.call(ctx, p.Name)
 }
-func (c *testConn) GetPrompt(context.Context, string, map[string]string) (*wire.GetPromptResult, error) {
+func (c *testConn) TaskMode(string) (bool, error) { return false, nil }
+func (c *testConn) CallToolTask(context.Context, *mcp.CallToolParams, func(*mcp.ProgressNotificationParams), func(conn.Task), func(conn.Task)) (*mcp.CallToolResult, error) {
+	return nil, wire.NewError(wire.CodeBadRequest, "no tasks")
+}
+func (c *testConn) WatchTask(context.Context, string, func(conn.Task)) (*mcp.CallToolResult, error) {
+	return nil, wire.NewError(wire.CodeBadRequest, "no tasks")
+}
+func (c *testConn) CancelTask(context.Context, string) error { return nil }
+func (c *testConn) GetPrompt(context.Context, *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
 	return nil, wire.NewError(wire.CodeNotFound, "no prompts")
 }
-func (c *testConn) ReadResource(context.Context, string) (*wire.ReadResourceResult, error) {
+func (c *testConn) ReadResource(context.Context, *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	return nil, wire.NewError(wire.CodeNotFound, "no resources")
 }
-func (c *testConn) SetRoots(roots []wire.Root) { c.mu.Lock(); c.roots = roots; c.mu.Unlock() }
+func (c *testConn) Ping(context.Context) (time.Duration, error) { return time.Millisecond, nil }
+func (c *testConn) SetRoots(roots []wire.Root)                  { c.mu.Lock(); c.roots = roots; c.mu.Unlock() }
 func (c *testConn) SetLogLevel(_ context.Context, level string) error {
 	c.mu.Lock()
 	c.level = level
@@ -77,8 +91,8 @@ func newFixtureWith(t *testing.T, dir string, tweak func(*Config)) *fixture {
 	f := &fixture{t: t, store: st, conns: map[string]*testConn{}}
 	cfg := Config{Store: st, Dial: func(d Dial, emit func(wire.Server)) Connection {
 		reg, feats := d.Reg, d.Client
-		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*wire.CallToolResult, error) {
-			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
+		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 		}, subs: d.Subscriptions, dial: d}
 		f.mu.Lock()
 		f.conns[reg.ID] = c
@@ -303,13 +317,13 @@ func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	started := make(chan struct{})
-	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+	f.conn(id).call = func(ctx context.Context, name string) (*mcp.CallToolResult, error) {
 		if name == "block" {
 			close(started)
 			<-ctx.Done()
 			return nil, wire.NewError(wire.CodeCancelled, "cancelled")
 		}
-		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "hi " + name}}}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi " + name}}}, nil
 	}
 	sub := s.Subscribe(wire.Hello{})
 	snapshotOf(t, sub)
