@@ -46,7 +46,7 @@ func (w *writer) Complete(string) {}
 func connect(t *testing.T, fx *samplingfixture.Server, w *writer) *conn.Conn {
 	t.Helper()
 	ready := make(chan struct{}, 1)
-	c := conn.Start(conn.Config{ID: "s1", Name: "sampler", URL: fx.URL(), HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0), Asker: w, Modes: conn.AllAskModes}, func(s wire.Server) {
+	c := conn.Start(conn.Config{ID: "s1", Name: "sampler", URL: fx.URL(), HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0), Asker: w, Modes: conn.AllAskModes}, func(s conn.State) {
 		if s.State == wire.StateReady {
 			select {
 			case ready <- struct{}{}:

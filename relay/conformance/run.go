@@ -93,7 +93,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	cfg.Logger.Info("connected", "protocol", ready.ProtocolVersion, "tools", len(ready.Tools))
+	cfg.Logger.Info("connected", "protocol", ready.Init.ProtocolVersion, "tools", len(ready.Lists.Tools))
 	if sc.tool == "" {
 		return nil
 	}
@@ -113,19 +113,19 @@ func Run(ctx context.Context, cfg Config) error {
 
 // awaitReady waits until the connection is ready and returns its state. A
 // failed attempt ends the wait: the suite's servers do not come back.
-func awaitReady(ctx context.Context, w *watcher) (wire.Server, error) {
+func awaitReady(ctx context.Context, w *watcher) (conn.State, error) {
 	seen := 0
 	for {
 		s, seq, err := w.next(ctx, seen)
 		if err != nil {
-			return wire.Server{}, fmt.Errorf("waiting for the connection: %w", err)
+			return conn.State{}, fmt.Errorf("waiting for the connection: %w", err)
 		}
 		seen = seq
 		switch s.State {
 		case wire.StateReady:
 			return s, nil
 		case wire.StateFailed:
-			return wire.Server{}, fmt.Errorf("connection failed: %s", s.Error)
+			return conn.State{}, fmt.Errorf("connection failed: %s", s.Error)
 		}
 	}
 }

@@ -21,8 +21,8 @@ func ExampleStart() {
 	}
 	defer stop()
 
-	ready := make(chan wire.Server, 1)
-	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, func(s wire.Server) {
+	ready := make(chan conn.State, 1)
+	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, func(s conn.State) {
 		if s.State == wire.StateReady {
 			select {
 			case ready <- s:
@@ -33,8 +33,8 @@ func ExampleStart() {
 	defer c.Close()
 
 	s := <-ready
-	fmt.Println(s.Info.Name, s.ProtocolVersion)
-	for _, t := range s.Tools {
+	fmt.Println(s.Init.ServerInfo.Name, s.Init.ProtocolVersion)
+	for _, t := range s.Lists.Tools {
 		fmt.Println("-", t.Name)
 	}
 	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"text":"hello"}`)}, nil)

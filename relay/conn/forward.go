@@ -2,11 +2,10 @@ package conn
 
 import (
 	"context"
-	"errors"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -64,46 +63,9 @@ func offerForward(ctx context.Context, a *wire.Ask, s *AgentSampler, p *mcp.Crea
 			if ctx.Err() != nil {
 				return wire.SamplingResult{}, ctx.Err()
 			}
-			return wire.SamplingResult{}, wire.NewError(wire.CodeUpstream, "the agent's client did not answer: "+agentError(err))
+			return wire.SamplingResult{}, mcpwire.AgentFailure(err)
 		}
-		return agentResult(res)
+		return mcpwire.AgentReply(res)
 	})
 	return context.WithValue(ctx, forwarderKey{}, f)
 }
-
-// agentError is the error of an agent's client as a dashboard sees it.
-func agentError(err error) string {
-	var je *jsonrpc.Error
-	if errors.As(err, &je) {
-		return line(je.Message, wire.MaxForwardErrorRunes)
-	}
-	return line(err.Error(), wire.MaxForwardErrorRunes)
-}
-
-// agentResult converts an agent client's reply, untrusted, into an answer
-// for the broker to check.
-func agentResult(r *mcp.CreateMessageWithToolsResult) (wire.SamplingResult, error) {
-	bad := func(msg string) (wire.SamplingResult, error) {
-		return wire.SamplingResult{}, wire.NewError(wire.CodeUpstream, "the agent's client replied with "+msg)
-	}
-	switch {
-	case r == nil:
-		return bad("nothing")
-	case r.Role != "" && r.Role != wire.RoleAssistant:
-		return bad("a message of role " + line(string(r.Role), maxKeyRunes) + ", not assistant")
-	case len(r.Content) > maxAgentBlocks:
-		return bad("too many content blocks")
-	}
-	out := wire.SamplingResult{Model: line(r.Model, maxKeyRunes), StopReason: line(r.StopReason, maxKeyRunes)}
-	for _, c := range r.Content {
-		wc, err := samplingContent(c, maxToolResultDepth)
-		if err != nil {
-			return bad("content the relay cannot pass on: " + err.Error())
-		}
-		out.Content = append(out.Content, wc)
-	}
-	return out, nil
-}
-
-// maxAgentBlocks caps the content blocks of an agent's reply.
-const maxAgentBlocks = 64

@@ -51,8 +51,8 @@ func TestCompleteSendsTheContext(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			f, _ := subscribeFixture(t, e)
 			c, _, ready := startReady(t, f)
-			if !ready.Capabilities.CanComplete() || !ready.Capabilities.CanSubscribe() {
-				t.Fatalf("declared capabilities not shown: %+v", ready.Capabilities)
+			if caps := ready.Init.Capabilities; caps.Completions == nil || caps.Resources == nil || !caps.Resources.Subscribe {
+				t.Fatalf("declared capabilities not kept: %+v", caps)
 			}
 			res, err := c.Complete(context.Background(), &mcp.CompleteParams{
 				Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "code"}, Argument: mcp.CompleteParamsArgument{Name: "style", Value: "py"},
@@ -71,8 +71,8 @@ func TestCompleteSendsTheContext(t *testing.T) {
 
 func TestSubscribeNeedsTheCapability(t *testing.T) {
 	c, _, ready := startReady(t, opsFixture(t, legacyEra))
-	if ready.Capabilities.CanComplete() {
-		t.Fatalf("a server without completions shows them: %+v", ready.Capabilities)
+	if caps := ready.Init.Capabilities; caps.Completions != nil {
+		t.Fatalf("a server without completions has them: %+v", caps)
 	}
 	if err := c.Subscribe(context.Background(), "test://readme"); errCode(t, err) != BadRequest {
 		t.Errorf("subscribe without the capability: %v", err)
@@ -89,11 +89,11 @@ func TestSubscriptionIsMarkedUpdatedAndMadeAgainAfterAReconnect(t *testing.T) {
 				t.Fatal(err)
 			}
 			<-subscribed
-			r.await("subscribed", func(s wire.Server) bool {
+			r.await("subscribed", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].URI == "test://clock"
 			})
 			f.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://clock"})
-			first := r.await("updated", func(s wire.Server) bool {
+			first := r.await("updated", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].Updated != ""
 			}).Subscriptions[0].Updated
 
@@ -105,12 +105,12 @@ func TestSubscriptionIsMarkedUpdatedAndMadeAgainAfterAReconnect(t *testing.T) {
 				t.Fatalf("made again for %q", uri)
 			}
 			f.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://clock"})
-			r.await("updated again", func(s wire.Server) bool {
+			r.await("updated again", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].Updated > first
 			})
 
 			c.Unsubscribe(ctx, "test://clock")
-			r.await("unsubscribed", func(s wire.Server) bool { return len(s.Subscriptions) == 0 })
+			r.await("unsubscribed", func(s State) bool { return len(s.Subscriptions) == 0 })
 		})
 	}
 }
@@ -120,7 +120,7 @@ func TestSubscriptionsGivenAtStartAreMade(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Subscriptions = []string{"test://clock"}
 	_, r := start(t, cfg)
-	if first := r.await("any", func(wire.Server) bool { return true }); len(first.Subscriptions) != 1 {
+	if first := r.await("any", func(State) bool { return true }); len(first.Subscriptions) != 1 {
 		t.Errorf("the first state shows %+v", first.Subscriptions)
 	}
 	r.awaitState(wire.StateReady)
@@ -138,7 +138,7 @@ func TestUnsubscribeWhileTheServerIsAwayShows(t *testing.T) {
 	f.stop()
 	r.awaitState(wire.StateFailed)
 	c.Unsubscribe(context.Background(), "test://clock")
-	r.await("no subscription while failed", func(s wire.Server) bool {
+	r.await("no subscription while failed", func(s State) bool {
 		return s.State == wire.StateFailed && len(s.Subscriptions) == 0
 	})
 }

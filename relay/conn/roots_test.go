@@ -139,7 +139,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			cfg.LogLevel, cfg.Journal = wire.LevelWarning, j
 			c, r := start(t, cfg)
 			ready := r.awaitState(wire.StateReady)
-			if ready.Logging == nil {
+			if ready.Init.Capabilities.Logging == nil {
 				t.Fatal("the server declares logging, but the state does not say so")
 			}
 			if !e.stateless {
@@ -226,8 +226,8 @@ func TestActivityNotesAListChange(t *testing.T) {
 				}
 				return false
 			})
-			r.await("the new tool listed", func(s wire.Server) bool {
-				for _, tool := range s.Tools {
+			r.await("the new tool listed", func(s State) bool {
+				for _, tool := range listsOf(s).Tools {
 					if tool.Name == "grown-1" {
 						return true
 					}

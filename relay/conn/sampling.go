@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -52,7 +53,7 @@ func (c *Conn) samplingHandler() func(context.Context, *mcp.CreateMessageWithToo
 
 // sample answers a sampling request by asking the asker.
 func (c *Conn) sample(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
-	sr, err := samplingRequest(req.Params)
+	sr, err := mcpwire.SamplingRequest(req.Params)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
@@ -90,7 +91,7 @@ func (c *Conn) sample(ctx context.Context, req *mcp.CreateMessageWithToolsReques
 	if ans.Action != wire.ActionAccept || ans.Sampling == nil {
 		return nil, &jsonrpc.Error{Code: codeUserRejected, Message: "User rejected sampling request"}
 	}
-	res, err := samplingResult(ans.Sampling)
+	res, err := mcpwire.SamplingResult(ans.Sampling)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("sampling answer: %v", err)}
 	}

@@ -35,8 +35,8 @@ func TestAutoTransportFallsBackToSSEAndSaysSo(t *testing.T) {
 	cfg.Transport = wire.TransportAuto
 	c, r := start(t, cfg)
 	ready := r.awaitState(wire.StateReady)
-	if ready.Transport != wire.TransportAuto || ready.TransportInUse != wire.TransportSSE || len(ready.Tools) != 1 {
-		t.Fatalf("ready %+v", ready.Meta())
+	if ready.TransportInUse != wire.TransportSSE || len(ready.Lists.Tools) != 1 {
+		t.Fatalf("ready %+v", ready)
 	}
 	if _, err := c.CallTool(t.Context(), toolCall("echo", []byte(`{"text":"over sse"}`)), nil); err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestConnectionGivesUpAfterItsRetryAttempts(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.RetryAttempts = 2
 	_, r := start(t, cfg)
-	gave := r.await("gave up", func(s wire.Server) bool { return strings.Contains(s.Error, "gave up after 2 attempts") })
+	gave := r.await("gave up", func(s State) bool { return strings.Contains(s.Error, "gave up after 2 attempts") })
 	if gave.State != wire.StateFailed {
 		t.Fatalf("state %s", gave.State)
 	}

@@ -23,8 +23,8 @@ func TestSSEConnectionStaysOpenAfterTheHandshakeAndClosesCleanly(t *testing.T) {
 	r := newRecorder(t)
 	c := Start(cfg, r.emit)
 	ready := r.awaitState(wire.StateReady)
-	if ready.Transport != wire.TransportSSE || len(ready.Tools) != 1 {
-		t.Fatalf("ready %+v", ready.Meta())
+	if len(ready.Lists.Tools) != 1 {
+		t.Fatalf("ready %+v", ready)
 	}
 	// The event stream outlived the handshake's context: answers still arrive.
 	for range 3 {

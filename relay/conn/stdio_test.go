@@ -41,7 +41,7 @@ func TestStdioServerRunsItsOwnProcessWithOnlyItsEnvironment(t *testing.T) {
 	var logs syncBuffer
 	c, r := start(t, stdioConfig(bin, []string{"FIXTURE_GREETING=hi"}, &logs))
 	ready := r.awaitState(wire.StateReady)
-	if ready.Info == nil || ready.Info.Name != "stdiofixture" || len(ready.Tools) != 3 {
+	if ready.Init.ServerInfo == nil || ready.Init.ServerInfo.Name != "stdiofixture" || len(ready.Lists.Tools) != 3 {
 		t.Fatalf("ready = %+v", ready)
 	}
 	if got := callText(t, c, "echo", `{"text":"over stdio"}`); got != "over stdio" {

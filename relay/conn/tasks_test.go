@@ -37,40 +37,33 @@ func (l *statusLog) messages() []string {
 	return out
 }
 
-func startTaskFixture(t *testing.T, cfg taskfixture.Config) (*taskfixture.Server, *Conn, wire.Server) {
+func startTaskFixture(t *testing.T, cfg taskfixture.Config) (*taskfixture.Server, *Conn, State) {
 	t.Helper()
 	f := taskfixture.Start(t, cfg)
 	c, r := start(t, testConfig(f.URL))
 	return f, c, r.awaitState(wire.StateReady)
 }
 
-func toolNamed(tools []wire.Tool, name string) wire.Tool {
-	i := slices.IndexFunc(tools, func(t wire.Tool) bool { return t.Name == name })
-	if i < 0 {
-		return wire.Tool{}
-	}
-	return tools[i]
-}
-
-func TestTaskSupportAndCapabilityAreShown(t *testing.T) {
+func TestTaskSupportAndCapabilityAreKept(t *testing.T) {
 	_, _, st := startTaskFixture(t, taskfixture.Config{})
-	if got := toolNamed(st.Tools, taskfixture.ToolResearch); got.TaskSupport != wire.TaskSupportRequired || got.Uncallable != "" {
-		t.Errorf("research tool = %+v, want taskSupport required and callable", got)
+	l := st.Lists
+	if l.TaskSupport[taskfixture.ToolResearch] != wire.TaskSupportRequired || l.Uncallable[taskfixture.ToolResearch] != "" {
+		t.Errorf("research tool: support %q, uncallable %q; want required and callable", l.TaskSupport[taskfixture.ToolResearch], l.Uncallable[taskfixture.ToolResearch])
 	}
-	if got := toolNamed(st.Tools, taskfixture.ToolQuick).TaskSupport; got != wire.TaskSupportOptional {
+	if got := l.TaskSupport[taskfixture.ToolQuick]; got != wire.TaskSupportOptional {
 		t.Errorf("quick taskSupport = %q, want optional", got)
 	}
-	if st.Capabilities == nil || st.Capabilities.Tasks == nil || !st.Capabilities.Tasks.ToolCall || !st.Capabilities.Tasks.Cancel {
-		t.Errorf("capabilities = %+v, want tasks with toolCall and cancel", st.Capabilities)
+	if st.Tasks == nil || !st.Tasks.ToolCall || !st.Tasks.Cancel {
+		t.Errorf("tasks capability = %+v, want toolCall and cancel", st.Tasks)
 	}
-	if st.Capabilities == nil || st.Capabilities.Tools == nil {
-		t.Errorf("capabilities = %+v, want tools", st.Capabilities)
+	if st.Init.Capabilities.Tools == nil {
+		t.Errorf("capabilities = %+v, want tools", st.Init.Capabilities)
 	}
 }
 
 func TestRequiredTaskToolWithoutTaskCapabilityIsUncallable(t *testing.T) {
 	_, c, st := startTaskFixture(t, taskfixture.Config{NoTaskCapability: true})
-	if got := toolNamed(st.Tools, taskfixture.ToolResearch).Uncallable; got == "" {
+	if got := st.Lists.Uncallable[taskfixture.ToolResearch]; got == "" {
 		t.Fatalf("research is callable without a tasks capability")
 	}
 	if _, err := c.TaskMode(taskfixture.ToolResearch); errCode(t, err) != BadRequest {

@@ -85,7 +85,7 @@ func formFields(t *testing.T, raw json.RawMessage) []string {
 
 // checkToolOrder checks the schemas of the only tool of tools: in the
 // server's order, or in canonical order.
-func checkToolOrder(t *testing.T, tools []wire.Tool, serverOrder bool) {
+func checkToolOrder(t *testing.T, tools []*mcp.Tool, serverOrder bool) {
 	t.Helper()
 	if len(tools) != 1 {
 		t.Fatalf("tools %v, want one", toolNames(tools))
@@ -95,14 +95,16 @@ func checkToolOrder(t *testing.T, tools []wire.Tool, serverOrder bool) {
 	if !serverOrder {
 		wantFields, wantIn, wantOut = canonicalFields, canonical(t, orderedToolInput), canonical(t, orderedToolOutput)
 	}
-	if got := formFields(t, tool.InputSchema); !slices.Equal(got, wantFields) {
+	in, _ := tool.InputSchema.(json.RawMessage)
+	out, _ := tool.OutputSchema.(json.RawMessage)
+	if got := formFields(t, in); !slices.Equal(got, wantFields) {
 		t.Errorf("fields %v, want %v", got, wantFields)
 	}
-	if string(tool.InputSchema) != wantIn {
-		t.Errorf("inputSchema %s, want %s", tool.InputSchema, wantIn)
+	if string(in) != wantIn {
+		t.Errorf("inputSchema %s, want %s", in, wantIn)
 	}
-	if string(tool.OutputSchema) != wantOut {
-		t.Errorf("outputSchema %s, want %s", tool.OutputSchema, wantOut)
+	if string(out) != wantOut {
+		t.Errorf("outputSchema %s, want %s", out, wantOut)
 	}
 }
 
@@ -148,7 +150,7 @@ func TestListedToolsKeepTheServersKeyOrder(t *testing.T) {
 				cfg := testConfig(hs.URL)
 				cfg.Transport = tr.transport
 				_, r := start(t, cfg)
-				checkToolOrder(t, r.awaitState(wire.StateReady).Tools, !big)
+				checkToolOrder(t, r.awaitState(wire.StateReady).Lists.Tools, !big)
 			})
 		}
 	}

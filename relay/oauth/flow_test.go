@@ -70,8 +70,8 @@ func TestServerAnswering401IsAuthorizedThroughTheCallbackAndBecomesReady(t *test
 	if ready.Auth == nil || !ready.Auth.Authorized || ready.Auth.Required || ready.Auth.ClientID == "" {
 		t.Errorf("auth state when ready %+v", ready.Auth)
 	}
-	if len(ready.Tools) != 2 {
-		t.Errorf("tools %+v", ready.Tools)
+	if len(ready.Lists.Tools) != 2 {
+		t.Errorf("tools %+v", ready.Lists.Tools)
 	}
 	echo(t, c, "hello")
 	if st := w.as.Stats(); st.Registrations != 1 || st.Codes != 1 {
@@ -129,10 +129,7 @@ func TestScopesComeFromTheChallengeElseScopesSupportedElseNone(t *testing.T) {
 func TestSSEServerIsAuthorizedToo(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.SSEURL(), wire.TransportSSE)
-	waiting := r.awaitState(wire.StateAuthenticating)
-	if waiting.Transport != wire.TransportSSE {
-		t.Errorf("transport %q", waiting.Transport)
-	}
+	r.awaitState(wire.StateAuthenticating) // on the SSE path: see the requests below
 	w.complete("ann", "s1")
 	r.awaitState(wire.StateReady)
 	echo(t, c, "over sse")

@@ -106,7 +106,7 @@ func TestFailedRefreshMovesTheServerBackToAuthenticating(t *testing.T) {
 	if err == nil {
 		t.Fatal("the call succeeded without a valid token")
 	}
-	waiting := r.await("authenticating again", func(s wire.Server) bool {
+	waiting := r.await("authenticating again", func(s conn.State) bool {
 		return s.State == wire.StateAuthenticating && s.Auth != nil && !s.Auth.Authorized
 	})
 	if !strings.Contains(waiting.Auth.Error, "could not be renewed") || !strings.Contains(waiting.Auth.Error, "invalid_grant") {
@@ -147,7 +147,7 @@ func TestExpiredTokenWithoutRefreshTokenNeedsAuthorization(t *testing.T) {
 	if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
-	waiting := r.await("authenticating", func(s wire.Server) bool { return s.State == wire.StateAuthenticating })
+	waiting := r.await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating })
 	if waiting.Auth == nil || waiting.Auth.Authorized || !strings.Contains(waiting.Auth.Error, "expired") {
 		t.Errorf("auth %+v, want the expiry", waiting.Auth)
 	}
@@ -335,7 +335,7 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	if _, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
-	shown := r.await("the passing failure", func(s wire.Server) bool {
+	shown := r.await("the passing failure", func(s conn.State) bool {
 		return s.Auth != nil && strings.Contains(s.Auth.Error, "could not be renewed for now")
 	})
 	if shown.Auth.Required || !shown.Auth.Authorized {
@@ -346,7 +346,7 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	flaky.set(nil)
 	w.clock.advance(time.Minute) // past renewRetry
 	echo(t, c, "back")
-	r.await("the error cleared", func(s wire.Server) bool { return s.Auth != nil && s.Auth.Error == "" && s.Auth.Authorized })
+	r.await("the error cleared", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error == "" && s.Auth.Authorized })
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range r.all {

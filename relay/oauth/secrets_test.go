@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -58,7 +59,7 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 	w.as.RevokeAccessTokens() // failed refresh
 	w.as.RevokeRefreshTokens()
 	call(c, oauthfixture.ToolEcho)
-	r.await("authenticating", func(s wire.Server) bool { return s.State == wire.StateAuthenticating && !s.Auth.Authorized })
+	r.await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating && !s.Auth.Authorized })
 	if err := w.mgr.Callback(ctx, cb); err != nil { // a replay
 		texts = append(texts, err.Error())
 	}

@@ -3,6 +3,7 @@ package readalong
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"sync"
 )
 
@@ -207,4 +208,12 @@ func (w *Tasks) Support(name string) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.support[name]
+}
+
+// Supports returns the execution.taskSupport of every tool listed last
+// that gave one, by name: a copy.
+func (w *Tasks) Supports() map[string]string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return maps.Clone(w.support)
 }

@@ -111,6 +111,7 @@ func (s *Service) init(ctx context.Context) error {
 	s.sessions = session.NewManager(session.Config{
 		Store:      s.store,
 		Dial:       s.dialer(httpClient, auth, stdio),
+		Icons:      httpClient,
 		Logger:     cfg.Logger,
 		Auth:       dashboardAuth{auth},
 		Asks:       broker.Config{Timeout: cfg.AskTimeout},

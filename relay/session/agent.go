@@ -47,7 +47,11 @@ func (s *Session) Servers() []wire.Server {
 // Connection returns the live connection of server id (a [*conn.Conn] in
 // the relay), or a [*wire.Error].
 func (s *Session) Connection(id string) (Connection, error) {
-	return s.connection(id)
+	c, err := s.connection(id)
+	if d, ok := c.(dialed); ok {
+		return d.Connection, err
+	}
+	return c, err
 }
 
 // watcher is one Go-level listener of a session's changes.

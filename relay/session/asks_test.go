@@ -322,7 +322,7 @@ func TestAskModesArePersistedPerServer(t *testing.T) {
 	if !closed || f.conn(id) == before {
 		t.Error("the server was not reconnected with its new modes")
 	}
-	f.conn(id).emit(wire.Server{State: wire.StateReady}) // the new connection's first state
+	f.conn(id).emit(conn.State{State: wire.StateReady}) // the new connection's first state
 	want := wire.AskModes{Form: true, Sampling: wire.SamplingOff}
 	if snap, _ := s.Snapshot(); snap.ServerByID(id).AskModes == nil || *snap.ServerByID(id).AskModes != want {
 		t.Errorf("dashboard sees modes %+v, want %+v", snap.ServerByID(id).AskModes, want)

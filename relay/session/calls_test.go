@@ -141,7 +141,7 @@ func newTaskManager(t *testing.T, dir string, watch func(string) *mcp.CallToolRe
 		t.Fatal(err)
 	}
 	created := make(chan struct{})
-	m := NewManager(Config{Store: st, Dial: func(_ Dial, emit func(wire.Server)) Connection {
+	m := NewManager(Config{Store: st, Dial: func(_ Dial, emit func(conn.State)) Connection {
 		return &taskConn{testConn: &testConn{emit: emit}, created: created, watch: watch}
 	}})
 	return m, st, created
@@ -230,10 +230,10 @@ func TestToolResultIsCheckedAgainstTheListedOutputSchema(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	c := f.conn(id)
-	c.emit(wire.Server{State: wire.StateReady, Tools: []wire.Tool{
+	c.emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: []*mcp.Tool{
 		{Name: "sum", OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`)},
 		{Name: "free"},
-	}})
+	}}})
 	c.call = func(_ context.Context, name string) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name}}, StructuredContent: map[string]any{"sum": "five"}}, nil
 	}

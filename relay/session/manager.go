@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -68,6 +69,7 @@ type Manager struct {
 	agents Agents // agent keys and activity; nil without
 	grants Grants // OAuth grants and consent; nil without
 
+	icons     *http.Client  // Config.Icons
 	asks      broker.Config // tunes each session's broker
 	drafter   Drafter       // writes sampling answers; nil without a model
 	maxResult int           // Config.MaxResult
@@ -93,6 +95,10 @@ type Config struct {
 	Asks broker.Config
 	// Drafter writes sampling answers; nil without a model.
 	Drafter Drafter
+	// Icons fetches the https icons servers list, to inline them: the
+	// relay's guarded client, without any server's credentials. Without one
+	// such icons are not shown.
+	Icons *http.Client
 	// Configured are the operator's servers that every session has.
 	Configured []ConfiguredServer
 	// MaxResult is the largest op result, in bytes of JSON, sent to a
@@ -110,7 +116,7 @@ func NewManager(cfg Config) *Manager {
 	if cfg.MaxResult <= 0 {
 		cfg.MaxResult = wire.MaxResultBytes
 	}
-	return &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, asks: cfg.Asks, drafter: cfg.Drafter,
+	return &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, asks: cfg.Asks, drafter: cfg.Drafter,
 		configured: cfg.Configured, maxResult: cfg.MaxResult, sessions: map[string]*Session{}}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -122,8 +123,8 @@ func TestSubscriptionChangesAreDeltas(t *testing.T) {
 	defer sub.Close()
 	catchUp(t, sub)
 	c := f.conn(id)
-	c.emit(wire.Server{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x"}}})
-	c.emit(wire.Server{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x", Updated: "2026-01-01T00:00:00.000Z"}}})
+	c.emit(conn.State{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x"}}})
+	c.emit(conn.State{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x", Updated: "2026-01-01T00:00:00.000Z"}}})
 	var got []wire.Change
 	for len(got) < 3 {
 		fr := next(t, sub)

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -160,7 +163,7 @@ func TestRootsAndClientPrefsSurviveARestart(t *testing.T) {
 	if c.feats.LogLevel != wire.LevelWarning || len(c.feats.Roots) != 0 {
 		t.Errorf("dialed with level %q and roots %+v; want warning and none (excluded)", c.feats.LogLevel, c.feats.Roots)
 	}
-	c.emit(wire.Server{State: wire.StateReady, Logging: &wire.Logging{}})
+	c.emit(conn.State{State: wire.StateReady, Init: &mcp.InitializeResult{Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}}})
 	snap, _ = g.m.Session("alice").Snapshot()
 	if srv := snap.ServerByID(id); srv == nil || !srv.RootsExcluded || srv.Logging == nil || srv.Logging.Level != wire.LevelWarning {
 		t.Errorf("server state after restart = %+v; want roots excluded and level warning", srv)

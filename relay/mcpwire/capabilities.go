@@ -1,4 +1,4 @@
-package conn
+package mcpwire
 
 import (
 	"maps"
@@ -12,13 +12,10 @@ import (
 // maxExperimental caps the experimental capability names shown.
 const maxExperimental = 32
 
-// serverCapabilities converts what a server declared, with the tasks
-// capability the go-sdk does not decode taken from the read-along.
-func (c *Conn) serverCapabilities(caps *mcp.ServerCapabilities) *wire.ServerCapabilities {
-	out := &wire.ServerCapabilities{}
-	if t := c.ra.Tasks.Capability(); t != nil {
-		out.Tasks = &wire.TaskCapability{List: t.List, Cancel: t.Cancel, ToolCall: t.ToolCall}
-	}
+// serverCapabilities converts what a server declared, with tasks, the
+// tasks capability the go-sdk does not decode.
+func serverCapabilities(caps *mcp.ServerCapabilities, tasks *wire.TaskCapability) *wire.ServerCapabilities {
+	out := &wire.ServerCapabilities{Tasks: tasks}
 	if caps == nil {
 		return out
 	}
@@ -44,9 +41,13 @@ func (c *Conn) serverCapabilities(caps *mcp.ServerCapabilities) *wire.ServerCapa
 	return out
 }
 
-// clientCapabilityNames names the capabilities the relay advertises.
-func clientCapabilityNames(caps *mcp.ClientCapabilities) []string {
+// ClientCapabilities names the capabilities the relay advertised to a
+// server (wire.ClientCap*); nil names none.
+func ClientCapabilities(caps *mcp.ClientCapabilities) []string {
 	var names []string
+	if caps == nil {
+		return nil
+	}
 	if caps.Elicitation != nil && caps.Elicitation.Form != nil {
 		names = append(names, wire.ClientCapElicitationForm)
 	}
@@ -63,29 +64,4 @@ func clientCapabilityNames(caps *mcp.ClientCapabilities) []string {
 		names = append(names, wire.ClientCapRoots)
 	}
 	return names
-}
-
-// markTaskSupport notes each tool's task support, and why a tool that
-// requires tasks cannot be called when the server declared no task support
-// for tools/call.
-func (c *Conn) markTaskSupport(tools []wire.Tool) {
-	declared := c.ra.Tasks.ToolCalls()
-	for i := range tools {
-		support := c.ra.Tasks.Support(tools[i].Name)
-		switch support {
-		case wire.TaskSupportRequired, wire.TaskSupportOptional, wire.TaskSupportForbidden:
-			tools[i].TaskSupport = support
-		}
-		if support == wire.TaskSupportRequired && !declared {
-			tools[i].Uncallable = uncallableNoTasks
-		}
-	}
-}
-
-// declared returns the capabilities the server of s declared.
-func declared(s *session) *mcp.ServerCapabilities {
-	if init := s.cs.InitializeResult(); init != nil && init.Capabilities != nil {
-		return init.Capabilities
-	}
-	return &mcp.ServerCapabilities{}
 }
