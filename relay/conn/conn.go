@@ -40,7 +40,7 @@ type Config struct {
 	RetryAttempts      int
 	// ClientInfo is how the relay introduces itself; default name
 	// [DefaultClientName], version [DefaultClientVersion].
-	ClientInfo wire.Implementation
+	ClientInfo mcp.Implementation
 	// Asker puts the server's elicitations and sampling requests before a
 	// person; Modes are the kinds advertised. A nil Asker advertises
 	// neither elicitation nor sampling.
@@ -96,7 +96,7 @@ func (c Config) withDefaults() Config {
 		c.RetryAttempts = DefaultRetryAttempts
 	}
 	if c.ClientInfo.Name == "" {
-		c.ClientInfo = wire.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
+		c.ClientInfo = mcp.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
 	}
 	if c.Transport == "" {
 		c.Transport = wire.TransportStreamable
@@ -211,7 +211,7 @@ func Start(cfg Config, report func(State)) *Conn {
 // off.
 func newClient(c *Conn) *mcp.Client {
 	info := c.cfg.ClientInfo
-	client := mcp.NewClient(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ClientOptions{
+	client := mcp.NewClient(&info, &mcp.ClientOptions{
 		Logger:                        c.log,
 		Capabilities:                  c.capabilities(),
 		ElicitationHandler:            c.elicitationHandler(),

@@ -8,9 +8,7 @@ const (
 	maxListItems    = 5000
 	maxListBytes    = 8 << 20
 	maxListPages    = 1000
-	maxKeyRunes     = 256  // tool, prompt and argument names
-	maxURIRunes     = 2048 // resource URIs and URI templates
-	maxSchemaBytes  = 64 << 10
+	maxURIRunes     = 2048     // resource URIs and URI templates
 	maxMessageBytes = 16 << 20 // one HTTP response body or SSE event
 )
 

@@ -80,7 +80,7 @@ func (c *Conn) passLog(p *mcp.LoggingMessageParams) {
 // new session, like the person's. The agents of one connection hold at
 // most [wire.MaxSubscriptions] resources, as the person does.
 func (c *Conn) HoldSubscription(ctx context.Context, uri string) error {
-	if !validKey(uri, maxURIRunes) {
+	if !validURI(uri) {
 		return newError(BadRequest, fmt.Sprintf("a subscription needs a resource URI of at most %d characters, on one line", maxURIRunes))
 	}
 	c.mu.Lock()

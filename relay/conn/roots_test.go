@@ -14,10 +14,16 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
+// logged is one log message a connection journaled, at its level.
+type logged struct {
+	Level string
+	P     *mcp.LoggingMessageParams
+}
+
 // journalRecorder collects what a connection reports besides its state.
 type journalRecorder struct {
 	mu       sync.Mutex
-	logs     []wire.LogEntry
+	logs     []logged
 	activity []wire.ActivityKind // kinds
 	changed  chan struct{}
 }
@@ -26,9 +32,9 @@ func newJournalRecorder() *journalRecorder {
 	return &journalRecorder{changed: make(chan struct{}, 1)}
 }
 
-func (j *journalRecorder) Log(e wire.LogEntry) {
+func (j *journalRecorder) Log(level string, p *mcp.LoggingMessageParams) {
 	j.mu.Lock()
-	j.logs = append(j.logs, e)
+	j.logs = append(j.logs, logged{level, p})
 	j.mu.Unlock()
 	j.signal()
 }
@@ -48,7 +54,7 @@ func (j *journalRecorder) signal() {
 }
 
 // await waits until ok holds for what was recorded.
-func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []wire.LogEntry, activity []wire.ActivityKind) bool) {
+func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []logged, activity []wire.ActivityKind) bool) {
 	t.Helper()
 	timeout := time.NewTimer(waitFor)
 	defer timeout.Stop()
@@ -70,7 +76,7 @@ func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []wire.L
 }
 
 // levelsFrom lists the levels of logs from index i on.
-func levelsFrom(logs []wire.LogEntry, i int) []string {
+func levelsFrom(logs []logged, i int) []string {
 	var out []string
 	for _, e := range logs[i:] {
 		out = append(out, e.Level)
@@ -152,7 +158,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 				}
 			}
 			call()
-			j.await(t, "log messages from warning up", func(logs []wire.LogEntry, _ []wire.ActivityKind) bool {
+			j.await(t, "log messages from warning up", func(logs []logged, _ []wire.ActivityKind) bool {
 				return len(logs) >= 4 && logs[len(logs)-1].Level == wire.LevelEmergency
 			})
 			j.mu.Lock()
@@ -163,8 +169,8 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			if want := []string{"warning", "error", "critical", "alert", "emergency"}; !reflect.DeepEqual(got, want) {
 				t.Fatalf("levels logged = %v; want %v", got, want)
 			}
-			if first.Logger != "fixture" || string(first.Data) != `"hi at warning"` || first.Time.IsZero() {
-				t.Errorf("first entry = %+v; want logger fixture, data \"hi at warning\", a time", first)
+			if first.P.Logger != "fixture" || first.P.Data != "hi at warning" {
+				t.Errorf("first entry = %+v; want logger fixture, data \"hi at warning\"", first.P)
 			}
 
 			if err := c.SetLogLevel(context.Background(), wire.LevelError); err != nil {
@@ -174,7 +180,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 				f.Await(t, waitFor, "logging/setLevel error", func() bool { return len(f.Levels()) == 2 && f.Levels()[1] == "error" })
 			}
 			call()
-			j.await(t, "log messages from error up", func(logs []wire.LogEntry, _ []wire.ActivityKind) bool {
+			j.await(t, "log messages from error up", func(logs []logged, _ []wire.ActivityKind) bool {
 				return len(logs) > seen && logs[len(logs)-1].Level == wire.LevelEmergency
 			})
 			j.mu.Lock()
@@ -218,7 +224,7 @@ func TestActivityNotesAListChange(t *testing.T) {
 			if _, err := c.CallTool(context.Background(), toolCall("grow", nil), nil); err != nil {
 				t.Fatal(err)
 			}
-			j.await(t, "a tools list change", func(_ []wire.LogEntry, activity []wire.ActivityKind) bool {
+			j.await(t, "a tools list change", func(_ []logged, activity []wire.ActivityKind) bool {
 				for _, k := range activity {
 					if k == wire.ActivityToolsChanged {
 						return true
@@ -235,31 +241,5 @@ func TestActivityNotesAListChange(t *testing.T) {
 				return false
 			})
 		})
-	}
-}
-
-func TestLogDataIsCapped(t *testing.T) {
-	long := make([]byte, 3*wire.MaxLogData)
-	for i := range long {
-		long[i] = 'a'
-	}
-	cases := []struct {
-		name string
-		in   any
-		want string
-	}{
-		{"text loses control characters", "a\x00b\nc\x1b", `"ab\nc"`},
-		{"angle brackets stay as they are", "<b>", `"<b>"`},
-		{"an object is JSON", map[string]any{"k": 1}, `{"k":1}`},
-	}
-	for _, tc := range cases {
-		if got := string(logData(tc.in)); got != tc.want {
-			t.Errorf("%s: logData(%v) = %s; want %s", tc.name, tc.in, got, tc.want)
-		}
-	}
-	for _, in := range []any{string(long), map[string]any{"k": string(long)}, []any{string(long), "<>\"\"\"\"\"\""}} {
-		if got := logData(in); len(got) > wire.MaxLogData || !json.Valid(got) {
-			t.Errorf("logData of %T: %d bytes, valid %v; want valid JSON of at most %d", in, len(got), json.Valid(got), wire.MaxLogData)
-		}
 	}
 }

@@ -47,26 +47,27 @@ func fieldOrder(t *testing.T, raw json.RawMessage) []string {
 
 // checkAskedInOrder answers the next ask and checks that its schema is
 // orderedSchema, properties in the server's order.
-func checkAskedInOrder(t *testing.T, asker *scriptedAsker, from wire.AskFrom) {
+func checkAskedInOrder(t *testing.T, asker *scriptedAsker, from Origin) {
 	t.Helper()
 	call := asker.next(t)
-	call.answer(Answer{Action: wire.ActionDecline}, nil)
-	if call.ask.Kind != wire.AskForm || call.ask.From != from {
-		t.Fatalf("ask %+v, want a form from %s", call.ask, from)
+	call.answer(decline, nil)
+	if call.p == nil || elicitMode(call.p) != modeForm || call.from != from {
+		t.Fatalf("asked %+v from %v, want a form from %v", call.p, call.from, from)
 	}
-	if got := fieldOrder(t, call.ask.Schema); !slices.Equal(got, serverOrder) {
+	schema, _ := call.p.RequestedSchema.(json.RawMessage)
+	if got := fieldOrder(t, schema); !slices.Equal(got, serverOrder) {
 		t.Errorf("fields %v, want the server's order %v", got, serverOrder)
 	}
 	var got, want any
-	if json.Unmarshal(call.ask.Schema, &got) != nil || json.Unmarshal([]byte(orderedSchema), &want) != nil || !jsonEqual(got, want) {
-		t.Errorf("schema %s, want %s", call.ask.Schema, orderedSchema)
+	if json.Unmarshal(schema, &got) != nil || json.Unmarshal([]byte(orderedSchema), &want) != nil || !jsonEqual(got, want) {
+		t.Errorf("schema %s, want %s", schema, orderedSchema)
 	}
 }
 
 // declined checks that a fixture tool reports a declined elicitation.
 func declined(t *testing.T, o outcome) {
 	t.Helper()
-	if o.Action != wire.ActionDecline {
+	if o.Action != "decline" {
 		t.Errorf("the server got %+v, want decline", o)
 	}
 }
@@ -78,7 +79,7 @@ func TestElicitationFormKeepsTheServersPropertyOrder(t *testing.T) {
 	c, _ := startAsking(t, f, asker, AllAskModes)
 
 	done := callAsync(c, context.Background(), "ask")
-	checkAskedInOrder(t, asker, wire.AskFromElicitation)
+	checkAskedInOrder(t, asker, FromRequest)
 	declined(t, outcomeOf(t)(awaitCall(t, done)))
 }
 
@@ -100,7 +101,7 @@ func TestElicitationOnTheStandaloneStreamKeepsTheServersPropertyOrder(t *testing
 	if _, err := c.CallTool(context.Background(), toolCall("later", nil), nil); err != nil {
 		t.Fatal(err)
 	}
-	checkAskedInOrder(t, asker, wire.AskFromElicitation)
+	checkAskedInOrder(t, asker, FromRequest)
 	if err := <-results; err != nil {
 		t.Errorf("elicit: %v", err)
 	}
@@ -125,7 +126,7 @@ func TestInputRequestFormKeepsTheServersPropertyOrder(t *testing.T) {
 			c, _ := startAsking(t, f, asker, AllAskModes)
 
 			done := callAsync(c, context.Background(), "input")
-			checkAskedInOrder(t, asker, wire.AskFromInput)
+			checkAskedInOrder(t, asker, FromInput)
 			declined(t, outcomeOf(t)(awaitCall(t, done)))
 		})
 	}
@@ -143,7 +144,7 @@ func TestElicitationOverSSEKeepsTheServersPropertyOrder(t *testing.T) {
 	r.awaitState(wire.StateReady)
 
 	done := callAsync(c, context.Background(), "ask")
-	checkAskedInOrder(t, asker, wire.AskFromElicitation)
+	checkAskedInOrder(t, asker, FromRequest)
 	declined(t, outcomeOf(t)(awaitCall(t, done)))
 }
 

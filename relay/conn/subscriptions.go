@@ -24,7 +24,7 @@ const updatedLayout = "2006-01-02T15:04:05.000Z07:00"
 // with [BadRequest] when the server did not declare
 // resources.subscribe. Errors are [*Error].
 func (c *Conn) Subscribe(ctx context.Context, uri string) error {
-	if !validKey(uri, maxURIRunes) {
+	if !validURI(uri) {
 		return newError(BadRequest, "a subscription needs a resource URI")
 	}
 	s, err := c.current()
@@ -171,6 +171,12 @@ func (c *Conn) subscriptionList() []wire.Subscription {
 	}
 	slices.SortFunc(out, func(a, b wire.Subscription) int { return strings.Compare(a.URI, b.URI) })
 	return out
+}
+
+// validURI reports whether uri can be the resource URI of a subscription:
+// not empty, and shown as it is, on one line, within maxURIRunes.
+func validURI(uri string) bool {
+	return uri != "" && wire.Sanitize(uri, maxURIRunes) == uri
 }
 
 // initialSubs is the set of subscriptions a connection starts with.

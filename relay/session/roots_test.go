@@ -203,7 +203,7 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	j := f.conn(id).feats.Journal
 	extra := 7
 	for i := range wire.MaxLogs + extra {
-		j.Log(wire.LogEntry{Level: wire.LevelInfo, Data: json.RawMessage(`"line ` + string(rune('a'+i%26)) + `"`)})
+		j.Log(wire.LevelInfo, &mcp.LoggingMessageParams{Level: "info", Data: "line " + string(rune('a'+i%26))})
 	}
 	j.Activity(wire.ActivityToolsChanged, "The list of tools changed.")
 	s.noteActivity(id, wire.ActivityProgress, "half\x00way")
@@ -237,7 +237,7 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	}
 
 	// A snapshot taken while lines wait for the flush, plus the flush, holds each line once.
-	j.Log(wire.LogEntry{Level: wire.LevelError})
+	j.Log(wire.LevelError, &mcp.LoggingMessageParams{Level: "error"})
 	late := s.Subscribe(wire.Hello{})
 	var lateMirror wire.Snapshot
 	if err := json.Unmarshal(snapshotOf(t, late).Data, &lateMirror); err != nil {
