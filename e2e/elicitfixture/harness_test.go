@@ -38,7 +38,7 @@ func newRelay(t *testing.T, asks broker.Config) *relay {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.DiscardHandler)
-	m := session.NewManager(session.Config{Store: st, Logger: logger, Asks: asks, Dial: func(d session.Dial, emit func(wire.Server)) session.Connection {
+	m := session.NewManager(session.Config{Store: st, Logger: logger, Asks: asks, Dial: func(d session.Dial, emit func(conn.State)) session.Connection {
 		reg := d.Reg
 		return conn.Start(conn.Config{
 			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0),

@@ -2,9 +2,10 @@ package samplingfixture_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
@@ -14,28 +15,44 @@ import (
 
 const waitFor = 10 * time.Second
 
-// writer answers sampling asks as a person would: a tool call while no
-// tool result came, then text quoting the last tool result. It records the
-// asks.
-type writer struct{ asks chan wire.Ask }
+// writer answers sampling requests as a person would: a tool call while
+// no tool result came, then text quoting the last tool result. It records
+// the requests.
+type writer struct {
+	asks chan *mcp.CreateMessageWithToolsParams
+}
 
-func (w *writer) Ask(_ context.Context, a wire.Ask) (conn.Answer, error) {
-	w.asks <- a
-	r := a.Sampling
-	last := []wire.SamplingContent{{Type: wire.ContentText}}
-	if len(r.Messages) > 0 {
-		last = r.Messages[len(r.Messages)-1].Content
+func newWriter() *writer { return &writer{asks: make(chan *mcp.CreateMessageWithToolsParams, 8)} }
+
+func (w *writer) Sample(_ context.Context, p *mcp.CreateMessageWithToolsParams, _ conn.Origin) (*mcp.CreateMessageWithToolsResult, error) {
+	w.asks <- p
+	var last []mcp.Content
+	if len(p.Messages) > 0 {
+		last = p.Messages[len(p.Messages)-1].Content
 	}
-	if len(r.Tools) > 0 && last[0].Type != wire.ContentToolResult {
-		return conn.Answer{Action: wire.ActionAccept, Sampling: &wire.SamplingResult{Model: "person", StopReason: wire.StopToolUse,
-			Content: []wire.SamplingContent{{Type: wire.ContentToolUse, ID: "u1", Name: samplingfixture.ToolName, Input: json.RawMessage(`{"city":"Paris"}`)}}}}, nil
+	result, _ := firstOf(last).(*mcp.ToolResultContent)
+	if len(p.Tools) > 0 && result == nil {
+		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "person", StopReason: "toolUse",
+			Content: []mcp.Content{&mcp.ToolUseContent{ID: "u1", Name: samplingfixture.ToolName, Input: map[string]any{"city": "Paris"}}}}, nil
 	}
 	text := "hello"
-	if last[0].Type == wire.ContentToolResult {
-		text = "So: " + last[0].Content[0].Text
+	if result != nil {
+		text = "So: " + firstOf(result.Content).(*mcp.TextContent).Text
 	}
-	return conn.Answer{Action: wire.ActionAccept, Sampling: &wire.SamplingResult{Model: "person", StopReason: wire.StopEndTurn,
-		Content: []wire.SamplingContent{{Type: wire.ContentText, Text: text}}}}, nil
+	return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "person", StopReason: "endTurn",
+		Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil
+}
+
+// firstOf is the first of blocks, nil for none.
+func firstOf(blocks []mcp.Content) mcp.Content {
+	if len(blocks) == 0 {
+		return nil
+	}
+	return blocks[0]
+}
+
+func (w *writer) Elicit(context.Context, *mcp.ElicitParams, conn.Origin) (conn.Answer, error) {
+	return conn.Answer{Result: &mcp.ElicitResult{Action: "decline"}}, nil
 }
 
 func (w *writer) Complete(string) {}
@@ -44,7 +61,7 @@ func (w *writer) Complete(string) {}
 func connect(t *testing.T, fx *samplingfixture.Server, w *writer) *conn.Conn {
 	t.Helper()
 	ready := make(chan struct{}, 1)
-	c := conn.Start(conn.Config{ID: "s1", Name: "sampler", URL: fx.URL(), HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0), Asker: w, Modes: conn.AllAskModes}, func(s wire.Server) {
+	c := conn.Start(conn.Config{ID: "s1", Name: "sampler", URL: fx.URL(), HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0), Asker: w, Modes: conn.AllAskModes}, func(s conn.State) {
 		if s.State == wire.StateReady {
 			select {
 			case ready <- struct{}{}:
@@ -65,11 +82,11 @@ func call(t *testing.T, c *conn.Conn, tool string) samplingfixture.Outcome {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
-	res, err := c.CallTool(ctx, tool, nil, nil)
+	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: tool}, nil)
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
-	o, err := samplingfixture.ParseOutcome(res.Content[0].Text)
+	o, err := samplingfixture.ParseOutcome(res.Content[0].(*mcp.TextContent).Text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +98,7 @@ func TestFixtureSamplesOnBothEras(t *testing.T) {
 		name := map[bool]string{false: "createMessage", true: "input requests"}[stateless]
 		t.Run(name, func(t *testing.T) {
 			fx := samplingfixture.Start(t, samplingfixture.Options{Stateless: stateless})
-			w := &writer{asks: make(chan wire.Ask, 8)}
+			w := newWriter()
 			c := connect(t, fx, w)
 
 			o := call(t, c, "sample_text")
@@ -89,8 +106,10 @@ func TestFixtureSamplesOnBothEras(t *testing.T) {
 			if o.Rounds != 1 || o.Text != "hello" || o.Model != "person" {
 				t.Errorf("sample_text got %+v", o)
 			}
-			if r := a.Sampling; r.SystemPrompt != samplingfixture.SystemPrompt || len(r.Messages[0].Content) != 2 || r.Messages[0].Content[1].Type != wire.ContentImage {
-				t.Errorf("sample_text asked %+v", r)
+			if a.SystemPrompt != samplingfixture.SystemPrompt || len(a.Messages[0].Content) != 2 {
+				t.Errorf("sample_text asked %+v", a)
+			} else if _, ok := a.Messages[0].Content[1].(*mcp.ImageContent); !ok {
+				t.Errorf("sample_text asked %+v, want an image second", a.Messages[0].Content)
 			}
 
 			o = call(t, c, "sample_tools")
@@ -99,7 +118,7 @@ func TestFixtureSamplesOnBothEras(t *testing.T) {
 			}
 			<-w.asks
 			second := <-w.asks
-			if n := len(second.Sampling.Messages); n != 3 {
+			if n := len(second.Messages); n != 3 {
 				t.Errorf("the second round carries %d messages, want the history of 3", n)
 			}
 		})
@@ -108,12 +127,12 @@ func TestFixtureSamplesOnBothEras(t *testing.T) {
 
 func TestEverythingStyleSampleWorks(t *testing.T) {
 	fx := samplingfixture.Start(t, samplingfixture.Options{})
-	w := &writer{asks: make(chan wire.Ask, 8)}
+	w := newWriter()
 	c := connect(t, fx, w)
 	if o := call(t, c, "sample_everything"); o.Error != "" || o.Text != "hello" {
 		t.Errorf("sample_everything got %+v", o)
 	}
-	if a := <-w.asks; a.Sampling == nil || len(a.Sampling.Messages) != 0 {
+	if a := <-w.asks; a == nil || len(a.Messages) != 0 {
 		t.Errorf("asked %+v, want an empty request", a)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -91,11 +93,11 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	cfg.Logger.Info("connected", "protocol", ready.ProtocolVersion, "tools", len(ready.Tools))
+	cfg.Logger.Info("connected", "protocol", ready.Init.ProtocolVersion, "tools", len(ready.Lists.Tools))
 	if sc.tool == "" {
 		return nil
 	}
-	res, err := c.CallTool(ctx, sc.tool, sc.args, nil)
+	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: sc.tool, Arguments: sc.args}, nil)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			err = cause // why the call was cut short
@@ -111,32 +113,32 @@ func Run(ctx context.Context, cfg Config) error {
 
 // awaitReady waits until the connection is ready and returns its state. A
 // failed attempt ends the wait: the suite's servers do not come back.
-func awaitReady(ctx context.Context, w *watcher) (wire.Server, error) {
+func awaitReady(ctx context.Context, w *watcher) (conn.State, error) {
 	seen := 0
 	for {
 		s, seq, err := w.next(ctx, seen)
 		if err != nil {
-			return wire.Server{}, fmt.Errorf("waiting for the connection: %w", err)
+			return conn.State{}, fmt.Errorf("waiting for the connection: %w", err)
 		}
 		seen = seq
 		switch s.State {
 		case wire.StateReady:
 			return s, nil
 		case wire.StateFailed:
-			return wire.Server{}, fmt.Errorf("connection failed: %s", s.Error)
+			return conn.State{}, fmt.Errorf("connection failed: %s", s.Error)
 		}
 	}
 }
 
 // resultText joins the text blocks of a tool result, for messages.
-func resultText(res *wire.CallToolResult) string {
+func resultText(res *mcp.CallToolResult) string {
 	var out string
 	for _, c := range res.Content {
-		if c.Type == "text" {
+		if t, ok := c.(*mcp.TextContent); ok {
 			if out != "" {
 				out += " "
 			}
-			out += c.Text
+			out += t.Text
 		}
 	}
 	return out

@@ -4,14 +4,14 @@ import (
 	"context"
 	"sync"
 
-	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 )
 
 // watcher keeps the latest state a connection emitted and wakes everyone
-// waiting for a change. Its emit never blocks the connection.
+// waiting for a change. Its report never blocks the connection.
 type watcher struct {
 	mu      sync.Mutex
-	state   wire.Server
+	state   conn.State
 	seq     int           // counts emits
 	changed chan struct{} // closed and replaced by every emit
 }
@@ -20,8 +20,8 @@ func newWatcher() *watcher {
 	return &watcher{changed: make(chan struct{})}
 }
 
-// emit is the connection's emit callback.
-func (w *watcher) emit(s wire.Server) {
+// emit is the connection's report callback.
+func (w *watcher) emit(s conn.State) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.state = s
@@ -32,7 +32,7 @@ func (w *watcher) emit(s wire.Server) {
 
 // next waits for a state emitted after the one numbered seen and returns
 // the latest with its number; states in between may be skipped.
-func (w *watcher) next(ctx context.Context, seen int) (wire.Server, int, error) {
+func (w *watcher) next(ctx context.Context, seen int) (conn.State, int, error) {
 	for {
 		w.mu.Lock()
 		s, seq, changed := w.state, w.seq, w.changed
@@ -42,7 +42,7 @@ func (w *watcher) next(ctx context.Context, seen int) (wire.Server, int, error) 
 		}
 		select {
 		case <-ctx.Done():
-			return wire.Server{}, seen, context.Cause(ctx)
+			return conn.State{}, seen, context.Cause(ctx)
 		case <-changed:
 		}
 	}

@@ -30,7 +30,7 @@ func isNotification(method string) bool { return strings.HasPrefix(method, "noti
 func (c *Conn) noting(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if kind, text, ok := activityOf(method, req.GetParams()); ok {
-			c.cfg.Journal.Activity(kind, line(text, wire.MaxActivityText))
+			c.cfg.Journal.Activity(kind, text)
 		}
 		return next(ctx, method, req)
 	}

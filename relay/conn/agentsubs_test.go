@@ -31,7 +31,7 @@ func TestAgentHoldsAreCapped(t *testing.T) {
 			t.Fatalf("hold %d: %v", i, err)
 		}
 	}
-	if err := c.HoldSubscription(ctx, "test://one-more"); wireCode(t, err) != wire.CodeBadRequest {
+	if err := c.HoldSubscription(ctx, "test://one-more"); errCode(t, err) != BadRequest {
 		t.Errorf("a hold beyond the cap: %v", err)
 	}
 	if err := c.HoldSubscription(ctx, "test://r0"); err != nil {
@@ -47,7 +47,7 @@ func TestAgentHoldsAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, uri := range map[string]string{"long": "test://" + strings.Repeat("a", 100<<10), "two lines": "test://a\nb"} {
-		if err := c.HoldSubscription(ctx, uri); wireCode(t, err) != wire.CodeBadRequest {
+		if err := c.HoldSubscription(ctx, uri); errCode(t, err) != BadRequest {
 			t.Errorf("a %s URI: %v", name, err)
 		}
 	}

@@ -8,11 +8,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// agentKey marks a call's context with a name, as a caller would.
+type agentKey struct{}
+
 func TestServerRequestReadOnACallsStreamIsAttributedToThatCall(t *testing.T) {
 	var r callRegistry
-	ctx1, end1 := r.begin(WithCaller(context.Background(), Caller{Agent: "one"}))
+	ctx1, end1 := r.begin(context.WithValue(context.Background(), agentKey{}, "one"))
 	defer end1()
-	ctx2, end2 := r.begin(WithCaller(context.Background(), Caller{Agent: "two"}))
+	ctx2, end2 := r.begin(context.WithValue(context.Background(), agentKey{}, "two"))
 	defer end2()
 	id2, _ := callIDOf(ctx2)
 	_ = ctx1
@@ -26,8 +29,8 @@ func TestServerRequestReadOnACallsStreamIsAttributedToThatCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	call, ok := r.attribute(context.Background(), methodElicit, &p)
-	if !ok || call.caller.Agent != "two" {
-		t.Fatalf("attributed to %+v (%v), want the call whose stream carried it", call.caller, ok)
+	if !ok || call.Value(agentKey{}) != "two" {
+		t.Fatalf("attributed to %+v (%v), want the call whose stream carried it", call.Value(agentKey{}), ok)
 	}
 	if _, ok := r.attribute(context.Background(), methodElicit, &p); ok {
 		t.Error("with two calls in flight and nothing read along, a request was attributed")
@@ -40,17 +43,17 @@ func TestServerRequestReadOnACallsStreamIsAttributedToThatCall(t *testing.T) {
 	if err := json.Unmarshal(m.Params, &sp); err != nil {
 		t.Fatal(err)
 	}
-	if call, ok := r.attribute(context.Background(), methodSampling, &sp); !ok || call.caller.Agent != "two" {
-		t.Errorf("sampling attributed to %+v (%v)", call.caller, ok)
+	if call, ok := r.attribute(context.Background(), methodSampling, &sp); !ok || call.Value(agentKey{}) != "two" {
+		t.Errorf("sampling attributed to %+v (%v)", call.Value(agentKey{}), ok)
 	}
 }
 
 func TestTheOnlyCallInFlightGetsAnUnreadRequest(t *testing.T) {
 	var r callRegistry
-	_, end := r.begin(WithCaller(context.Background(), Caller{Agent: "only"}))
+	_, end := r.begin(context.WithValue(context.Background(), agentKey{}, "only"))
 	call, ok := r.attribute(context.Background(), methodElicit, &mcp.ElicitParams{Message: "x"})
-	if !ok || call.caller.Agent != "only" {
-		t.Errorf("attributed to %+v (%v)", call.caller, ok)
+	if !ok || call.Value(agentKey{}) != "only" {
+		t.Errorf("attributed to %+v (%v)", call.Value(agentKey{}), ok)
 	}
 	end()
 	if _, ok := r.attribute(context.Background(), methodElicit, &mcp.ElicitParams{Message: "x"}); ok {

@@ -14,22 +14,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Why an operation failed, one wording per cause. The dashboard shows these
-// messages as they are (capitalised), so they say what happened without a
-// prefix of the dashboard's.
-//
-//   - not ready: the server has no live session; the message names its state;
-//   - connection lost: the connection broke before the server answered
-//     (the server died, a proxy cut the stream, the request never arrived);
-//   - timeout: the relay's per-call limit ([Config.CallTimeout]) passed;
-//   - cancelled: the caller gave up;
-//   - protocol: the server answered with a JSON-RPC error (code and message);
-//   - too large: the answer is over [Config.MaxResultBytes];
-//   - upstream: the server answered something the relay cannot use.
+// Why an operation failed, one wording per cause ([Code]). The dashboard
+// shows these messages as they are (capitalised), so they say what
+// happened without a prefix of the dashboard's.
 
 // Causes of an operation's context ending that are not the caller's.
 var (
@@ -52,47 +41,47 @@ var brokenTexts = []string{
 	"connection closed",
 }
 
-// opError maps the failure of an operation to a [*wire.Error]. caller is
-// the caller's context, op the context the operation ran with.
-func opError(caller, op context.Context, err error, timeout time.Duration) *wire.Error {
+// opError maps the failure of an operation. caller is the caller's
+// context, op the context the operation ran with.
+func opError(caller, op context.Context, err error, timeout time.Duration) *Error {
 	switch cause := context.Cause(op); {
 	case caller.Err() != nil:
-		return wire.NewError(wire.CodeCancelled, msgCancelled)
+		return newError(Cancelled, msgCancelled)
 	case errors.Is(cause, errCallTimeout):
 		return timeoutError(timeout)
 	case errors.Is(cause, errSessionEnded):
-		return wire.NewError(wire.CodeConnectionLost, msgConnectionLost)
+		return newError(ConnectionLost, msgConnectionLost)
 	}
 	if rpcErr := serverError(err); rpcErr != nil {
 		return protocolError(rpcErr)
 	}
 	if connectionBroke(err) {
-		return wire.NewError(wire.CodeConnectionLost, msgConnectionLost)
+		return newError(ConnectionLost, msgConnectionLost)
 	}
 	return unusableAnswer(errors.New(explain(err)))
 }
 
 // unusableAnswer says that the server answered something the relay cannot
 // use, and why.
-func unusableAnswer(err error) *wire.Error {
-	return wire.NewError(wire.CodeUpstream, "the server's answer could not be used: "+err.Error())
+func unusableAnswer(err error) *Error {
+	return newError(Unusable, "the server's answer could not be used: "+err.Error())
 }
 
 // timeoutError says that the relay's per-call limit passed.
-func timeoutError(d time.Duration) *wire.Error {
-	return wire.NewError(wire.CodeTimeout, fmt.Sprintf("the server did not answer within %v, the relay's limit for a call", d))
+func timeoutError(d time.Duration) *Error {
+	return newError(Timeout, fmt.Sprintf("the server did not answer within %v, the relay's limit for a call", d))
 }
 
 // protocolError is the server's JSON-RPC error, with its code.
-func protocolError(e *jsonrpc.Error) *wire.Error {
-	we := wire.NewError(wire.CodeProtocol, fmt.Sprintf("the server answered with error %d: %s", e.Code, e.Message))
-	we.RPCCode = int(e.Code)
-	return we
+func protocolError(e *jsonrpc.Error) *Error {
+	out := newError(Server, fmt.Sprintf("the server answered with error %d: %s", e.Code, e.Message))
+	out.RPC = e
+	return out
 }
 
 // tooLarge says that a result is over the limit.
-func tooLarge(size, limit int) *wire.Error {
-	return wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the result is %d bytes, over the relay's limit of %d bytes", size, limit))
+func tooLarge(size, limit int) *Error {
+	return newError(TooLarge, fmt.Sprintf("the result is %d bytes, over the relay's limit of %d bytes", size, limit))
 }
 
 // connectionBroke reports whether err says that the connection to the

@@ -17,10 +17,10 @@ import (
 func TestNotReadyNamesTheStateOnce(t *testing.T) {
 	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
 	failed := r.awaitState(wire.StateFailed)
-	_, err := c.CallTool(context.Background(), "echo", nil, nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeNotReady {
-		t.Fatalf("err %v, want %s", err, wire.CodeNotReady)
+	_, err := c.CallTool(context.Background(), toolCall("echo", nil), nil)
+	var we *Error
+	if !errors.As(err, &we) || we.Code != NotReady {
+		t.Fatalf("err %v, want %s", err, NotReady)
 	}
 	if !strings.Contains(we.Message, "its last attempt failed") || !strings.Contains(we.Message, "connection refused") {
 		t.Errorf("message %q does not say the server failed and why (state error %q)", we.Message, failed.Error)
@@ -40,17 +40,17 @@ func TestServerJSONRPCErrorIsAProtocolErrorWithItsCode(t *testing.T) {
 	for _, via := range []string{"dashboard", "agent"} {
 		var err error
 		if via == "dashboard" {
-			_, err = c.CallTool(context.Background(), "refuse", nil, nil)
-			var we *wire.Error
-			if !errors.As(err, &we) || we.Code != wire.CodeProtocol || we.RPCCode != -32001 || we.Message != "the server answered with error -32001: quota exceeded" {
+			_, err = c.CallTool(context.Background(), toolCall("refuse", nil), nil)
+			var we *Error
+			if !errors.As(err, &we) || we.Code != Server || we.RPC == nil || we.RPC.Code != -32001 || we.Message != "the server answered with error -32001: quota exceeded" {
 				t.Errorf("%s: %#v", via, err)
 			}
 			continue
 		}
 		// An agent gets the server's error as it is.
-		_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "refuse", Arguments: map[string]any{}}, nil)
-		var rpcErr *jsonrpc.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != -32001 || rpcErr.Message != "quota exceeded" {
+		_, err = c.CallTool(context.Background(), &mcp.CallToolParams{Name: "refuse", Arguments: map[string]any{}}, nil)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != Server || e.RPC == nil || e.RPC.Code != -32001 || e.RPC.Message != "quota exceeded" {
 			t.Errorf("%s: %#v", via, err)
 		}
 	}
@@ -63,22 +63,22 @@ func TestCallTimeoutSaysTheLimit(t *testing.T) {
 	c, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
 	began := time.Now()
-	_, err := c.CallTool(context.Background(), "block", json.RawMessage(`{}`), nil)
+	_, err := c.CallTool(context.Background(), toolCall("block", json.RawMessage(`{}`)), nil)
 	took := time.Since(began)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeTimeout || !strings.Contains(we.Message, "300ms") {
+	var we *Error
+	if !errors.As(err, &we) || we.Code != Timeout || !strings.Contains(we.Message, "300ms") {
 		t.Fatalf("err %#v, want a timeout naming 300ms", err)
 	}
 	if took < 300*time.Millisecond || took > 5*time.Second {
 		t.Errorf("the call took %v", took)
 	}
 	// The session is fine: the next call works.
-	if res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"still"}`), nil); err != nil || res.Content[0].Text != "still" {
+	if res, err := c.CallTool(context.Background(), toolCall("echo", json.RawMessage(`{"text":"still"}`)), nil); err != nil || res.Content[0].(*mcp.TextContent).Text != "still" {
 		t.Errorf("after the timeout: %+v, %v", res, err)
 	}
 	// An agent's call has the same limit.
-	_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}}, nil)
-	if !errors.As(err, &we) || we.Code != wire.CodeTimeout {
+	_, err = c.CallTool(context.Background(), &mcp.CallToolParams{Name: "block", Arguments: map[string]any{}}, nil)
+	if !errors.As(err, &we) || we.Code != Timeout {
 		t.Errorf("agent call: %#v, want a timeout", err)
 	}
 }
@@ -94,15 +94,15 @@ func TestResultLimitIsConfigurableAndSaid(t *testing.T) {
 	cfg.MaxResultBytes = 1 << 20
 	small, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
-	_, err := small.CallTool(context.Background(), "big", nil, nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeTooLarge || !strings.Contains(we.Message, "1048576") {
+	_, err := small.CallTool(context.Background(), toolCall("big", nil), nil)
+	var we *Error
+	if !errors.As(err, &we) || we.Code != TooLarge || !strings.Contains(we.Message, "1048576") {
 		t.Fatalf("err %#v, want too large naming the limit", err)
 	}
 	// The default limit takes a 2 MB result whole.
 	c, _, _ := startReady(t, f)
-	res, err := c.CallTool(context.Background(), "big", nil, nil)
-	if err != nil || len(res.Content) != 1 || len(res.Content[0].Text) != size {
+	res, err := c.CallTool(context.Background(), toolCall("big", nil), nil)
+	if err != nil || len(res.Content) != 1 || len(res.Content[0].(*mcp.TextContent).Text) != size {
 		t.Fatalf("2 MB result: %v", err)
 	}
 }
@@ -118,9 +118,9 @@ func TestAnErrorQuotingAHeaderValueIsMasked(t *testing.T) {
 	cfg.Headers = map[string]string{"X-Api-Key": "k-secret-9"}
 	c, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
-	_, err := c.CallTool(context.Background(), "refuse", nil, nil)
-	var we *wire.Error
-	if !errors.As(err, &we) || we.Code != wire.CodeProtocol || strings.Contains(we.Message, "k-secret-9") || !strings.Contains(we.Message, "has no quota") {
+	_, err := c.CallTool(context.Background(), toolCall("refuse", nil), nil)
+	var we *Error
+	if !errors.As(err, &we) || we.Code != Server || strings.Contains(we.Message, "k-secret-9") || !strings.Contains(we.Message, "has no quota") {
 		t.Errorf("error %#v", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -39,7 +40,7 @@ type Config struct {
 	RetryAttempts      int
 	// ClientInfo is how the relay introduces itself; default name
 	// [DefaultClientName], version [DefaultClientVersion].
-	ClientInfo wire.Implementation
+	ClientInfo mcp.Implementation
 	// Asker puts the server's elicitations and sampling requests before a
 	// person; Modes are the kinds advertised. A nil Asker advertises
 	// neither elicitation nor sampling.
@@ -69,10 +70,10 @@ type Config struct {
 	Subscriptions []string
 	// CallTimeout bounds each operation on the server (a tool call, a
 	// prompt, a read); default [DefaultCallTimeout]. One that passes fails
-	// with [wire.CodeTimeout].
+	// with [Timeout].
 	CallTimeout time.Duration
 	// MaxResultBytes caps the JSON of one operation's result; a larger one
-	// fails with [wire.CodeTooLarge]. Default [wire.MaxResultBytes].
+	// fails with [TooLarge]. Default [wire.MaxResultBytes].
 	MaxResultBytes int
 }
 
@@ -95,7 +96,7 @@ func (c Config) withDefaults() Config {
 		c.RetryAttempts = DefaultRetryAttempts
 	}
 	if c.ClientInfo.Name == "" {
-		c.ClientInfo = wire.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
+		c.ClientInfo = mcp.Implementation{Name: DefaultClientName, Version: DefaultClientVersion}
 	}
 	if c.Transport == "" {
 		c.Transport = wire.TransportStreamable
@@ -119,16 +120,13 @@ func (c Config) withDefaults() Config {
 type Conn struct {
 	cfg    Config
 	log    *slog.Logger
-	emit   func(wire.Server)
+	report func(State)
 	client *mcp.Client
 	http   *http.Client // nil without Config.HTTPClient: every attempt fails
 	// secrets are the header values and secret URL query values that scrub
 	// masks in what the connection logs and shows.
 	secrets []string
 	auth    *authTransport // carries Config.Auth; nil without it
-	// iconHTTP fetches icons: the client without the server's credentials.
-	iconHTTP *http.Client
-	icons    iconCache
 
 	ctx     context.Context // cancelled by Close
 	cancel  context.CancelFunc
@@ -144,9 +142,10 @@ type Conn struct {
 	subs    map[string]wire.Subscription // kept subscriptions, by URI
 
 	progress progressTokens
-	orders   schemaOrders // requested and tool schemas in the server's key order
-	logLevel string       // guarded by mu; see SetLogLevel
-	tasks    taskWatch    // what the go-sdk does not decode of tasks
+	logLevel string // guarded by mu; see SetLogLevel
+	// ra reads along what the server sends: schema key orders, what tasks
+	// need, the log and progress messages read (relay/readalong).
+	ra readalong.Reader
 
 	rootsMu  sync.Mutex // one SetRoots at a time
 	roots    rootSet
@@ -159,44 +158,36 @@ type Conn struct {
 	calls       callRegistry
 	updated     listeners[string]
 	logs        listeners[*mcp.LoggingMessageParams]
-	noticeOrder noticeOrder // log and progress messages read along and handled, for CallToolMCP
 	agentLevels map[any]string
 	agentSubs   map[string]int
 
-	// shown is the state last emitted, guarded by mu, for the message of an
-	// operation that finds no live session.
-	shown wire.Server
+	// shown and shownError are the lifecycle state last reported and its
+	// error, guarded by mu, for the message of an operation that finds no
+	// live session.
+	shown      wire.ServerState
+	shownError string
 
 	// Owned by the run goroutine.
-	state   wire.Server // the current state
-	emitted wire.Server // the state last emitted
+	state   State // the current state
+	emitted State // the state last reported
 }
 
-// Start begins connecting in the background. emit is called, from one
-// goroutine at a time and in order, with the server's complete current state
-// every time it changes. The lists and server info are those of the last
-// successful discovery: they stay while the connection is failed or
-// reconnecting, and State tells whether they can be used. The emitted value
-// is not modified afterwards. emit must not call [Conn.Close].
-func Start(cfg Config, emit func(wire.Server)) *Conn {
+// Start begins connecting in the background. report is called, from one
+// goroutine at a time and in order, with the connection's whole current
+// [State] every time it changes. report must not call [Conn.Close].
+func Start(cfg Config, report func(State)) *Conn {
 	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(ownContext())
 	c := &Conn{
-		cfg:     cfg,
-		log:     cfg.Logger.With("server", cfg.ID),
-		emit:    emit,
-		http:    cfg.HTTPClient,
-		ctx:     ctx,
-		cancel:  cancel,
-		done:    make(chan struct{}),
-		retry:   make(chan struct{}, 1),
-		changed: make(chan struct{}, 1),
-		state: wire.Server{
-			ID:        cfg.ID,
-			Name:      cfg.Name,
-			URL:       cfg.URL,
-			Transport: cfg.Transport,
-		},
+		cfg:         cfg,
+		log:         cfg.Logger.With("server", cfg.ID),
+		report:      report,
+		http:        cfg.HTTPClient,
+		ctx:         ctx,
+		cancel:      cancel,
+		done:        make(chan struct{}),
+		retry:       make(chan struct{}, 1),
+		changed:     make(chan struct{}, 1),
 		subsChanged: make(chan struct{}, 1),
 		subs:        initialSubs(cfg.Subscriptions),
 		secrets:     secretsOf(cfg),
@@ -206,7 +197,6 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 		c.log = slog.New(scrubbing{inner: cfg.Logger.Handler(), scrub: c.scrub}).With("server", cfg.ID)
 	}
 	if c.http != nil {
-		c.iconHTTP = c.http // without the server's credentials
 		c.http = c.withAuth(c.withHeaders(c.http))
 	}
 	c.logLevel = cfg.LogLevel
@@ -221,7 +211,7 @@ func Start(cfg Config, emit func(wire.Server)) *Conn {
 // off.
 func newClient(c *Conn) *mcp.Client {
 	info := c.cfg.ClientInfo
-	client := mcp.NewClient(&mcp.Implementation{Name: info.Name, Title: info.Title, Version: info.Version}, &mcp.ClientOptions{
+	client := mcp.NewClient(&info, &mcp.ClientOptions{
 		Logger:                        c.log,
 		Capabilities:                  c.capabilities(),
 		ElicitationHandler:            c.elicitationHandler(),
@@ -237,7 +227,7 @@ func newClient(c *Conn) *mcp.Client {
 			c.markChanged(kindResources)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			defer c.noticeOrder.pass()
+			defer c.ra.Notices.Pass()
 			c.progress.deliver(req.Params)
 		},
 		LoggingMessageHandler:  c.logMessage,
@@ -373,7 +363,8 @@ func (c *Conn) setState(state wire.ServerState) {
 	c.publish()
 }
 
-// publish emits the current state if it differs from the last one emitted.
+// publish reports the current state if it differs from the last one
+// reported.
 func (c *Conn) publish() {
 	c.state.Auth = c.authState()
 	if reflect.DeepEqual(c.state, c.emitted) {
@@ -381,9 +372,9 @@ func (c *Conn) publish() {
 	}
 	c.emitted = c.state
 	c.mu.Lock()
-	c.shown = c.state.Meta()
+	c.shown, c.shownError = c.state.State, c.state.Error
 	c.mu.Unlock()
-	c.emit(c.state)
+	c.report(c.state)
 }
 
 // drain empties a signal channel.

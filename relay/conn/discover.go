@@ -8,8 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // kinds is a set of lists.
@@ -36,70 +34,91 @@ func (k kinds) String() string {
 	return strings.Join(names, ",")
 }
 
-// discover lists the kinds k of s into c.state, each only if the server
-// advertises it; a list the server does not advertise becomes empty.
+// discover lists the kinds k of s into new [Lists] in c.state, each only
+// if the server advertises it; a list the server does not advertise
+// becomes empty. The other lists stay as they were.
 func (c *Conn) discover(s *session, k kinds) error {
 	ctx, cancel := context.WithTimeout(s.ctx, discoverTimeout)
 	defer cancel()
-	caps := s.cs.InitializeResult().Capabilities
-	if caps == nil {
-		caps = &mcp.ServerCapabilities{}
+	caps := declared(s)
+	next := Lists{}
+	if c.state.Lists != nil {
+		next = *c.state.Lists
 	}
 	if k&kindTools != 0 {
-		var tools []wire.Tool
-		if caps.Tools != nil {
-			c.tasks.resetTools()
-			var err error
-			if tools, err = c.listTools(ctx, s.cs); err != nil {
-				return err
-			}
-			c.markTaskSupport(tools)
+		if err := c.discoverTools(ctx, s, caps, &next); err != nil {
+			return err
 		}
-		c.state.Tools = tools
-		c.mu.Lock()
-		s.tools = names(tools, func(t wire.Tool) string { return t.Name })
-		s.outputs = outputSchemas(tools)
-		c.mu.Unlock()
 	}
 	if k&kindPrompts != 0 {
-		var prompts []wire.Prompt
+		var prompts []*mcp.Prompt
 		if caps.Prompts != nil {
 			var err error
-			if prompts, err = c.listPrompts(ctx, s.cs); err != nil {
+			if prompts, err = collect(ctx, c, "prompts", promptsOf(s.cs), func(p *mcp.Prompt) string { return p.Name }); err != nil {
 				return err
 			}
 		}
-		c.state.Prompts = prompts
+		next.Prompts = prompts
 		c.mu.Lock()
-		s.prompts = names(prompts, func(p wire.Prompt) string { return p.Name })
+		s.prompts = names(prompts, func(p *mcp.Prompt) string { return p.Name })
 		c.mu.Unlock()
 	}
 	if k&kindResources != 0 {
-		var resources []wire.Resource
-		var templates []wire.ResourceTemplate
+		next.Resources, next.Templates = nil, nil
 		if caps.Resources != nil {
 			var err error
-			if resources, err = c.listResources(ctx, s.cs); err != nil {
+			if next.Resources, err = collect(ctx, c, "resources", resourcesOf(s.cs), func(r *mcp.Resource) string { return r.URI }); err != nil {
 				return err
 			}
-			if templates, err = c.listTemplates(ctx, s.cs); err != nil {
+			if next.Templates, err = c.listTemplates(ctx, s.cs); err != nil {
 				return err
 			}
 		}
-		c.state.Resources, c.state.Templates = resources, templates
 	}
+	c.state.Lists = &next
 	return nil
 }
 
-// outputSchemas returns the outputSchemas of tools, by name.
-func outputSchemas(tools []wire.Tool) map[string]json.RawMessage {
-	out := map[string]json.RawMessage{}
-	for _, t := range tools {
-		if t.OutputSchema != nil {
-			out[t.Name] = t.OutputSchema
+// discoverTools lists the tools into next, their schemas in the server's
+// key order, with their task support.
+func (c *Conn) discoverTools(ctx context.Context, s *session, caps *mcp.ServerCapabilities, next *Lists) error {
+	var tools []*mcp.Tool
+	if caps.Tools != nil {
+		c.ra.Tasks.ResetTools()
+		var err error
+		if tools, err = collect(ctx, c, "tools", toolsOf(s.cs), func(t *mcp.Tool) string { return t.Name }); err != nil {
+			return err
+		}
+		c.ordered(tools)
+	}
+	next.Tools = tools
+	next.TaskSupport, next.Uncallable = c.ra.Tasks.Supports(), nil
+	if !c.ra.Tasks.ToolCalls() {
+		for name, support := range next.TaskSupport {
+			if support == supportRequired {
+				if next.Uncallable == nil {
+					next.Uncallable = map[string]string{}
+				}
+				next.Uncallable[name] = uncallableNoTasks
+			}
 		}
 	}
-	return out
+	c.mu.Lock()
+	s.tools = names(tools, func(t *mcp.Tool) string { return t.Name })
+	c.mu.Unlock()
+	return nil
+}
+
+// ordered sets the schemas of tools to their encoding in the server's key
+// order, when that was read along (relay/readalong).
+func (c *Conn) ordered(tools []*mcp.Tool) {
+	for _, t := range tools {
+		for _, schema := range []*any{&t.InputSchema, &t.OutputSchema} {
+			if raw, err := c.ra.Schemas.Ordered(*schema); err == nil && raw != nil {
+				*schema = raw
+			}
+		}
+	}
 }
 
 // names returns the set of keys of items.
@@ -111,94 +130,66 @@ func names[T any](items []T, key func(T) string) map[string]bool {
 	return set
 }
 
-// listTools lists the tools, their icons inlined (see icons.go) and their
-// schemas in the server's key order when it was read along (toolorder.go).
-func (c *Conn) listTools(ctx context.Context, cs *mcp.ClientSession) ([]wire.Tool, error) {
-	tools, err := collect(ctx, c, "tools",
-		func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
-			r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			return r.Tools, r.NextCursor, nil
-		},
-		c.convertListedTool, func(t wire.Tool) string { return t.Name })
-	if err != nil {
-		return nil, err
-	}
-	c.inlineIcons(ctx, iconsOf(tools, func(t *wire.Tool) *[]wire.Icon { return &t.Icons }))
-	return tools, nil
-}
-
-// listPrompts lists the prompts, their icons inlined.
-func (c *Conn) listPrompts(ctx context.Context, cs *mcp.ClientSession) ([]wire.Prompt, error) {
-	prompts, err := collect(ctx, c, "prompts",
-		func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
-			r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			return r.Prompts, r.NextCursor, nil
-		},
-		convertPrompt, func(p wire.Prompt) string { return p.Name })
-	if err != nil {
-		return nil, err
-	}
-	c.inlineIcons(ctx, iconsOf(prompts, func(p *wire.Prompt) *[]wire.Icon { return &p.Icons }))
-	return prompts, nil
-}
-
-// listResources lists the resources, their icons inlined.
-func (c *Conn) listResources(ctx context.Context, cs *mcp.ClientSession) ([]wire.Resource, error) {
-	resources, err := collect(ctx, c, "resources",
-		func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
-			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			return r.Resources, r.NextCursor, nil
-		},
-		convertResource, func(r wire.Resource) string { return r.URI })
-	if err != nil {
-		return nil, err
-	}
-	c.inlineIcons(ctx, iconsOf(resources, func(r *wire.Resource) *[]wire.Icon { return &r.Icons }))
-	return resources, nil
-}
-
 // listTemplates lists resource templates. A server with resources but
 // without resources/templates/list has no templates.
-func (c *Conn) listTemplates(ctx context.Context, cs *mcp.ClientSession) ([]wire.ResourceTemplate, error) {
-	templates, err := collect(ctx, c, "resource templates",
-		func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
-			r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			return r.ResourceTemplates, r.NextCursor, nil
-		},
-		convertTemplate, func(t wire.ResourceTemplate) string { return t.URITemplate })
+func (c *Conn) listTemplates(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.ResourceTemplate, error) {
+	templates, err := collect(ctx, c, "resource templates", templatesOf(cs), func(t *mcp.ResourceTemplate) string { return t.URITemplate })
 	if rpcErr := serverError(err); rpcErr != nil && rpcErr.Code == jsonrpc.CodeMethodNotFound {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	c.inlineIcons(ctx, iconsOf(templates, func(t *wire.ResourceTemplate) *[]wire.Icon { return &t.Icons }))
-	return templates, nil
+	return templates, err
 }
 
-// collect follows the pages of one list, converting its items. It stops at
-// maxListPages pages, maxListItems items or maxListBytes of converted JSON,
-// and at a cursor seen before; it drops items that do not convert and items
-// whose key was seen before. What it leaves out is logged.
-func collect[S any, W any](
-	ctx context.Context, c *Conn, list string,
-	page func(ctx context.Context, cursor string) ([]S, string, error),
-	convert func(S) (W, bool), key func(W) string,
-) ([]W, error) {
+// page is one page of a list: its items and the next cursor.
+type page[T any] func(ctx context.Context, cursor string) ([]*T, string, error)
+
+func toolsOf(cs *mcp.ClientSession) page[mcp.Tool] {
+	return func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
+		r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Tools, r.NextCursor, nil
+	}
+}
+
+func promptsOf(cs *mcp.ClientSession) page[mcp.Prompt] {
+	return func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+		r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Prompts, r.NextCursor, nil
+	}
+}
+
+func resourcesOf(cs *mcp.ClientSession) page[mcp.Resource] {
+	return func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+		r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.Resources, r.NextCursor, nil
+	}
+}
+
+func templatesOf(cs *mcp.ClientSession) page[mcp.ResourceTemplate] {
+	return func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+		r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
+		}
+		return r.ResourceTemplates, r.NextCursor, nil
+	}
+}
+
+// collect follows the pages of one list. It stops at maxListPages pages,
+// maxListItems items or maxListBytes of JSON, and at a cursor seen before;
+// it drops null items and items whose key was seen before. What it leaves
+// out is logged.
+func collect[T any](ctx context.Context, c *Conn, list string, next page[T], key func(*T) string) ([]*T, error) {
 	var (
-		out     []W
+		out     []*T
 		seen    = make(map[string]bool)
 		cursors = make(map[string]bool)
 		cursor  string
@@ -211,17 +202,16 @@ pages:
 			c.log.Warn("mcp list cut at the page limit", "list", list, "pages", maxListPages)
 			break
 		}
-		items, next, err := page(ctx, cursor)
+		items, more, err := next(ctx, cursor)
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", list, err)
 		}
 		for _, it := range items {
-			w, ok := convert(it)
-			if !ok || seen[key(w)] {
+			if it == nil || seen[key(it)] {
 				dropped++
 				continue
 			}
-			b, err := json.Marshal(w)
+			b, err := json.Marshal(it)
 			if err != nil {
 				dropped++
 				continue
@@ -230,22 +220,22 @@ pages:
 				c.log.Warn("mcp list cut at the size limit", "list", list, "items", len(out), "bytes", size)
 				break pages
 			}
-			seen[key(w)] = true
+			seen[key(it)] = true
 			size += len(b)
-			out = append(out, w)
+			out = append(out, it)
 		}
-		if next == "" {
+		if more == "" {
 			break
 		}
-		if cursors[next] {
+		if cursors[more] {
 			c.log.Warn("mcp list repeats a cursor; stopped", "list", list)
 			break
 		}
-		cursors[next] = true
-		cursor = next
+		cursors[more] = true
+		cursor = more
 	}
 	if dropped > 0 {
-		c.log.Warn("mcp list items dropped: unusable or duplicate keys", "list", list, "dropped", dropped)
+		c.log.Warn("mcp list items dropped: null or duplicate keys", "list", list, "dropped", dropped)
 	}
 	return out, nil
 }

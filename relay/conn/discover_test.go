@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -34,11 +31,11 @@ func TestConnFollowsPagination(t *testing.T) {
 				f.server.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: fmt.Sprintf("test://t%d/{x}", i), Name: "t"}, nil)
 			}
 			_, _, ready := startReady(t, f)
-			if got := toolNames(ready.Tools); !slices.Equal(got, wantTools) {
+			if got := toolNames(ready.Lists.Tools); !slices.Equal(got, wantTools) {
 				t.Errorf("tools %v, want %v", got, wantTools)
 			}
-			if len(ready.Prompts) != 5 || len(ready.Resources) != 5 || len(ready.Templates) != 3 {
-				t.Errorf("got %d prompts, %d resources, %d templates; want 5, 5, 3", len(ready.Prompts), len(ready.Resources), len(ready.Templates))
+			if len(ready.Lists.Prompts) != 5 || len(ready.Lists.Resources) != 5 || len(ready.Lists.Templates) != 3 {
+				t.Errorf("got %d prompts, %d resources, %d templates; want 5, 5, 3", len(ready.Lists.Prompts), len(ready.Lists.Resources), len(ready.Lists.Templates))
 			}
 		})
 	}
@@ -52,17 +49,17 @@ func TestListChangedUpdatesListsWithoutReconnecting(t *testing.T) {
 			readyAt := len(r.all)
 
 			addNamedTool(f.server, "second")
-			r.await("with tool second", func(s wire.Server) bool {
-				return slices.Equal(toolNames(s.Tools), []string{"echo", "second"})
+			r.await("with tool second", func(s State) bool {
+				return slices.Equal(toolNames(listsOf(s).Tools), []string{"echo", "second"})
 			})
 			f.server.RemoveTools("echo")
-			r.await("without tool echo", func(s wire.Server) bool {
-				return slices.Equal(toolNames(s.Tools), []string{"second"})
+			r.await("without tool echo", func(s State) bool {
+				return slices.Equal(toolNames(listsOf(s).Tools), []string{"second"})
 			})
 			f.server.AddPrompt(&mcp.Prompt{Name: "another"}, nil)
-			r.await("with prompt another", func(s wire.Server) bool { return len(s.Prompts) == 2 })
+			r.await("with prompt another", func(s State) bool { return len(listsOf(s).Prompts) == 2 })
 			f.server.AddResource(&mcp.Resource{URI: "test://new", Name: "new"}, nil)
-			r.await("with resource test://new", func(s wire.Server) bool { return len(s.Resources) == 2 })
+			r.await("with resource test://new", func(s State) bool { return len(listsOf(s).Resources) == 2 })
 
 			for _, s := range r.all[readyAt:] {
 				if s.State != wire.StateReady {
@@ -125,75 +122,34 @@ func TestRelistAfterListChangedIsNotServedFromCache(t *testing.T) {
 	<-changed.seen // the notification for c has reached the client
 	close(release)
 
-	r.await("with tools a b c", func(s wire.Server) bool {
-		return slices.Equal(toolNames(s.Tools), []string{"a", "b", "c"})
+	r.await("with tools a b c", func(s State) bool {
+		return slices.Equal(toolNames(listsOf(s).Tools), []string{"a", "b", "c"})
 	})
 }
 
-func TestHostileServerIsCappedAndSanitized(t *testing.T) {
+// A connection keeps what a hostile server lists as it was sent: capping
+// and sanitizing what a person sees is the edge's (relay/mcpwire); a
+// connection drops only what it cannot hold (see TestListsAreCappedInLength).
+func TestHostileListsPassAsTheServerSentThem(t *testing.T) {
 	f := newFixtureOf(t, statelessEra, &mcp.Implementation{Name: "evil\x1b[31m\nserver", Version: "1\u202e0"}, &mcp.ServerOptions{
-		Instructions: "line one\r\nline\x00 two\u202e" + strings.Repeat("i", 3*maxInstructionsRunes),
+		Instructions: "line one\r\nline\x00 two\u202e",
 	})
 	addNamedTool(f.server, "bad\x07name")
 	addNamedTool(f.server, "bidi\u202ename")
-	mcp.AddTool(f.server, &mcp.Tool{Name: "ok", Title: "Ti\ttle\nnext", Description: strings.Repeat("d", 5*maxDescriptionRunes)},
-		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{}, nil, nil
-		})
-	props := map[string]any{}
-	for i := range 3000 {
-		props[fmt.Sprintf("field%04d", i)] = map[string]any{"type": "string", "description": "a field of a schema far too large"}
-	}
-	f.server.AddTool(&mcp.Tool{Name: "huge_schema", InputSchema: map[string]any{"type": "object", "properties": props}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{}, nil
-		})
 	f.server.AddPrompt(&mcp.Prompt{Name: "p\x00"}, nil)
 	f.server.AddPrompt(&mcp.Prompt{Name: "bad_argument", Arguments: []*mcp.PromptArgument{{Name: "a\nb"}}}, nil)
-	f.server.AddPrompt(&mcp.Prompt{Name: "good"}, nil)
 	f.server.AddResource(&mcp.Resource{URI: "test://x\u202e", Name: "x"}, nil)
 	f.server.AddResource(&mcp.Resource{URI: "test://fine", Name: "fine\x1b name"}, nil)
 
 	_, _, ready := startReady(t, f)
-	clean := func(what, s string, max int) {
-		t.Helper()
-		if utf8.RuneCountInString(s) > max || strings.ContainsFunc(s, func(r rune) bool {
-			return r != '\n' && (unicode.IsControl(r) || unicode.Is(unicode.Cf, r))
-		}) {
-			t.Errorf("%s not capped or sanitized: %.80q (%d runes)", what, s, utf8.RuneCountInString(s))
-		}
+	if info := ready.Init.ServerInfo; info.Name != "evil\x1b[31m\nserver" || info.Version != "1\u202e0" || ready.Init.Instructions != "line one\r\nline\x00 two\u202e" {
+		t.Errorf("initialize result %+v, %q", info, ready.Init.Instructions)
 	}
-	clean("server name", ready.Info.Name, maxTitleRunes)
-	if strings.Contains(ready.Info.Name, "\n") {
-		t.Errorf("server name %q spans lines", ready.Info.Name)
+	if got := toolNames(ready.Lists.Tools); !slices.Equal(got, []string{"bad\x07name", "bidi\u202ename"}) {
+		t.Errorf("tools %q", got)
 	}
-	clean("server version", ready.Info.Version, maxVersionRunes)
-	clean("instructions", ready.Instructions, maxInstructionsRunes)
-	if !strings.HasPrefix(ready.Instructions, "line one\nline two") || !strings.HasSuffix(ready.Instructions, "…") {
-		t.Errorf("instructions %.40q…%q: want line breaks kept and a cut marked", ready.Instructions, ready.Instructions[len(ready.Instructions)-10:])
-	}
-
-	if got := toolNames(ready.Tools); !slices.Equal(got, []string{"huge_schema", "ok"}) {
-		t.Errorf("tools %q, want the ones with usable names", got)
-	}
-	for _, tool := range ready.Tools {
-		switch tool.Name {
-		case "ok":
-			clean("description", tool.Description, maxDescriptionRunes)
-			if tool.Title != "Ti tle next" {
-				t.Errorf("title %q", tool.Title)
-			}
-		case "huge_schema":
-			if tool.InputSchema != nil {
-				t.Errorf("a %d-byte input schema was relayed", len(tool.InputSchema))
-			}
-		}
-	}
-	if len(ready.Prompts) != 1 || ready.Prompts[0].Name != "good" {
-		t.Errorf("prompts %+v, want only good", ready.Prompts)
-	}
-	if len(ready.Resources) != 1 || ready.Resources[0].URI != "test://fine" || ready.Resources[0].Name != "fine name" {
-		t.Errorf("resources %+v", ready.Resources)
+	if len(ready.Lists.Prompts) != 2 || len(ready.Lists.Resources) != 2 || ready.Lists.Resources[0].Name != "fine\x1b name" {
+		t.Errorf("prompts %+v, resources %+v", ready.Lists.Prompts, ready.Lists.Resources)
 	}
 }
 
@@ -203,7 +159,7 @@ func TestListsAreCappedInLength(t *testing.T) {
 		addNamedTool(f.server, fmt.Sprintf("tool%05d", i))
 	}
 	_, _, ready := startReady(t, f)
-	if len(ready.Tools) != maxListItems {
-		t.Errorf("%d tools kept, want %d", len(ready.Tools), maxListItems)
+	if len(ready.Lists.Tools) != maxListItems {
+		t.Errorf("%d tools kept, want %d", len(ready.Lists.Tools), maxListItems)
 	}
 }

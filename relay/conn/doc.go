@@ -7,7 +7,7 @@
 // connecting → connected → discovering → ready, or failed with a short,
 // sanitized error, after which it reconnects with exponential backoff.
 // [Conn.CallTool], [Conn.GetPrompt], [Conn.ReadResource] and [Conn.Complete]
-// run operations on the live session and fail with a [*wire.Error].
+// run operations on the live session and fail with an [*Error].
 //
 // The state carries the capabilities the server declared, and the resource
 // subscriptions the connection keeps ([Conn.Subscribe], [Config.Subscriptions]):
@@ -55,9 +55,9 @@
 //   - one HTTP response body or SSE event is read up to 16 MiB (or twice
 //     [Config.MaxResultBytes] when that is more), and an op result whose
 //     converted JSON exceeds Config.MaxResultBytes fails with
-//     [wire.CodeTooLarge].
+//     [TooLarge].
 //
-// A failed operation says its cause once (callerrors.go): not connected
+// A failed operation says its cause once ([Code], callerrors.go): not connected
 // (naming the server's state), connection lost, the relay's per-call
 // timeout ([Config.CallTimeout]), cancelled, the server's JSON-RPC error
 // (with its code), too large. A request or response stream of a session
@@ -85,8 +85,7 @@
 // the order of a form's fields. A RoundTripper (or, for stdio, the
 // connection) reads along the messages the go-sdk reads and records each
 // requested schema and each listed tool's schemas in the server's key order,
-// so that a form shows its fields in that order (schemaorder.go,
-// toolorder.go).
+// so that a form shows its fields in that order (relay/readalong).
 //
 // Every server is offered the person's roots, with list changes
 // ([Conn.SetRoots] sends notifications/roots/list_changed); one the person
@@ -100,7 +99,7 @@
 //
 // Tasks (MCP 2025-11-25, experimental) are not modelled by the go-sdk: it
 // drops the tasks capability, a tool's execution.taskSupport and the task
-// of a CreateTaskResult. The same read-along keeps them (taskwatch.go), and
+// of a CreateTaskResult. The same read-along keeps them (relay/readalong), and
 // the task methods go through CallCustomMethod (tasks.go): a tool that
 // requires or offers tasks, on a server that declared task-augmented
 // tools/call, runs as a task ([Conn.CallToolTask]), polled with tasks/get at

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,20 +15,37 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// askCall is one call of a scriptedAsker's Ask, waiting for the test's reply.
+// askCall is one call of a scriptedAsker's Elicit or Sample, waiting for
+// the test's reply.
 type askCall struct {
-	ctx   context.Context
-	ask   wire.Ask
-	reply chan askReply
+	ctx    context.Context
+	p      *mcp.ElicitParams                 // an elicitation's
+	sample *mcp.CreateMessageWithToolsParams // a sampling request's
+	from   Origin
+	reply  chan askReply
 }
 
 type askReply struct {
 	ans Answer
+	res *mcp.CreateMessageWithToolsResult
 	err error
 }
 
-// answer replies to the call.
-func (c askCall) answer(ans Answer, err error) { c.reply <- askReply{ans, err} }
+// answer replies to an elicitation.
+func (c askCall) answer(ans Answer, err error) { c.reply <- askReply{ans: ans, err: err} }
+
+// answerSample replies to a sampling request.
+func (c askCall) answerSample(res *mcp.CreateMessageWithToolsResult, err error) {
+	c.reply <- askReply{res: res, err: err}
+}
+
+// accept is the answer accepting an elicitation with content.
+func accept(content map[string]any) Answer {
+	return Answer{Result: &mcp.ElicitResult{Action: "accept", Content: content}}
+}
+
+// decline is the answer declining an elicitation.
+var decline = Answer{Result: &mcp.ElicitResult{Action: "decline"}}
 
 // scriptedAsker hands every ask to the test, which answers it.
 type scriptedAsker struct {
@@ -41,15 +57,26 @@ func newScriptedAsker() *scriptedAsker {
 	return &scriptedAsker{calls: make(chan askCall, 16), completed: make(chan string, 16)}
 }
 
-func (s *scriptedAsker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
-	call := askCall{ctx: ctx, ask: a, reply: make(chan askReply, 1)}
+// ask hands call to the test and waits for its reply or ctx's end.
+func (s *scriptedAsker) ask(call askCall) askReply {
+	call.reply = make(chan askReply, 1)
 	s.calls <- call
 	select {
 	case r := <-call.reply:
-		return r.ans, r.err
-	case <-ctx.Done():
-		return Answer{}, ctx.Err()
+		return r
+	case <-call.ctx.Done():
+		return askReply{err: call.ctx.Err()}
 	}
+}
+
+func (s *scriptedAsker) Elicit(ctx context.Context, p *mcp.ElicitParams, from Origin) (Answer, error) {
+	r := s.ask(askCall{ctx: ctx, p: p, from: from})
+	return r.ans, r.err
+}
+
+func (s *scriptedAsker) Sample(ctx context.Context, p *mcp.CreateMessageWithToolsParams, from Origin) (*mcp.CreateMessageWithToolsResult, error) {
+	r := s.ask(askCall{ctx: ctx, sample: p, from: from})
+	return r.res, r.err
 }
 
 func (s *scriptedAsker) Complete(id string) { s.completed <- id }
@@ -71,14 +98,14 @@ func (s *scriptedAsker) none(t *testing.T) {
 	t.Helper()
 	select {
 	case c := <-s.calls:
-		t.Fatalf("asked %+v", c.ask)
+		t.Fatalf("asked %+v", c)
 	default:
 	}
 }
 
 // outcome is what a fixture tool reports of its elicitation.
 type outcome struct {
-	Action  wire.Action    `json:"action,omitempty"`
+	Action  string         `json:"action,omitempty"`
 	Content map[string]any `json:"content,omitempty"`
 	Meta    map[string]any `json:"meta,omitempty"`
 	Code    int64          `json:"code,omitempty"`
@@ -95,21 +122,21 @@ func report(res *mcp.ElicitResult, err error) *mcp.CallToolResult {
 	case err != nil:
 		o.Error = err.Error()
 	default:
-		o.Action, o.Content, o.Meta = wire.Action(res.Action), res.Content, res.Meta
+		o.Action, o.Content, o.Meta = res.Action, res.Content, res.Meta
 	}
 	b, _ := json.Marshal(o)
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
 // outcomeOf reads a fixture tool's report: outcomeOf(t)(c.CallTool(...)).
-func outcomeOf(t *testing.T) func(*wire.CallToolResult, error) outcome {
-	return func(res *wire.CallToolResult, err error) outcome {
+func outcomeOf(t *testing.T) func(*mcp.CallToolResult, error) outcome {
+	return func(res *mcp.CallToolResult, err error) outcome {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("call: %v", err)
 		}
 		var o outcome
-		if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].Text), &o) != nil {
+		if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &o) != nil {
 			t.Fatalf("result %+v is not an outcome", res)
 		}
 		return o
@@ -164,18 +191,18 @@ func startAsking(t *testing.T, f *fixture, asker Asker, modes AskModes) (*Conn, 
 func callAsync(c *Conn, ctx context.Context, name string) <-chan outcomeOrErr {
 	out := make(chan outcomeOrErr, 1)
 	go func() {
-		res, err := c.CallTool(ctx, name, nil, nil)
+		res, err := c.CallTool(ctx, toolCall(name, nil), nil)
 		out <- outcomeOrErr{res, err}
 	}()
 	return out
 }
 
 type outcomeOrErr struct {
-	res *wire.CallToolResult
+	res *mcp.CallToolResult
 	err error
 }
 
-func awaitCall(t *testing.T, ch <-chan outcomeOrErr) (*wire.CallToolResult, error) {
+func awaitCall(t *testing.T, ch <-chan outcomeOrErr) (*mcp.CallToolResult, error) {
 	t.Helper()
 	select {
 	case r := <-ch:
@@ -209,12 +236,12 @@ func TestElicitationCapabilityFollowsTheConfig(t *testing.T) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 				})
 			c, _ := startAsking(t, f, tt.asker, tt.modes)
-			res, err := c.CallTool(context.Background(), "caps", nil, nil)
+			res, err := c.CallTool(context.Background(), toolCall("caps", nil), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var caps mcp.ClientCapabilities
-			if err := json.Unmarshal([]byte(res.Content[0].Text), &caps); err != nil {
+			if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &caps); err != nil {
 				t.Fatal(err)
 			}
 			if tt.none {
@@ -224,7 +251,7 @@ func TestElicitationCapabilityFollowsTheConfig(t *testing.T) {
 				return
 			}
 			if caps.Elicitation == nil || (caps.Elicitation.Form != nil) != tt.form || (caps.Elicitation.URL != nil) != tt.url {
-				t.Fatalf("advertised %s, want form %t url %t", res.Content[0].Text, tt.form, tt.url)
+				t.Fatalf("advertised %s, want form %t url %t", res.Content[0].(*mcp.TextContent).Text, tt.form, tt.url)
 			}
 		})
 	}
@@ -238,16 +265,15 @@ func TestFormElicitationIsAskedAndAnswered(t *testing.T) {
 
 	done := callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
-	a := call.ask
-	if a.Server != "srv1" || a.ServerName != "Fixture" || a.Kind != wire.AskForm || a.From != wire.AskFromElicitation || a.Message != "Who are you?" {
-		t.Fatalf("ask %+v", a)
+	if p := call.p; p == nil || elicitMode(p) != modeForm || call.from != FromRequest || p.Message != "Who are you?" {
+		t.Fatalf("asked %+v from %v", p, call.from)
 	}
-	if !strings.Contains(string(a.Schema), `"minLength":2`) {
-		t.Errorf("schema %s", a.Schema)
+	if schema, _ := call.p.RequestedSchema.(json.RawMessage); !strings.Contains(string(schema), `"minLength":2`) {
+		t.Errorf("schema %v", call.p.RequestedSchema)
 	}
-	call.answer(Answer{Action: wire.ActionAccept, Content: map[string]any{"name": "Grace", "count": 4.0, "tags": []any{"b"}, "ok": false}}, nil)
+	call.answer(accept(map[string]any{"name": "Grace", "count": 4.0, "tags": []any{"b"}, "ok": false}), nil)
 	o := outcomeOf(t)(awaitCall(t, done))
-	if o.Action != wire.ActionAccept || o.Content["name"] != "Grace" || o.Content["count"] != 4.0 || o.Content["ok"] != false {
+	if o.Action != "accept" || o.Content["name"] != "Grace" || o.Content["count"] != 4.0 || o.Content["ok"] != false {
 		t.Fatalf("the server got %+v", o)
 	}
 }
@@ -266,12 +292,12 @@ func TestInputRequestsAreAskedLikeElicitations(t *testing.T) {
 
 	done := callAsync(c, context.Background(), "input")
 	call := asker.next(t)
-	if call.ask.Kind != wire.AskForm || call.ask.From != wire.AskFromInput || call.ask.Message != "Who are you?" {
-		t.Fatalf("ask %+v, want a form from an input request", call.ask)
+	if p := call.p; p == nil || elicitMode(p) != modeForm || call.from != FromInput || p.Message != "Who are you?" {
+		t.Fatalf("asked %+v from %v, want a form from an input request", p, call.from)
 	}
-	call.answer(Answer{Action: wire.ActionAccept, Content: map[string]any{"name": "Grace"}}, nil)
+	call.answer(accept(map[string]any{"name": "Grace"}), nil)
 	o := outcomeOf(t)(awaitCall(t, done))
-	if o.Action != wire.ActionAccept || o.Content["name"] != "Grace" {
+	if o.Action != "accept" || o.Content["name"] != "Grace" {
 		t.Fatalf("the server got %+v", o)
 	}
 }
@@ -282,12 +308,12 @@ func TestAcceptDefaultsAnswersWithTheSchemaDefaults(t *testing.T) {
 	addElicitTool(f.server, "url", urlParams("e1"), nil)
 	c, _ := startAsking(t, f, AcceptDefaults{}, AllAskModes)
 
-	o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
+	o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("ask", nil), nil))
 	want := map[string]any{"name": "Ada", "count": 3.0, "tags": []any{"a"}, "ok": true}
-	if o.Action != wire.ActionAccept || !jsonEqual(o.Content, want) {
+	if o.Action != "accept" || !jsonEqual(o.Content, want) {
 		t.Errorf("the server got %+v, want accept with %v", o, want)
 	}
-	if o := outcomeOf(t)(c.CallTool(context.Background(), "url", nil, nil)); o.Action != wire.ActionDecline {
+	if o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("url", nil), nil)); o.Action != "decline" {
 		t.Errorf("url: the server got %+v, want decline", o)
 	}
 }
@@ -330,61 +356,12 @@ func TestElicitationInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
 			addElicitTool(f.server, "ask", tt.tool, nil)
 			asker := newScriptedAsker()
 			c, _ := startAsking(t, f, asker, tt.modes)
-			o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
+			o := outcomeOf(t)(c.CallTool(context.Background(), toolCall("ask", nil), nil))
 			if o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, "not supported") {
 				t.Fatalf("the server got %+v, want -32602", o)
 			}
 			asker.none(t)
 		})
-	}
-}
-
-func TestUnsupportedSchemaIsInvalidParams(t *testing.T) {
-	f := newFixture(t, legacyEra, nil)
-	addElicitTool(f.server, "ask", func() *mcp.ElicitParams {
-		return &mcp.ElicitParams{Message: "x", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{
-			"big": map[string]any{"type": "string", "description": strings.Repeat("d", maxSchemaBytes)},
-		}}}
-	}, nil)
-	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllAskModes)
-	o := outcomeOf(t)(c.CallTool(context.Background(), "ask", nil, nil))
-	if o.Code != jsonrpc.CodeInvalidParams || !strings.Contains(o.Error, "bytes") {
-		t.Fatalf("the server got %+v, want -32602 for the schema's size", o)
-	}
-	asker.none(t)
-}
-
-func TestRefusedURLIsDeclinedWithTheReason(t *testing.T) {
-	f := newFixture(t, legacyEra, nil)
-	addElicitTool(f.server, "ask", func() *mcp.ElicitParams {
-		return &mcp.ElicitParams{Mode: "url", Message: "Click", URL: "javascript:alert(1)", ElicitationID: "e1"}
-	}, nil)
-	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllAskModes)
-	done := callAsync(c, context.Background(), "ask")
-	call := asker.next(t)
-	call.answer(Answer{}, wire.NewError(wire.CodeInvalidURL, "only http and https URLs are opened"))
-	o := outcomeOf(t)(awaitCall(t, done))
-	if o.Action != wire.ActionDecline || !strings.Contains(o.Meta[declineReasonKey].(string), "only http") {
-		t.Fatalf("the server got %+v, want decline with the reason", o)
-	}
-}
-
-func TestLongMessageIsCutWithANote(t *testing.T) {
-	f := newFixture(t, legacyEra, nil)
-	long := strings.Repeat("spam ", 20<<10) // 100 KiB
-	addElicitTool(f.server, "ask", func() *mcp.ElicitParams {
-		return &mcp.ElicitParams{Message: long, RequestedSchema: map[string]any{"type": "object"}}
-	}, nil)
-	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllAskModes)
-	callAsync(c, context.Background(), "ask")
-	call := asker.next(t)
-	defer call.answer(Answer{Action: wire.ActionCancel}, nil)
-	msg := call.ask.Message
-	if n := utf8.RuneCountInString(msg); n > maxAskMessageRunes+200 || !strings.HasPrefix(msg, "spam spam") || !strings.Contains(msg, "102400 characters") {
-		t.Fatalf("message of %d runes ends %q", n, msg[max(0, len(msg)-100):])
 	}
 }
 
@@ -458,16 +435,16 @@ func TestAcceptedURLWaitsWhileTheSessionLives(t *testing.T) {
 	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "ask")
 	call := asker.next(t)
-	if call.ask.Kind != wire.AskURL || call.ask.URL != "https://example.com/consent" || call.ask.ElicitationID != "e 1" {
-		t.Fatalf("ask %+v", call.ask)
+	if p := call.p; p == nil || p.Mode != modeURL || p.URL != "https://example.com/consent" || p.ElicitationID != "e\x1b1" {
+		t.Fatalf("asked %+v", p)
 	}
 	waiting := make(chan context.Context, 1)
-	call.answer(Answer{Action: wire.ActionAccept, Wait: func(ctx context.Context) error {
+	call.answer(Answer{Result: &mcp.ElicitResult{Action: "accept"}, Wait: func(ctx context.Context) error {
 		waiting <- ctx
 		<-ctx.Done()
 		return ctx.Err()
 	}}, nil)
-	if o := outcomeOf(t)(awaitCall(t, done)); o.Action != wire.ActionAccept || o.Content != nil {
+	if o := outcomeOf(t)(awaitCall(t, done)); o.Action != "accept" || o.Content != nil {
 		t.Fatalf("the server got %+v, want accept without content", o)
 	}
 	waitCtx := <-waiting
@@ -480,8 +457,8 @@ func TestAcceptedURLWaitsWhileTheSessionLives(t *testing.T) {
 	}
 	select {
 	case id := <-asker.completed:
-		if id != call.ask.ElicitationID {
-			t.Errorf("completed %q, want %q as in the ask", id, call.ask.ElicitationID)
+		if id != call.p.ElicitationID {
+			t.Errorf("completed %q, want %q as in the ask", id, call.p.ElicitationID)
 		}
 	case <-time.After(waitFor):
 		t.Fatal("the completion did not reach the asker")
@@ -550,14 +527,14 @@ func TestURLRequiredIsRetriedOnceCompleted(t *testing.T) {
 		run  func(c *Conn) (string, error)
 	}{
 		{"tool", func(c *Conn) (string, error) {
-			res, err := c.CallTool(context.Background(), "guarded", nil, nil)
+			res, err := c.CallTool(context.Background(), toolCall("guarded", nil), nil)
 			if err != nil {
 				return "", err
 			}
-			return res.Content[0].Text, nil
+			return res.Content[0].(*mcp.TextContent).Text, nil
 		}},
 		{"resource", func(c *Conn) (string, error) {
-			res, err := c.ReadResource(context.Background(), "test://guarded")
+			res, err := c.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "test://guarded"})
 			if err != nil {
 				return "", err
 			}
@@ -582,12 +559,11 @@ func TestURLRequiredIsRetriedOnceCompleted(t *testing.T) {
 				done <- got{text, err}
 			}()
 			call := asker.next(t)
-			a := call.ask
-			if a.Kind != wire.AskURL || a.From != wire.AskFromURLRequired || a.URL != "https://example.com/setup" || a.ElicitationID != "setup" || a.Message != "Connect your account" {
-				t.Fatalf("ask %+v", a)
+			if p := call.p; p == nil || p.Mode != modeURL || call.from != FromURLRequired || p.URL != "https://example.com/setup" || p.ElicitationID != "setup" || p.Message != "Connect your account" {
+				t.Fatalf("asked %+v from %v", p, call.from)
 			}
 			completed := make(chan struct{})
-			call.answer(Answer{Action: wire.ActionAccept, Wait: func(ctx context.Context) error {
+			call.answer(Answer{Result: &mcp.ElicitResult{Action: "accept"}, Wait: func(ctx context.Context) error {
 				select {
 				case <-completed:
 					return nil
@@ -622,10 +598,10 @@ func TestURLRequiredAgainAfterCompletionIsAnError(t *testing.T) {
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "guarded")
-	asker.next(t).answer(Answer{Action: wire.ActionAccept}, nil) // no Wait: complete at once
+	asker.next(t).answer(accept(nil), nil) // no Wait: complete at once
 	_, err := awaitCall(t, done)
-	if err == nil || wireCode(t, err) != wire.CodeUpstream || !strings.Contains(err.Error(), "asked again") {
-		t.Fatalf("call = %v, want an upstream error saying the server asked again", err)
+	if err == nil || errCode(t, err) != Unusable || !strings.Contains(err.Error(), "asked again") {
+		t.Fatalf("call = %v, want an unusable-answer error saying the server asked again", err)
 	}
 	asker.none(t)
 }
@@ -637,7 +613,7 @@ func TestURLRequiredDeclinedFailsTheCall(t *testing.T) {
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AllAskModes)
 	done := callAsync(c, context.Background(), "guarded")
-	asker.next(t).answer(Answer{Action: wire.ActionDecline}, nil)
+	asker.next(t).answer(decline, nil)
 	if _, err := awaitCall(t, done); err == nil || !strings.Contains(err.Error(), "declined") {
 		t.Fatalf("call = %v, want an error saying it was declined", err)
 	}
@@ -649,7 +625,7 @@ func TestURLRequiredWithoutURLModeReachesTheCaller(t *testing.T) {
 	u.add(f.server)
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AskModes{Form: true})
-	_, err := c.CallTool(context.Background(), "guarded", nil, nil)
+	_, err := c.CallTool(context.Background(), toolCall("guarded", nil), nil)
 	if err == nil || !strings.Contains(err.Error(), "URL elicitation required") {
 		t.Fatalf("call = %v, want the server's -32042 error", err)
 	}

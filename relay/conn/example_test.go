@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/demo"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
@@ -19,8 +21,8 @@ func ExampleStart() {
 	}
 	defer stop()
 
-	ready := make(chan wire.Server, 1)
-	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, func(s wire.Server) {
+	ready := make(chan conn.State, 1)
+	c := conn.Start(conn.Config{ID: "demo", Name: "Demo", URL: url, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, func(s conn.State) {
 		if s.State == wire.StateReady {
 			select {
 			case ready <- s:
@@ -31,15 +33,15 @@ func ExampleStart() {
 	defer c.Close()
 
 	s := <-ready
-	fmt.Println(s.Info.Name, s.ProtocolVersion)
-	for _, t := range s.Tools {
+	fmt.Println(s.Init.ServerInfo.Name, s.Init.ProtocolVersion)
+	for _, t := range s.Lists.Tools {
 		fmt.Println("-", t.Name)
 	}
-	res, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"hello"}`), nil)
+	res, err := c.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"text":"hello"}`)}, nil)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res.Content[0].Text)
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// switchboard-demo 2026-07-28
 	// - add

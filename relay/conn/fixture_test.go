@@ -2,6 +2,7 @@ package conn
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -120,18 +121,18 @@ func addNamedTool(s *mcp.Server, name string) {
 // recorder collects emitted states.
 type recorder struct {
 	t      *testing.T
-	states chan wire.Server
-	all    []wire.Server // what await has read
+	states chan State
+	all    []State // what await has read
 }
 
 func newRecorder(t *testing.T) *recorder {
-	return &recorder{t: t, states: make(chan wire.Server, 10000)}
+	return &recorder{t: t, states: make(chan State, 10000)}
 }
 
-func (r *recorder) emit(s wire.Server) { r.states <- s }
+func (r *recorder) emit(s State) { r.states <- s }
 
 // await returns the first next state that satisfies ok.
-func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
+func (r *recorder) await(what string, ok func(State) bool) State {
 	r.t.Helper()
 	timeout := time.NewTimer(waitFor)
 	defer timeout.Stop()
@@ -149,9 +150,9 @@ func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
 }
 
 // awaitState returns the next state in the given lifecycle state.
-func (r *recorder) awaitState(state wire.ServerState) wire.Server {
+func (r *recorder) awaitState(state wire.ServerState) State {
 	r.t.Helper()
-	return r.await(string(state), func(s wire.Server) bool { return s.State == state })
+	return r.await(string(state), func(s State) bool { return s.State == state })
 }
 
 // summary lists the states seen, for failure messages.
@@ -190,14 +191,22 @@ func start(t *testing.T, cfg Config) (*Conn, *recorder) {
 }
 
 // startReady connects to f and waits until it is ready.
-func startReady(t *testing.T, f *fixture) (*Conn, *recorder, wire.Server) {
+func startReady(t *testing.T, f *fixture) (*Conn, *recorder, State) {
 	t.Helper()
 	c, r := start(t, testConfig(f.url))
 	return c, r, r.awaitState(wire.StateReady)
 }
 
+// listsOf returns the lists of s, empty before a discovery.
+func listsOf(s State) *Lists {
+	if s.Lists == nil {
+		return &Lists{}
+	}
+	return s.Lists
+}
+
 // toolNames lists the names of tools.
-func toolNames(tools []wire.Tool) []string {
+func toolNames(tools []*mcp.Tool) []string {
 	var out []string
 	for _, t := range tools {
 		out = append(out, t.Name)
@@ -205,14 +214,14 @@ func toolNames(tools []wire.Tool) []string {
 	return out
 }
 
-// wireCode returns the code of a *wire.Error, or fails.
-func wireCode(t *testing.T, err error) wire.Code {
+// errCode returns the code of an *Error, or fails.
+func errCode(t *testing.T, err error) Code {
 	t.Helper()
-	var we *wire.Error
-	if !errors.As(err, &we) {
-		t.Fatalf("error %v (%T) is not a *wire.Error", err, err)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T) is not an *Error", err, err)
 	}
-	return we.Code
+	return e.Code
 }
 
 // ourGoroutines counts goroutines running code of this package, other than
@@ -261,4 +270,10 @@ func awaitNoGoroutines(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // polling with a deadline: goroutine exit has no event
 	}
+}
+
+// toolCall is the params of a call of tool name with args, a JSON object
+// (nil for none).
+func toolCall(name string, args json.RawMessage) *mcp.CallToolParams {
+	return &mcp.CallToolParams{Name: name, Arguments: args}
 }

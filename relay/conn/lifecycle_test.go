@@ -48,32 +48,30 @@ func TestConnReachesReadyWithEveryList(t *testing.T) {
 			if !slices.Equal(states, want) {
 				t.Errorf("states %v, want %v", states, want)
 			}
-			if ready.ID != "srv1" || ready.Name != "Fixture" || ready.URL != f.url || ready.Transport != wire.TransportStreamable {
-				t.Errorf("identity %+v", ready.Meta())
+			init := ready.Init
+			if init == nil || init.ServerInfo == nil || init.ServerInfo.Name != "fixture" || init.ServerInfo.Version != "1.2.3" {
+				t.Fatalf("initialize result %+v", init)
 			}
-			if ready.Info == nil || ready.Info.Name != "fixture" || ready.Info.Version != "1.2.3" {
-				t.Errorf("info %+v", ready.Info)
+			if init.ProtocolVersion != e.protocol {
+				t.Errorf("protocol %q, want %q", init.ProtocolVersion, e.protocol)
 			}
-			if ready.ProtocolVersion != e.protocol {
-				t.Errorf("protocol %q, want %q", ready.ProtocolVersion, e.protocol)
+			if init.Instructions != "Use echo.\nThen rest." {
+				t.Errorf("instructions %q", init.Instructions)
 			}
-			if ready.Instructions != "Use echo.\nThen rest." {
-				t.Errorf("instructions %q", ready.Instructions)
-			}
-			if got := toolNames(ready.Tools); !slices.Equal(got, []string{"echo"}) {
+			if got := toolNames(ready.Lists.Tools); !slices.Equal(got, []string{"echo"}) {
 				t.Errorf("tools %v", got)
 			}
-			if len(ready.Tools[0].InputSchema) == 0 || ready.Tools[0].Description != "Echo text." {
-				t.Errorf("tool %+v", ready.Tools[0])
+			if ready.Lists.Tools[0].InputSchema == nil || ready.Lists.Tools[0].Description != "Echo text." {
+				t.Errorf("tool %+v", ready.Lists.Tools[0])
 			}
-			if len(ready.Prompts) != 1 || ready.Prompts[0].Name != "greet" || len(ready.Prompts[0].Arguments) != 1 || !ready.Prompts[0].Arguments[0].Required {
-				t.Errorf("prompts %+v", ready.Prompts)
+			if len(ready.Lists.Prompts) != 1 || ready.Lists.Prompts[0].Name != "greet" || len(ready.Lists.Prompts[0].Arguments) != 1 || !ready.Lists.Prompts[0].Arguments[0].Required {
+				t.Errorf("prompts %+v", ready.Lists.Prompts)
 			}
-			if len(ready.Resources) != 1 || ready.Resources[0].URI != "test://readme" || ready.Resources[0].MIMEType != "text/plain" {
-				t.Errorf("resources %+v", ready.Resources)
+			if len(ready.Lists.Resources) != 1 || ready.Lists.Resources[0].URI != "test://readme" || ready.Lists.Resources[0].MIMEType != "text/plain" {
+				t.Errorf("resources %+v", ready.Lists.Resources)
 			}
-			if len(ready.Templates) != 1 || ready.Templates[0].URITemplate != "test://notes/{name}" {
-				t.Errorf("templates %+v", ready.Templates)
+			if len(ready.Lists.Templates) != 1 || ready.Lists.Templates[0].URITemplate != "test://notes/{name}" {
+				t.Errorf("templates %+v", ready.Lists.Templates)
 			}
 		})
 	}
@@ -83,11 +81,11 @@ func TestConnListsOnlyAdvertisedCapabilities(t *testing.T) {
 	f := newFixture(t, statelessEra, nil)
 	addEcho(f.server)
 	c, _, ready := startReady(t, f)
-	if len(ready.Tools) != 1 || ready.Prompts != nil || ready.Resources != nil || ready.Templates != nil {
+	if len(ready.Lists.Tools) != 1 || ready.Lists.Prompts != nil || ready.Lists.Resources != nil || ready.Lists.Templates != nil {
 		t.Errorf("lists %+v", ready)
 	}
-	if _, err := c.GetPrompt(context.Background(), "any", nil); err == nil || wireCode(t, err) != wire.CodeNotFound {
-		t.Errorf("prompt of a server without prompts: %v, want %s", err, wire.CodeNotFound)
+	if _, err := c.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "any", Arguments: nil}); err == nil || errCode(t, err) != NotFound {
+		t.Errorf("prompt of a server without prompts: %v, want %s", err, NotFound)
 	}
 }
 
@@ -134,20 +132,20 @@ func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
 
 			f.stop()
 			failed := r.awaitState(wire.StateFailed)
-			if failed.Error == "" || len(failed.Tools) != 1 {
+			if failed.Error == "" || len(failed.Lists.Tools) != 1 {
 				t.Errorf("failed state %+v: want an error and the last known tools", failed)
 			}
-			if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || wireCode(t, err) != wire.CodeNotReady {
-				t.Errorf("call while failed: %v, want %s", err, wire.CodeNotReady)
+			if _, err := c.CallTool(context.Background(), toolCall("echo", nil), nil); err == nil || errCode(t, err) != NotReady {
+				t.Errorf("call while failed: %v, want %s", err, NotReady)
 			}
 
 			f.restart()
 			ready := r.awaitState(wire.StateReady)
-			if ready.Error != "" || len(ready.Tools) != 1 {
+			if ready.Error != "" || len(ready.Lists.Tools) != 1 {
 				t.Errorf("ready again %+v", ready)
 			}
-			res, err := c.CallTool(context.Background(), "echo", []byte(`{"text":"back"}`), nil)
-			if err != nil || res.Content[0].Text != "back" {
+			res, err := c.CallTool(context.Background(), toolCall("echo", []byte(`{"text":"back"}`)), nil)
+			if err != nil || res.Content[0].(*mcp.TextContent).Text != "back" {
 				t.Errorf("call after recovery: %+v, %v", res, err)
 			}
 		})
@@ -184,7 +182,7 @@ func TestCloseStopsEverything(t *testing.T) {
 	awaitNoGoroutines(t)
 	addNamedTool(f.server, "late") // would be a list change
 	c.Retry()
-	if _, err := c.CallTool(context.Background(), "echo", nil, nil); err == nil || wireCode(t, err) != wire.CodeNotReady {
+	if _, err := c.CallTool(context.Background(), toolCall("echo", nil), nil); err == nil || errCode(t, err) != NotReady {
 		t.Errorf("call after close: %v", err)
 	}
 	if len(r.states) != emitted {

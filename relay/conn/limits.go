@@ -5,21 +5,11 @@ import "time"
 // Caps on what a server can make the relay hold or show; see the package
 // documentation.
 const (
-	maxListItems         = 5000
-	maxListBytes         = 8 << 20
-	maxListPages         = 1000
-	maxKeyRunes          = 256  // tool, prompt and argument names
-	maxURIRunes          = 2048 // resource URIs and URI templates
-	maxTitleRunes        = 256
-	maxVersionRunes      = 64
-	maxMIMERunes         = 128
-	maxDescriptionRunes  = 8192
-	maxInstructionsRunes = 8192
-	maxProgressRunes     = 500
-	maxPromptArguments   = 64
-	maxSchemaBytes       = 64 << 10
-	maxAnnotationsBytes  = 4 << 10
-	maxMessageBytes      = 16 << 20 // one HTTP response body or SSE event
+	maxListItems    = 5000
+	maxListBytes    = 8 << 20
+	maxListPages    = 1000
+	maxURIRunes     = 2048     // resource URIs and URI templates
+	maxMessageBytes = 16 << 20 // one HTTP response body or SSE event
 )
 
 // Defaults of [Config].

@@ -1,10 +1,7 @@
 package conn
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -23,11 +20,13 @@ import (
 // level (notify.go): the server is asked for the lowest level wanted, and
 // the journal keeps only what the person asked for.
 
-// Journal receives what a server reports besides its state. Its methods
-// must not block.
+// Journal receives what a server reports besides its state, as the server
+// sent it: untrusted, for the journal to sanitize and cap. Its methods must
+// not block.
 type Journal interface {
-	// Log receives one log message, sanitized and capped.
-	Log(wire.LogEntry)
+	// Log receives one log message the person asked for; level is its level,
+	// one of wire.LogLevels (info for one the server named otherwise).
+	Log(level string, p *mcp.LoggingMessageParams)
 	// Activity receives one notification in words: kind is one of the
 	// wire.Activity kinds.
 	Activity(kind wire.ActivityKind, text string)
@@ -36,25 +35,21 @@ type Journal interface {
 // noJournal is the journal of a connection configured without one.
 type noJournal struct{}
 
-func (noJournal) Log(wire.LogEntry)                  {}
-func (noJournal) Activity(wire.ActivityKind, string) {}
+func (noJournal) Log(string, *mcp.LoggingMessageParams) {}
+func (noJournal) Activity(wire.ActivityKind, string)    {}
 
-// loggingState is the wire view of the server's logging: nil when the
-// server does not declare it.
-func loggingState(init *mcp.InitializeResult) *wire.Logging {
-	if init == nil || init.Capabilities == nil || init.Capabilities.Logging == nil {
-		return nil
-	}
-	return &wire.Logging{}
+// declaresLogging reports whether the server of init declares logging.
+func declaresLogging(init *mcp.InitializeResult) bool {
+	return init != nil && init.Capabilities != nil && init.Capabilities.Logging != nil
 }
 
 // SetLogLevel changes the level of log messages asked of the server, one of
 // [wire.LogLevels] or empty for none. It is kept for later sessions; on a
 // live session of a server that declares logging it applies at once. Errors
-// are [*wire.Error].
+// are [*Error].
 func (c *Conn) SetLogLevel(ctx context.Context, level string) error {
 	if level != "" && wire.LevelRank(level) < 0 {
-		return wire.NewError(wire.CodeBadRequest, "unknown log level "+wire.Sanitize(level, 20))
+		return newError(BadRequest, "unknown log level "+wire.Sanitize(level, 20))
 	}
 	c.mu.Lock()
 	c.logLevel = level
@@ -79,7 +74,7 @@ func (c *Conn) reapplyLogLevel(ctx context.Context) error {
 // says the level was set before on s, so that an empty level must undo it.
 func (c *Conn) applyLogLevel(ctx context.Context, s *session, changed bool) error {
 	init := s.cs.InitializeResult()
-	if loggingState(init) == nil || init.ProtocolVersion >= statelessProtocol {
+	if !declaresLogging(init) || init.ProtocolVersion >= statelessProtocol {
 		return nil
 	}
 	level := c.wantedLogLevel()
@@ -137,7 +132,7 @@ func (c *Conn) levelPerRequest(next mcp.MethodHandler) mcp.MethodHandler {
 // get every message (each filters by its own level), the journal those at
 // or above the person's level.
 func (c *Conn) logMessage(_ context.Context, req *mcp.LoggingMessageRequest) {
-	defer c.noticeOrder.pass()
+	defer c.ra.Notices.Pass()
 	p := req.Params
 	if p == nil {
 		return
@@ -152,51 +147,7 @@ func (c *Conn) logMessage(_ context.Context, req *mcp.LoggingMessageRequest) {
 		return // not asked for by the person: a server that logs anyway is not heard
 	}
 	c.log.Debug("mcp log message", "level", level)
-	c.cfg.Journal.Log(wire.LogEntry{
-		Time:   time.Now(),
-		Level:  level,
-		Logger: line(p.Logger, wire.MaxLogger),
-		Data:   logData(p.Data),
-	})
-}
-
-// Caps of log data: a string keeps at most logStringRunes runes, and data
-// whose JSON is over wire.MaxLogData bytes keeps its first logCutRunes runes
-// of JSON text, as a string. A rune takes at most 4 bytes of JSON (a quote
-// or backslash, escaped, 2), so both stay under wire.MaxLogData.
-const (
-	logStringRunes = 1000
-	logCutRunes    = 500
-)
-
-// logData is a message's data as JSON of at most wire.MaxLogData bytes: a
-// string loses control characters but not its line breaks; other data that
-// is too long is cut and kept as a string.
-func logData(v any) json.RawMessage {
-	if s, ok := v.(string); ok {
-		v = text(s, logStringRunes)
-	}
-	b, err := marshalText(v)
-	if err != nil {
-		return nil
-	}
-	if len(b) <= wire.MaxLogData {
-		return b
-	}
-	b, _ = marshalText(text(string(b), logCutRunes) + " (cut)")
-	return b
-}
-
-// marshalText is JSON without the HTML escapes, which would triple the size
-// of text that holds angle brackets.
-func marshalText(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	c.cfg.Journal.Log(level, p)
 }
 
 // askLogLevel asks a new session's server for the current level. A server

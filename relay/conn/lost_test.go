@@ -101,9 +101,9 @@ func testConnectionLost(t *testing.T, transport string, e era, resumable, agent 
 	go func() {
 		var err error
 		if agent {
-			_, err = c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "die", Arguments: map[string]any{}}, nil)
+			_, err = c.CallTool(context.Background(), &mcp.CallToolParams{Name: "die", Arguments: map[string]any{}}, nil)
 		} else {
-			_, err = c.CallTool(context.Background(), "die", json.RawMessage(`{}`), nil)
+			_, err = c.CallTool(context.Background(), toolCall("die", json.RawMessage(`{}`)), nil)
 		}
 		done <- outcome{err, time.Now()}
 	}()
@@ -126,8 +126,8 @@ func testConnectionLost(t *testing.T, transport string, e era, resumable, agent 
 	if o.err == nil {
 		t.Fatal("the call succeeded")
 	}
-	if code := wireCode(t, o.err); code != wire.CodeConnectionLost {
-		t.Errorf("code %s (%v), want %s", code, o.err, wire.CodeConnectionLost)
+	if code := errCode(t, o.err); code != ConnectionLost {
+		t.Errorf("code %s (%v), want %s", code, o.err, ConnectionLost)
 	}
 	if msg := o.err.Error(); strings.Contains(msg, "answered with") || strings.Contains(msg, "EOF") {
 		t.Errorf("message %q", msg)
@@ -181,21 +181,21 @@ func TestCallCutByTheNetworkIsConnectionLostAndTheSessionStays(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.CallTool(context.Background(), "cut", json.RawMessage(`{}`), nil)
+		_, err := c.CallTool(context.Background(), toolCall("cut", json.RawMessage(`{}`)), nil)
 		done <- err
 	}()
 	<-cut
 	select {
 	case err := <-done:
-		if code := wireCode(t, err); code != wire.CodeConnectionLost {
-			t.Errorf("code %s (%v), want %s", code, err, wire.CodeConnectionLost)
+		if code := errCode(t, err); code != ConnectionLost {
+			t.Errorf("code %s (%v), want %s", code, err, ConnectionLost)
 		}
 	case <-time.After(2 * time.Second):
 		t.Fatal("the call did not end within 2 s of its connection being cut")
 	}
 	// The server still answers: the session goes on.
-	res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"on"}`), nil)
-	if err != nil || res.Content[0].Text != "on" {
+	res, err := c.CallTool(context.Background(), toolCall("echo", json.RawMessage(`{"text":"on"}`)), nil)
+	if err != nil || res.Content[0].(*mcp.TextContent).Text != "on" {
 		t.Fatalf("after the cut: %+v, %v", res, err)
 	}
 }

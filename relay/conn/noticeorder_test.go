@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // A log message a server sends during a call reaches the listeners before
@@ -31,7 +29,7 @@ func TestCallsLogMessagesAreHeardBeforeItReturns(t *testing.T) {
 	stop := c.OnLog(func(*mcp.LoggingMessageParams) { heard.Add(1) })
 	defer stop()
 	for i := range 20 {
-		if _, err := c.CallToolMCP(ctx, &mcp.CallToolParams{Name: "chatty", Arguments: map[string]any{}}, nil); err != nil {
+		if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: "chatty", Arguments: map[string]any{}}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := heard.Load(); got != int64(i+1) {
@@ -57,8 +55,7 @@ func TestCallsProgressIsHeardBeforeItReturns(t *testing.T) {
 	defer cancel()
 	for i := range 20 {
 		var heard atomic.Int64
-		if _, err := c.CallToolMCP(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{}},
-			func(wire.Progress) { heard.Add(1) }); err != nil {
+		if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{}}, func(*mcp.ProgressNotificationParams) { heard.Add(1) }); err != nil {
 			t.Fatal(err)
 		}
 		if got := heard.Load(); got != 3 {

@@ -80,8 +80,8 @@ func (c *Conn) passLog(p *mcp.LoggingMessageParams) {
 // new session, like the person's. The agents of one connection hold at
 // most [wire.MaxSubscriptions] resources, as the person does.
 func (c *Conn) HoldSubscription(ctx context.Context, uri string) error {
-	if !validKey(uri, maxURIRunes) {
-		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("a subscription needs a resource URI of at most %d characters, on one line", maxURIRunes))
+	if !validURI(uri) {
+		return newError(BadRequest, fmt.Sprintf("a subscription needs a resource URI of at most %d characters, on one line", maxURIRunes))
 	}
 	c.mu.Lock()
 	if c.agentSubs == nil {
@@ -89,7 +89,7 @@ func (c *Conn) HoldSubscription(ctx context.Context, uri string) error {
 	}
 	if c.agentSubs[uri] == 0 && len(c.agentSubs) >= wire.MaxSubscriptions {
 		c.mu.Unlock()
-		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("agents may subscribe to at most %d resources of one server", wire.MaxSubscriptions))
+		return newError(BadRequest, fmt.Sprintf("agents may subscribe to at most %d resources of one server", wire.MaxSubscriptions))
 	}
 	c.agentSubs[uri]++
 	_, person := c.subs[uri]
@@ -98,7 +98,7 @@ func (c *Conn) HoldSubscription(ctx context.Context, uri string) error {
 	if !first {
 		return nil
 	}
-	_, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
+	_, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
 		return &struct{}{}, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
 	})
 	if err != nil {
@@ -118,7 +118,7 @@ func (c *Conn) ReleaseSubscription(ctx context.Context, uri string) error {
 	if !last || person {
 		return nil
 	}
-	_, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
+	_, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
 		return &struct{}{}, cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri})
 	})
 	return err
@@ -151,7 +151,7 @@ func (c *Conn) heldByAgents(uri string) bool {
 // agent's); each listener filters what it passes on.
 func (c *Conn) SetAgentLogLevel(ctx context.Context, holder any, level string) error {
 	if wire.LevelRank(level) < 0 {
-		return wire.NewError(wire.CodeBadRequest, "unknown log level "+wire.Sanitize(level, 20))
+		return newError(BadRequest, "unknown log level "+wire.Sanitize(level, 20))
 	}
 	c.mu.Lock()
 	if c.agentLevels == nil {

@@ -2,7 +2,6 @@ package conn
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,31 +56,30 @@ func TestCallToolResults(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			c, _, _ := startReady(t, opsFixture(t, e))
 			ctx := context.Background()
-
-			res, err := c.CallTool(ctx, "echo", json.RawMessage(`{"text":"hi"}`), nil)
-			if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].Type != "text" || res.Content[0].Text != "hi" {
-				t.Errorf("echo: %+v, %v", res, err)
+			for _, tc := range []struct {
+				tool, args, want string // want: the result's content and structured content
+			}{
+				{"echo", `{"text":"hi"}`, `{"content":[{"type":"text","text":"hi"}]}`},
+				{"add", `{"A":2,"B":3}`, `{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5}}`},
+				{"media", `{}`, `{"content":[{"type":"image","mimeType":"image/png","data":"cG5n"},` +
+					`{"type":"resource_link","uri":"test://readme","name":"readme"},` +
+					`{"type":"resource","resource":{"uri":"test://e","mimeType":"text/plain","text":"embedded"}}]}`},
+			} {
+				res, err := c.CallTool(ctx, toolCall(tc.tool, json.RawMessage(tc.args)), nil)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.tool, err)
+				}
+				b, _ := json.Marshal(struct {
+					Content           []mcp.Content `json:"content"`
+					StructuredContent any           `json:"structuredContent,omitempty"`
+				}{res.Content, res.StructuredContent})
+				if string(b) != tc.want {
+					t.Errorf("%s: %s\nwant %s", tc.tool, b, tc.want)
+				}
 			}
-			res, err = c.CallTool(ctx, "fail", nil, nil)
-			if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "it broke") {
+			res, err := c.CallTool(ctx, toolCall("fail", nil), nil)
+			if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "it broke") {
 				t.Errorf("fail: %+v, %v; want an isError result", res, err)
-			}
-			res, err = c.CallTool(ctx, "add", json.RawMessage(`{"A":2,"B":3}`), nil)
-			if err != nil || string(res.StructuredContent) != `{"sum":5}` {
-				t.Errorf("add: %+v, %v", res, err)
-			}
-			res, err = c.CallTool(ctx, "media", json.RawMessage(`{}`), nil)
-			if err != nil || len(res.Content) != 3 {
-				t.Fatalf("media: %+v, %v", res, err)
-			}
-			if img := res.Content[0]; img.Type != "image" || img.MIMEType != "image/png" || img.Data != base64.StdEncoding.EncodeToString([]byte("png")) {
-				t.Errorf("image %+v", img)
-			}
-			if link := res.Content[1]; link.Type != "resource_link" || link.URI != "test://readme" || link.Name != "readme" {
-				t.Errorf("link %+v", link)
-			}
-			if emb := res.Content[2]; emb.Type != "resource" || string(emb.Resource) != `{"uri":"test://e","mimeType":"text/plain","text":"embedded"}` {
-				t.Errorf("embedded %+v (%s)", emb, emb.Resource)
 			}
 		})
 	}
@@ -97,27 +95,27 @@ func TestCallToolErrors(t *testing.T) {
 				name, tool string
 				args       string
 				ctx        context.Context
-				code       wire.Code
+				code       Code
 				message    string
 			}{
-				{name: "unknown tool", tool: "nope", code: wire.CodeNotFound, message: `"nope"`},
-				{name: "array arguments", tool: "echo", args: `[1,2]`, code: wire.CodeBadRequest},
-				{name: "string arguments", tool: "echo", args: `"text"`, code: wire.CodeBadRequest},
-				{name: "malformed arguments", tool: "echo", args: `{"text":`, code: wire.CodeBadRequest},
-				{name: "protocol error", tool: "protocol_error", code: wire.CodeProtocol, message: "the server answered with error 0: bad [2J request"},
-				{name: "result too large", tool: "huge", code: wire.CodeTooLarge},
-				{name: "cancelled", tool: "echo", ctx: cancelled, code: wire.CodeCancelled},
+				{name: "unknown tool", tool: "nope", code: NotFound, message: `"nope"`},
+				{name: "array arguments", tool: "echo", args: `[1,2]`, code: BadRequest},
+				{name: "string arguments", tool: "echo", args: `"text"`, code: BadRequest},
+				{name: "malformed arguments", tool: "echo", args: `{"text":`, code: BadRequest},
+				{name: "protocol error", tool: "protocol_error", code: Server, message: "the server answered with error 0: bad [2J request"},
+				{name: "result too large", tool: "huge", code: TooLarge},
+				{name: "cancelled", tool: "echo", ctx: cancelled, code: Cancelled},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx := tc.ctx
 					if ctx == nil {
 						ctx = context.Background()
 					}
-					res, err := c.CallTool(ctx, tc.tool, json.RawMessage(tc.args), nil)
+					res, err := c.CallTool(ctx, toolCall(tc.tool, json.RawMessage(tc.args)), nil)
 					if err == nil {
 						t.Fatalf("result %+v, want a %s error", res, tc.code)
 					}
-					if code := wireCode(t, err); code != tc.code {
+					if code := errCode(t, err); code != tc.code {
 						t.Errorf("code %s (%v), want %s", code, err, tc.code)
 					}
 					if !strings.Contains(err.Error(), tc.message) {
@@ -133,9 +131,9 @@ func TestCallToolCancelledWhileRunning(t *testing.T) {
 	c, _, _ := startReady(t, opsFixture(t, statelessEra))
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	_, err := c.CallTool(ctx, "block", nil, nil)
-	if err == nil || wireCode(t, err) != wire.CodeCancelled {
-		t.Errorf("err %v, want %s", err, wire.CodeCancelled)
+	_, err := c.CallTool(ctx, toolCall("block", nil), nil)
+	if err == nil || errCode(t, err) != Cancelled {
+		t.Errorf("err %v, want %s", err, Cancelled)
 	}
 }
 
@@ -168,16 +166,16 @@ func TestCallToolForwardsProgress(t *testing.T) {
 				})
 			c, _, _ := startReady(t, f)
 
-			var got []wire.Progress
-			res, err := c.CallTool(context.Background(), "progress", nil, func(p wire.Progress) {
-				if got = append(got, p); len(got) == steps {
+			var got []mcp.ProgressNotificationParams
+			res, err := c.CallTool(context.Background(), toolCall("progress", nil), func(p *mcp.ProgressNotificationParams) {
+				if got = append(got, mcp.ProgressNotificationParams{Progress: p.Progress, Total: p.Total, Message: p.Message}); len(got) == steps {
 					close(seen)
 				}
 			})
-			if err != nil || res.Content[0].Text != "done" {
+			if err != nil || res.Content[0].(*mcp.TextContent).Text != "done" {
 				t.Fatalf("progress: %+v, %v", res, err)
 			}
-			want := []wire.Progress{{Progress: 1, Total: 3, Message: "step 1"}, {Progress: 2, Total: 3, Message: "step 2"}, {Progress: 3, Total: 3, Message: "step 3"}}
+			want := []mcp.ProgressNotificationParams{{Progress: 1, Total: 3, Message: "step\n1"}, {Progress: 2, Total: 3, Message: "step\n2"}, {Progress: 3, Total: 3, Message: "step\n3"}}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("progress %v, want %v", got, want)
 			}
@@ -221,12 +219,12 @@ func TestConcurrentCalls(t *testing.T) {
 	errs := make(chan error, calls)
 	for i := range calls {
 		wg.Go(func() {
-			res, err := c.CallTool(ctx, "rendezvous", json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)), nil)
+			res, err := c.CallTool(ctx, toolCall("rendezvous", json.RawMessage(fmt.Sprintf(`{"i":%d}`, i))), nil)
 			switch {
 			case err != nil:
 				errs <- err
-			case res.Content[0].Text != fmt.Sprint(i):
-				errs <- fmt.Errorf("call %d answered %q", i, res.Content[0].Text)
+			case res.Content[0].(*mcp.TextContent).Text != fmt.Sprint(i):
+				errs <- fmt.Errorf("call %d answered %q", i, res.Content[0].(*mcp.TextContent).Text)
 			}
 		})
 	}
@@ -243,25 +241,25 @@ func TestGetPromptAndReadResource(t *testing.T) {
 			c, _, _ := startReady(t, opsFixture(t, e))
 			ctx := context.Background()
 
-			p, err := c.GetPrompt(ctx, "greet", map[string]string{"who": "Ada"})
-			if err != nil || len(p.Messages) != 1 || p.Messages[0].Role != "user" || p.Messages[0].Content.Text != "Hello Ada" {
+			p, err := c.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greet", Arguments: map[string]string{"who": "Ada"}})
+			if err != nil || len(p.Messages) != 1 || p.Messages[0].Role != "user" || p.Messages[0].Content.(*mcp.TextContent).Text != "Hello Ada" {
 				t.Errorf("prompt: %+v, %v", p, err)
 			}
-			if _, err := c.GetPrompt(ctx, "nope", nil); err == nil || wireCode(t, err) != wire.CodeNotFound {
+			if _, err := c.GetPrompt(ctx, &mcp.GetPromptParams{Name: "nope", Arguments: nil}); err == nil || errCode(t, err) != NotFound {
 				t.Errorf("unknown prompt: %v", err)
 			}
 
-			r, err := c.ReadResource(ctx, "test://readme")
+			r, err := c.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://readme"})
 			if err != nil || len(r.Contents) != 1 || r.Contents[0].Text != "read me" || r.Contents[0].MIMEType != "text/plain" {
 				t.Errorf("readme: %+v, %v", r, err)
 			}
-			r, err = c.ReadResource(ctx, "test://notes/x")
-			if err != nil || len(r.Contents) != 1 || r.Contents[0].Blob != base64.StdEncoding.EncodeToString([]byte{0, 1, 2}) {
+			r, err = c.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://notes/x"})
+			if err != nil || len(r.Contents) != 1 || string(r.Contents[0].Blob) != "\x00\x01\x02" {
 				t.Errorf("template read: %+v, %v", r, err)
 			}
-			_, err = c.ReadResource(ctx, "test://missing")
-			var we *wire.Error
-			if !errors.As(err, &we) || we.Code != wire.CodeProtocol || we.RPCCode != -32602 || !strings.Contains(we.Message, "error -32602: Resource not found") {
+			_, err = c.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://missing"})
+			var we *Error
+			if !errors.As(err, &we) || we.Code != Server || we.RPC == nil || we.RPC.Code != -32602 || !strings.Contains(we.Message, "error -32602: Resource not found") {
 				t.Errorf("missing resource: %#v, want a protocol error with the server's code and message", err)
 			}
 		})
@@ -272,12 +270,12 @@ func TestOpsBeforeConnectingAreNotReady(t *testing.T) {
 	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
 	r.awaitState(wire.StateFailed)
 	ctx := context.Background()
-	_, err1 := c.CallTool(ctx, "echo", nil, nil)
-	_, err2 := c.GetPrompt(ctx, "greet", nil)
-	_, err3 := c.ReadResource(ctx, "test://readme")
+	_, err1 := c.CallTool(ctx, toolCall("echo", nil), nil)
+	_, err2 := c.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greet", Arguments: nil})
+	_, err3 := c.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://readme"})
 	for _, err := range []error{err1, err2, err3} {
-		if err == nil || wireCode(t, err) != wire.CodeNotReady {
-			t.Errorf("err %v, want %s", err, wire.CodeNotReady)
+		if err == nil || errCode(t, err) != NotReady {
+			t.Errorf("err %v, want %s", err, NotReady)
 		}
 	}
 }

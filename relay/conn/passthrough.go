@@ -2,24 +2,16 @@ package conn
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Pass-through operations, for the agent gateway: the server's own MCP
-// objects, unconverted, so that what an agent sees of a tool (description,
-// schemas, annotations, icons, title) is what the server sent. They run on
-// the live session, like the dashboard's operations, with the same limits:
-// lists stop at maxListPages pages and maxListItems items, and a result over
-// [Config.MaxResultBytes] is an error. A JSON-RPC error of the server passes as
-// it is ([*jsonrpc.Error]), except a URL elicitation the relay could not
-// follow (-32042), whose URLs are for a person: it becomes an error without
-// them. Other errors are [*wire.Error].
+// The server's lists and capabilities as it sends them now, for the agent
+// gateway: its own MCP objects, so that what an agent sees of a tool
+// (description, schemas, annotations, icons, title) is what the server
+// sent. They run on the live session like every operation, with the same
+// limits: lists stop at maxListPages pages and maxListItems items.
 
 // Capabilities returns the capabilities the server announced, or nil when
 // there is no live session.
@@ -31,8 +23,8 @@ func (c *Conn) Capabilities() *mcp.ServerCapabilities {
 	return s.cs.InitializeResult().Capabilities
 }
 
-// ListToolsMCP lists the server's tools.
-func (c *Conn) ListToolsMCP(ctx context.Context) ([]*mcp.Tool, error) {
+// ListTools lists the server's tools.
+func (c *Conn) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
 	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Tool, string, error) {
 		r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
@@ -42,8 +34,8 @@ func (c *Conn) ListToolsMCP(ctx context.Context) ([]*mcp.Tool, error) {
 	})
 }
 
-// ListPromptsMCP lists the server's prompts.
-func (c *Conn) ListPromptsMCP(ctx context.Context) ([]*mcp.Prompt, error) {
+// ListPrompts lists the server's prompts.
+func (c *Conn) ListPrompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Prompt, string, error) {
 		r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 		if err != nil {
@@ -53,8 +45,8 @@ func (c *Conn) ListPromptsMCP(ctx context.Context) ([]*mcp.Prompt, error) {
 	})
 }
 
-// ListResourcesMCP lists the server's resources.
-func (c *Conn) ListResourcesMCP(ctx context.Context) ([]*mcp.Resource, error) {
+// ListResources lists the server's resources.
+func (c *Conn) ListResources(ctx context.Context) ([]*mcp.Resource, error) {
 	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Resource, string, error) {
 		r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 		if err != nil {
@@ -64,9 +56,9 @@ func (c *Conn) ListResourcesMCP(ctx context.Context) ([]*mcp.Resource, error) {
 	})
 }
 
-// ListResourceTemplatesMCP lists the server's resource templates; a server
+// ListResourceTemplates lists the server's resource templates; a server
 // without resources/templates/list has none.
-func (c *Conn) ListResourceTemplatesMCP(ctx context.Context) ([]*mcp.ResourceTemplate, error) {
+func (c *Conn) ListResourceTemplates(ctx context.Context) ([]*mcp.ResourceTemplate, error) {
 	out, err := listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.ResourceTemplate, string, error) {
 		r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 		if err != nil {
@@ -74,78 +66,10 @@ func (c *Conn) ListResourceTemplatesMCP(ctx context.Context) ([]*mcp.ResourceTem
 		}
 		return r.ResourceTemplates, r.NextCursor, nil
 	})
-	if rpcErr := serverError(err); rpcErr != nil && rpcErr.Code == jsonrpc.CodeMethodNotFound {
+	if e, ok := err.(*Error); ok && e.RPC != nil && e.RPC.Code == jsonrpc.CodeMethodNotFound {
 		return nil, nil
 	}
 	return out, err
-}
-
-// CallToolMCP calls a tool with p. When progress is not nil the call asks
-// for progress notifications and progress receives them, never after
-// CallToolMCP returns (p's own progress token is replaced).
-func (c *Conn) CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress func(wire.Progress)) (*mcp.CallToolResult, error) {
-	q := *p
-	q.Meta = withoutProgressToken(p.Meta)
-	if progress != nil {
-		token, stop := c.progress.add(progress)
-		defer stop()
-		q.SetProgressToken(token)
-	}
-	res, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
-		return cs.CallTool(ctx, &q)
-	})
-	c.noticeOrder.settle(ctx) // the call's log and progress messages reach the listeners first
-	return res, err
-}
-
-// withoutProgressToken is meta without a caller's progress token. The
-// connection's progress tokens are its own (progressTokens): a token an
-// agent chose could name another call on the connection, whose progress
-// (a person's, another agent's) would then carry this operation's.
-func withoutProgressToken(meta mcp.Meta) mcp.Meta {
-	if len(meta) == 0 {
-		return nil
-	}
-	out := mcp.Meta{}
-	for k, v := range meta {
-		if k != "progressToken" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// GetPromptMCP gets a prompt; p's progress token is dropped.
-func (c *Conn) GetPromptMCP(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
-	q := *p
-	q.Meta = withoutProgressToken(p.Meta)
-	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
-		return cs.GetPrompt(ctx, &q)
-	})
-}
-
-// ReadResourceMCP reads a resource; p's progress token is dropped.
-func (c *Conn) ReadResourceMCP(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
-	q := *p
-	q.Meta = withoutProgressToken(p.Meta)
-	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
-		return cs.ReadResource(ctx, &q)
-	})
-}
-
-// CompleteMCP asks the server to complete an argument.
-func (c *Conn) CompleteMCP(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
-	return passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CompleteResult, error) {
-		return cs.Complete(ctx, p)
-	})
-}
-
-// PingMCP pings the server.
-func (c *Conn) PingMCP(ctx context.Context) error {
-	_, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*struct{}, error) {
-		return &struct{}{}, cs.Ping(ctx, nil)
-	})
-	return err
 }
 
 // listAll follows the pages of one list, up to the list limits.
@@ -154,13 +78,16 @@ func listAll[T any](ctx context.Context, c *Conn, page func(context.Context, *mc
 	cursors := map[string]bool{}
 	cursor := ""
 	for range maxListPages {
-		items, next, err := passThroughPage(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) ([]T, string, error) {
-			return page(ctx, cs, cursor)
+		var next string
+		items, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*[]T, error) {
+			items, n, err := page(ctx, cs, cursor)
+			next = n
+			return &items, err
 		})
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, items...)
+		out = append(out, *items...)
 		if len(out) >= maxListItems {
 			return out[:maxListItems], nil
 		}
@@ -171,53 +98,4 @@ func listAll[T any](ctx context.Context, c *Conn, page func(context.Context, *mc
 		cursor = next
 	}
 	return out, nil
-}
-
-// passThroughPage runs one page of a list on the live session.
-func passThroughPage[T any](ctx context.Context, c *Conn, op func(context.Context, *mcp.ClientSession) ([]T, string, error)) ([]T, string, error) {
-	var next string
-	items, err := passThrough(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*[]T, error) {
-		items, n, err := op(ctx, cs)
-		next = n
-		return &items, err
-	})
-	if err != nil {
-		return nil, "", err
-	}
-	return *items, next, nil
-}
-
-// passThrough runs op on the live session under a context that also ends
-// with the session or after the call timeout, and checks the size of its
-// result.
-func passThrough[R any](ctx context.Context, c *Conn, op func(context.Context, *mcp.ClientSession) (*R, error)) (*R, error) {
-	s, err := c.current()
-	if err != nil {
-		return nil, err
-	}
-	res, err := within(ctx, s, func(ctx context.Context) (*R, error) { return op(ctx, s.cs) },
-		func(caller, opCtx context.Context, err error) error { return passError(s, caller, opCtx, err) })
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, wire.NewError(wire.CodeInternal, fmt.Sprintf("encode result: %v", err))
-	}
-	if len(b) > s.maxResult {
-		return nil, tooLarge(len(b), s.maxResult)
-	}
-	return res, nil
-}
-
-// passError keeps a server's JSON-RPC error, without the URLs of a -32042
-// error; any other error becomes a [*wire.Error].
-func passError(s *session, caller, op context.Context, err error) error {
-	if rpcErr := serverError(err); caller.Err() == nil && rpcErr != nil {
-		if rpcErr.Code == mcp.CodeURLElicitationRequired {
-			return wire.NewError(wire.CodeUpstream, "the server requires a person to open a URL, which the relay could not ask for")
-		}
-		return rpcErr
-	}
-	return s.opError(caller, op, err)
 }

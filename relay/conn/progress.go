@@ -5,8 +5,6 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // progressTokens routes notifications/progress to the calls that asked for
@@ -21,12 +19,12 @@ type progressTokens struct {
 type progressSink struct {
 	mu      sync.Mutex
 	stopped bool
-	fn      func(wire.Progress)
+	fn      func(*mcp.ProgressNotificationParams)
 }
 
 // add registers fn and returns its token and a stop function. After stop
 // returns, fn is not called again.
-func (p *progressTokens) add(fn func(wire.Progress)) (token string, stop func()) {
+func (p *progressTokens) add(fn func(*mcp.ProgressNotificationParams)) (token string, stop func()) {
 	sink := &progressSink{fn: fn}
 	p.mu.Lock()
 	p.next++
@@ -61,6 +59,6 @@ func (p *progressTokens) deliver(n *mcp.ProgressNotificationParams) {
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
 	if !sink.stopped {
-		sink.fn(wire.Progress{Progress: n.Progress, Total: n.Total, Message: line(n.Message, maxProgressRunes)})
+		sink.fn(n)
 	}
 }

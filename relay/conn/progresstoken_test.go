@@ -23,14 +23,14 @@ func TestPromptsAndReadsDropTheCallersProgressToken(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
 	defer cancel()
 	meta := mcp.Meta{"progressToken": "switchboard-1", "other": "kept"}
-	pr, err := c.GetPromptMCP(ctx, &mcp.GetPromptParams{Meta: meta, Name: "p"})
+	pr, err := c.GetPrompt(ctx, &mcp.GetPromptParams{Meta: meta, Name: "p"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := pr.Messages[0].Content.(*mcp.TextContent).Text; got != "<nil>" {
 		t.Errorf("the server got the prompt with progress token %s", got)
 	}
-	rr, err := c.ReadResourceMCP(ctx, &mcp.ReadResourceParams{Meta: meta, URI: "note://one"})
+	rr, err := c.ReadResource(ctx, &mcp.ReadResourceParams{Meta: meta, URI: "note://one"})
 	if err != nil {
 		t.Fatal(err)
 	}

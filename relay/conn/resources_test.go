@@ -46,42 +46,35 @@ func subscribeFixture(t *testing.T, e era) (*fixture, chan string) {
 	return f, subscribed
 }
 
-func TestCompleteSendsContextAndSanitizesValues(t *testing.T) {
+func TestCompleteSendsTheContext(t *testing.T) {
 	for _, e := range eras {
 		t.Run(e.name, func(t *testing.T) {
 			f, _ := subscribeFixture(t, e)
 			c, _, ready := startReady(t, f)
-			if !ready.Capabilities.CanComplete() || !ready.Capabilities.CanSubscribe() {
-				t.Fatalf("declared capabilities not shown: %+v", ready.Capabilities)
+			if caps := ready.Init.Capabilities; caps.Completions == nil || caps.Resources == nil || !caps.Resources.Subscribe {
+				t.Fatalf("declared capabilities not kept: %+v", caps)
 			}
-			res, err := c.Complete(context.Background(), wire.CompleteArgs{
-				Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: "code"}, Argument: "style", Value: "py",
-				Context: map[string]string{"lang": "go"},
+			res, err := c.Complete(context.Background(), &mcp.CompleteParams{
+				Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "code"}, Argument: mcp.CompleteParamsArgument{Name: "style", Value: "py"},
+				Context: &mcp.CompleteContext{Arguments: map[string]string{"lang": "go"}},
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := []string{"py-a", "py-b", "bad value", "ctx:go", "ref:ref/prompt:code"}
-			if !slices.Equal(res.Values, want) || res.Total != 42 || !res.HasMore {
-				t.Errorf("got %+v, want values %q, total 42, more", res, want)
-			}
-			if _, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: "ref/other"}, Argument: "x"}); wireCode(t, err) != wire.CodeBadRequest {
-				t.Errorf("a bad reference: %v", err)
+			want := []string{"py-a", "py-b", "py-a", "bad\x1bvalue", "ctx:go", "ref:ref/prompt:code"}
+			if d := res.Completion; !slices.Equal(d.Values, want) || d.Total != 42 || !d.HasMore {
+				t.Errorf("got %+v, want values %q, total 42, more", d, want)
 			}
 		})
 	}
 }
 
-func TestCompleteNeedsTheCapability(t *testing.T) {
+func TestSubscribeNeedsTheCapability(t *testing.T) {
 	c, _, ready := startReady(t, opsFixture(t, legacyEra))
-	if ready.Capabilities.CanComplete() {
-		t.Fatalf("a server without completions shows them: %+v", ready.Capabilities)
+	if caps := ready.Init.Capabilities; caps.Completions != nil {
+		t.Fatalf("a server without completions has them: %+v", caps)
 	}
-	_, err := c.Complete(context.Background(), wire.CompleteArgs{Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: "greet"}, Argument: "who"})
-	if wireCode(t, err) != wire.CodeBadRequest {
-		t.Errorf("got %v, want bad_request", err)
-	}
-	if err := c.Subscribe(context.Background(), "test://readme"); wireCode(t, err) != wire.CodeBadRequest {
+	if err := c.Subscribe(context.Background(), "test://readme"); errCode(t, err) != BadRequest {
 		t.Errorf("subscribe without the capability: %v", err)
 	}
 }
@@ -96,11 +89,11 @@ func TestSubscriptionIsMarkedUpdatedAndMadeAgainAfterAReconnect(t *testing.T) {
 				t.Fatal(err)
 			}
 			<-subscribed
-			r.await("subscribed", func(s wire.Server) bool {
+			r.await("subscribed", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].URI == "test://clock"
 			})
 			f.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://clock"})
-			first := r.await("updated", func(s wire.Server) bool {
+			first := r.await("updated", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].Updated != ""
 			}).Subscriptions[0].Updated
 
@@ -112,12 +105,12 @@ func TestSubscriptionIsMarkedUpdatedAndMadeAgainAfterAReconnect(t *testing.T) {
 				t.Fatalf("made again for %q", uri)
 			}
 			f.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://clock"})
-			r.await("updated again", func(s wire.Server) bool {
+			r.await("updated again", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].Updated > first
 			})
 
 			c.Unsubscribe(ctx, "test://clock")
-			r.await("unsubscribed", func(s wire.Server) bool { return len(s.Subscriptions) == 0 })
+			r.await("unsubscribed", func(s State) bool { return len(s.Subscriptions) == 0 })
 		})
 	}
 }
@@ -127,7 +120,7 @@ func TestSubscriptionsGivenAtStartAreMade(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Subscriptions = []string{"test://clock"}
 	_, r := start(t, cfg)
-	if first := r.await("any", func(wire.Server) bool { return true }); len(first.Subscriptions) != 1 {
+	if first := r.await("any", func(State) bool { return true }); len(first.Subscriptions) != 1 {
 		t.Errorf("the first state shows %+v", first.Subscriptions)
 	}
 	r.awaitState(wire.StateReady)
@@ -145,7 +138,7 @@ func TestUnsubscribeWhileTheServerIsAwayShows(t *testing.T) {
 	f.stop()
 	r.awaitState(wire.StateFailed)
 	c.Unsubscribe(context.Background(), "test://clock")
-	r.await("no subscription while failed", func(s wire.Server) bool {
+	r.await("no subscription while failed", func(s State) bool {
 		return s.State == wire.StateFailed && len(s.Subscriptions) == 0
 	})
 }

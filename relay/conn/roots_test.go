@@ -8,14 +8,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/rootsfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
+// logged is one log message a connection journaled, at its level.
+type logged struct {
+	Level string
+	P     *mcp.LoggingMessageParams
+}
+
 // journalRecorder collects what a connection reports besides its state.
 type journalRecorder struct {
 	mu       sync.Mutex
-	logs     []wire.LogEntry
+	logs     []logged
 	activity []wire.ActivityKind // kinds
 	changed  chan struct{}
 }
@@ -24,9 +32,9 @@ func newJournalRecorder() *journalRecorder {
 	return &journalRecorder{changed: make(chan struct{}, 1)}
 }
 
-func (j *journalRecorder) Log(e wire.LogEntry) {
+func (j *journalRecorder) Log(level string, p *mcp.LoggingMessageParams) {
 	j.mu.Lock()
-	j.logs = append(j.logs, e)
+	j.logs = append(j.logs, logged{level, p})
 	j.mu.Unlock()
 	j.signal()
 }
@@ -46,7 +54,7 @@ func (j *journalRecorder) signal() {
 }
 
 // await waits until ok holds for what was recorded.
-func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []wire.LogEntry, activity []wire.ActivityKind) bool) {
+func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []logged, activity []wire.ActivityKind) bool) {
 	t.Helper()
 	timeout := time.NewTimer(waitFor)
 	defer timeout.Stop()
@@ -68,7 +76,7 @@ func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []wire.L
 }
 
 // levelsFrom lists the levels of logs from index i on.
-func levelsFrom(logs []wire.LogEntry, i int) []string {
+func levelsFrom(logs []logged, i int) []string {
 	var out []string
 	for _, e := range logs[i:] {
 		out = append(out, e.Level)
@@ -79,14 +87,14 @@ func levelsFrom(logs []wire.LogEntry, i int) []string {
 // listRoots calls the fixture's roots tool.
 func listRoots(t *testing.T, c *Conn) []rootsfixture.Root {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), "roots", nil, nil)
+	res, err := c.CallTool(context.Background(), toolCall("roots", nil), nil)
 	if err != nil {
 		t.Fatalf("call roots: %v", err)
 	}
 	if res.IsError || len(res.Content) != 1 {
 		t.Fatalf("roots tool failed: %+v", res)
 	}
-	roots, err := rootsfixture.ParseRoots(res.Content[0].Text)
+	roots, err := rootsfixture.ParseRoots(res.Content[0].(*mcp.TextContent).Text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +145,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			cfg.LogLevel, cfg.Journal = wire.LevelWarning, j
 			c, r := start(t, cfg)
 			ready := r.awaitState(wire.StateReady)
-			if ready.Logging == nil {
+			if ready.Init.Capabilities.Logging == nil {
 				t.Fatal("the server declares logging, but the state does not say so")
 			}
 			if !e.stateless {
@@ -145,12 +153,12 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			}
 			call := func() {
 				t.Helper()
-				if _, err := c.CallTool(context.Background(), "log", json.RawMessage(`{"message":"hi"}`), nil); err != nil {
+				if _, err := c.CallTool(context.Background(), toolCall("log", json.RawMessage(`{"message":"hi"}`)), nil); err != nil {
 					t.Fatalf("call log: %v", err)
 				}
 			}
 			call()
-			j.await(t, "log messages from warning up", func(logs []wire.LogEntry, _ []wire.ActivityKind) bool {
+			j.await(t, "log messages from warning up", func(logs []logged, _ []wire.ActivityKind) bool {
 				return len(logs) >= 4 && logs[len(logs)-1].Level == wire.LevelEmergency
 			})
 			j.mu.Lock()
@@ -161,8 +169,8 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			if want := []string{"warning", "error", "critical", "alert", "emergency"}; !reflect.DeepEqual(got, want) {
 				t.Fatalf("levels logged = %v; want %v", got, want)
 			}
-			if first.Logger != "fixture" || string(first.Data) != `"hi at warning"` || first.Time.IsZero() {
-				t.Errorf("first entry = %+v; want logger fixture, data \"hi at warning\", a time", first)
+			if first.P.Logger != "fixture" || first.P.Data != "hi at warning" {
+				t.Errorf("first entry = %+v; want logger fixture, data \"hi at warning\"", first.P)
 			}
 
 			if err := c.SetLogLevel(context.Background(), wire.LevelError); err != nil {
@@ -172,7 +180,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 				f.Await(t, waitFor, "logging/setLevel error", func() bool { return len(f.Levels()) == 2 && f.Levels()[1] == "error" })
 			}
 			call()
-			j.await(t, "log messages from error up", func(logs []wire.LogEntry, _ []wire.ActivityKind) bool {
+			j.await(t, "log messages from error up", func(logs []logged, _ []wire.ActivityKind) bool {
 				return len(logs) > seen && logs[len(logs)-1].Level == wire.LevelEmergency
 			})
 			j.mu.Lock()
@@ -182,8 +190,8 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 				t.Errorf("levels logged after raising the level = %v; want %v", got, want)
 			}
 
-			if err := c.SetLogLevel(context.Background(), "loud"); wireCode(t, err) != wire.CodeBadRequest {
-				t.Errorf("an unknown level: code %s; want %s", wireCode(t, err), wire.CodeBadRequest)
+			if err := c.SetLogLevel(context.Background(), "loud"); errCode(t, err) != BadRequest {
+				t.Errorf("an unknown level: code %s; want %s", errCode(t, err), BadRequest)
 			}
 		})
 	}
@@ -213,10 +221,10 @@ func TestActivityNotesAListChange(t *testing.T) {
 			cfg.Journal = j
 			c, r := start(t, cfg)
 			r.awaitState(wire.StateReady)
-			if _, err := c.CallTool(context.Background(), "grow", nil, nil); err != nil {
+			if _, err := c.CallTool(context.Background(), toolCall("grow", nil), nil); err != nil {
 				t.Fatal(err)
 			}
-			j.await(t, "a tools list change", func(_ []wire.LogEntry, activity []wire.ActivityKind) bool {
+			j.await(t, "a tools list change", func(_ []logged, activity []wire.ActivityKind) bool {
 				for _, k := range activity {
 					if k == wire.ActivityToolsChanged {
 						return true
@@ -224,8 +232,8 @@ func TestActivityNotesAListChange(t *testing.T) {
 				}
 				return false
 			})
-			r.await("the new tool listed", func(s wire.Server) bool {
-				for _, tool := range s.Tools {
+			r.await("the new tool listed", func(s State) bool {
+				for _, tool := range listsOf(s).Tools {
 					if tool.Name == "grown-1" {
 						return true
 					}
@@ -233,31 +241,5 @@ func TestActivityNotesAListChange(t *testing.T) {
 				return false
 			})
 		})
-	}
-}
-
-func TestLogDataIsCapped(t *testing.T) {
-	long := make([]byte, 3*wire.MaxLogData)
-	for i := range long {
-		long[i] = 'a'
-	}
-	cases := []struct {
-		name string
-		in   any
-		want string
-	}{
-		{"text loses control characters", "a\x00b\nc\x1b", `"ab\nc"`},
-		{"angle brackets stay as they are", "<b>", `"<b>"`},
-		{"an object is JSON", map[string]any{"k": 1}, `{"k":1}`},
-	}
-	for _, tc := range cases {
-		if got := string(logData(tc.in)); got != tc.want {
-			t.Errorf("%s: logData(%v) = %s; want %s", tc.name, tc.in, got, tc.want)
-		}
-	}
-	for _, in := range []any{string(long), map[string]any{"k": string(long)}, []any{string(long), "<>\"\"\"\"\"\""}} {
-		if got := logData(in); len(got) > wire.MaxLogData || !json.Valid(got) {
-			t.Errorf("logData of %T: %d bytes, valid %v; want valid JSON of at most %d", in, len(got), json.Valid(got), wire.MaxLogData)
-		}
 	}
 }

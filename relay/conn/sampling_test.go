@@ -9,8 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // sampled is what a fixture tool reports of its sampling request.
@@ -59,13 +57,13 @@ func reportSample(res *mcp.CreateMessageWithToolsResult, err error) *mcp.CallToo
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
 }
 
-func sampledOf(t *testing.T, res *wire.CallToolResult, err error) sampled {
+func sampledOf(t *testing.T, res *mcp.CallToolResult, err error) sampled {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("call: %v", err)
 	}
 	var o sampled
-	if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].Text), &o) != nil {
+	if len(res.Content) != 1 || json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &o) != nil {
 		t.Fatalf("result %+v is not a sampling report", res)
 	}
 	return o
@@ -106,19 +104,19 @@ func TestSamplingCapabilityFollowsTheConfig(t *testing.T) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 				})
 			c, _ := startAsking(t, f, tt.asker, tt.modes)
-			res, err := c.CallTool(context.Background(), "caps", nil, nil)
+			res, err := c.CallTool(context.Background(), toolCall("caps", nil), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var caps mcp.ClientCapabilities
-			if err := json.Unmarshal([]byte(res.Content[0].Text), &caps); err != nil {
+			if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &caps); err != nil {
 				t.Fatal(err)
 			}
 			if got := caps.Sampling != nil; got != tt.want {
-				t.Fatalf("sampling advertised %t, want %t (%s)", got, tt.want, res.Content[0].Text)
+				t.Fatalf("sampling advertised %t, want %t (%s)", got, tt.want, res.Content[0].(*mcp.TextContent).Text)
 			}
 			if tt.want && caps.Sampling.Tools == nil {
-				t.Errorf("sampling advertised without tools: %s", res.Content[0].Text)
+				t.Errorf("sampling advertised without tools: %s", res.Content[0].(*mcp.TextContent).Text)
 			}
 		})
 	}
@@ -128,8 +126,10 @@ func TestSamplingIsAskedAndAnswered(t *testing.T) {
 	for _, e := range eras {
 		t.Run(e.name, func(t *testing.T) {
 			f := newFixture(t, e, nil)
+			wantFrom := FromRequest
 			if e.stateless {
 				addSampleInputTool(f.server, "sample", weatherParams)
+				wantFrom = FromInput
 			} else {
 				addSampleTool(f.server, "sample", weatherParams)
 			}
@@ -137,56 +137,41 @@ func TestSamplingIsAskedAndAnswered(t *testing.T) {
 			c, _ := startAsking(t, f, asker, AllAskModes)
 			done := callAsync(c, context.Background(), "sample")
 			call := asker.next(t)
-			a := call.ask
-			if a.Kind != wire.AskSampling || a.Sampling == nil {
-				t.Fatalf("ask %+v, want a sampling ask", a)
+			p := call.sample
+			if p == nil || call.from != wantFrom {
+				t.Fatalf("asked %+v from %v, want a sampling request from %v", call, call.from, wantFrom)
 			}
-			wantFrom := wire.AskFromSampling
-			if e.stateless {
-				wantFrom = wire.AskFromInput
+			if p.SystemPrompt != "Be brief." || p.MaxTokens != 200 || p.ToolChoice == nil || p.ToolChoice.Mode != "auto" ||
+				len(p.Tools) != 1 || p.Tools[0].Name != "get_weather" || p.ModelPreferences == nil || p.ModelPreferences.Hints[0].Name != "claude" {
+				t.Errorf("request %+v", p)
 			}
-			sr := a.Sampling
-			if a.From != wantFrom || sr.SystemPrompt != "Be brief." || sr.MaxTokens != 200 || sr.ToolChoice != "auto" ||
-				len(sr.Tools) != 1 || sr.Tools[0].Name != "get_weather" || sr.ModelPreferences == nil || sr.ModelPreferences.Hints[0] != "claude" {
-				t.Errorf("request %+v from %s", sr, a.From)
+			if len(p.Messages) != 1 || len(p.Messages[0].Content) != 2 || string(p.Messages[0].Content[1].(*mcp.ImageContent).Data) != "\x89PNG" {
+				t.Errorf("messages %+v", p.Messages)
 			}
-			if len(sr.Messages) != 1 || len(sr.Messages[0].Content) != 2 || sr.Messages[0].Content[1].Data != "iVBORw==" {
-				t.Errorf("messages %+v", sr.Messages)
-			}
-			call.answer(Answer{Action: wire.ActionAccept, Sampling: &wire.SamplingResult{Model: "human", StopReason: wire.StopToolUse,
-				Content: []wire.SamplingContent{{Type: wire.ContentToolUse, ID: "t1", Name: "get_weather", Input: json.RawMessage(`{"city":"Paris"}`)}}}}, nil)
+			call.answerSample(&mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "human", StopReason: "toolUse",
+				Content: []mcp.Content{&mcp.ToolUseContent{ID: "t1", Name: "get_weather", Input: map[string]any{"city": "Paris"}}}}, nil)
 			res, err := awaitCall(t, done)
 			o := sampledOf(t, res, err)
-			if o.Model != "human" || o.StopReason != wire.StopToolUse || string(o.Content) != `[{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Paris"}}]` {
+			if o.Model != "human" || o.StopReason != "toolUse" || string(o.Content) != `[{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Paris"}}]` {
 				t.Errorf("server got %+v (%s)", o, o.Content)
 			}
 		})
 	}
 }
 
-func TestSamplingRejectedIsUserRejectedError(t *testing.T) {
-	f := newFixture(t, legacyEra, nil)
-	addSampleTool(f.server, "sample", weatherParams)
-	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllAskModes)
-	done := callAsync(c, context.Background(), "sample")
-	asker.next(t).answer(Answer{Action: wire.ActionDecline}, nil)
-	res, err := awaitCall(t, done)
-	if o := sampledOf(t, res, err); o.Code != codeUserRejected {
-		t.Errorf("server got %+v, want code -1", o)
-	}
-}
-
-func TestSamplingNotAnsweredInTimeIsAnError(t *testing.T) {
-	f := newFixture(t, legacyEra, nil)
-	addSampleTool(f.server, "sample", weatherParams)
-	asker := newScriptedAsker()
-	c, _ := startAsking(t, f, asker, AllAskModes)
-	done := callAsync(c, context.Background(), "sample")
-	asker.next(t).answer(Answer{}, wire.NewError(wire.CodeCancelled, "nobody answered in time"))
-	res, err := awaitCall(t, done)
-	if o := sampledOf(t, res, err); o.Code != codeRequestTimeout || o.Model != "" {
-		t.Errorf("server got %+v, want a timeout error and no message", o)
+// The asker's JSON-RPC error is the server's answer as it is.
+func TestSamplingErrorOfTheAskerReachesTheServer(t *testing.T) {
+	for _, code := range []int64{RPCUserRejected, RPCRequestTimeout} {
+		f := newFixture(t, legacyEra, nil)
+		addSampleTool(f.server, "sample", weatherParams)
+		asker := newScriptedAsker()
+		c, _ := startAsking(t, f, asker, AllAskModes)
+		done := callAsync(c, context.Background(), "sample")
+		asker.next(t).answerSample(nil, &jsonrpc.Error{Code: code, Message: "no"})
+		res, err := awaitCall(t, done)
+		if o := sampledOf(t, res, err); o.Code != code || o.Model != "" {
+			t.Errorf("server got %+v, want code %d and no message", o, code)
+		}
 	}
 }
 

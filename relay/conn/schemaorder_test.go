@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
-	"strings"
 	"testing"
-	"testing/iotest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -50,26 +47,27 @@ func fieldOrder(t *testing.T, raw json.RawMessage) []string {
 
 // checkAskedInOrder answers the next ask and checks that its schema is
 // orderedSchema, properties in the server's order.
-func checkAskedInOrder(t *testing.T, asker *scriptedAsker, from wire.AskFrom) {
+func checkAskedInOrder(t *testing.T, asker *scriptedAsker, from Origin) {
 	t.Helper()
 	call := asker.next(t)
-	call.answer(Answer{Action: wire.ActionDecline}, nil)
-	if call.ask.Kind != wire.AskForm || call.ask.From != from {
-		t.Fatalf("ask %+v, want a form from %s", call.ask, from)
+	call.answer(decline, nil)
+	if call.p == nil || elicitMode(call.p) != modeForm || call.from != from {
+		t.Fatalf("asked %+v from %v, want a form from %v", call.p, call.from, from)
 	}
-	if got := fieldOrder(t, call.ask.Schema); !slices.Equal(got, serverOrder) {
+	schema, _ := call.p.RequestedSchema.(json.RawMessage)
+	if got := fieldOrder(t, schema); !slices.Equal(got, serverOrder) {
 		t.Errorf("fields %v, want the server's order %v", got, serverOrder)
 	}
 	var got, want any
-	if json.Unmarshal(call.ask.Schema, &got) != nil || json.Unmarshal([]byte(orderedSchema), &want) != nil || !jsonEqual(got, want) {
-		t.Errorf("schema %s, want %s", call.ask.Schema, orderedSchema)
+	if json.Unmarshal(schema, &got) != nil || json.Unmarshal([]byte(orderedSchema), &want) != nil || !jsonEqual(got, want) {
+		t.Errorf("schema %s, want %s", schema, orderedSchema)
 	}
 }
 
 // declined checks that a fixture tool reports a declined elicitation.
 func declined(t *testing.T, o outcome) {
 	t.Helper()
-	if o.Action != wire.ActionDecline {
+	if o.Action != "decline" {
 		t.Errorf("the server got %+v, want decline", o)
 	}
 }
@@ -81,7 +79,7 @@ func TestElicitationFormKeepsTheServersPropertyOrder(t *testing.T) {
 	c, _ := startAsking(t, f, asker, AllAskModes)
 
 	done := callAsync(c, context.Background(), "ask")
-	checkAskedInOrder(t, asker, wire.AskFromElicitation)
+	checkAskedInOrder(t, asker, FromRequest)
 	declined(t, outcomeOf(t)(awaitCall(t, done)))
 }
 
@@ -100,10 +98,10 @@ func TestElicitationOnTheStandaloneStreamKeepsTheServersPropertyOrder(t *testing
 	asker := newScriptedAsker()
 	c, _ := startAsking(t, f, asker, AllAskModes)
 
-	if _, err := c.CallTool(context.Background(), "later", nil, nil); err != nil {
+	if _, err := c.CallTool(context.Background(), toolCall("later", nil), nil); err != nil {
 		t.Fatal(err)
 	}
-	checkAskedInOrder(t, asker, wire.AskFromElicitation)
+	checkAskedInOrder(t, asker, FromRequest)
 	if err := <-results; err != nil {
 		t.Errorf("elicit: %v", err)
 	}
@@ -128,7 +126,7 @@ func TestInputRequestFormKeepsTheServersPropertyOrder(t *testing.T) {
 			c, _ := startAsking(t, f, asker, AllAskModes)
 
 			done := callAsync(c, context.Background(), "input")
-			checkAskedInOrder(t, asker, wire.AskFromInput)
+			checkAskedInOrder(t, asker, FromInput)
 			declined(t, outcomeOf(t)(awaitCall(t, done)))
 		})
 	}
@@ -146,21 +144,8 @@ func TestElicitationOverSSEKeepsTheServersPropertyOrder(t *testing.T) {
 	r.awaitState(wire.StateReady)
 
 	done := callAsync(c, context.Background(), "ask")
-	checkAskedInOrder(t, asker, wire.AskFromElicitation)
+	checkAskedInOrder(t, asker, FromRequest)
 	declined(t, outcomeOf(t)(awaitCall(t, done)))
-}
-
-// elicitMessage is an elicitation/create request with schema s and a
-// message of pad bytes.
-func elicitMessage(s string, pad int) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":%q,"requestedSchema":%s}}`,
-		strings.Repeat("x", pad), compact(s))
-}
-
-// inputMessage is a 2026-07-28 result asking for a form of schema s.
-func inputMessage(s string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"sampling/createMessage","params":{}},"b":{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":%s}}}}}`,
-		compact(s))
 }
 
 func compact(s string) string {
@@ -169,242 +154,4 @@ func compact(s string) string {
 		panic(err)
 	}
 	return b.String()
-}
-
-// schemaOf is a schema whose properties are names, in that order.
-func schemaOf(names ...string) string {
-	var props []string
-	for _, n := range names {
-		props = append(props, fmt.Sprintf(`%q:{"type":"string"}`, n))
-	}
-	return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
-}
-
-// orderShown is the field order of an ask for schema s after o read along.
-func orderShown(t *testing.T, o *schemaOrders, s string) []string {
-	t.Helper()
-	var decoded any
-	if err := json.Unmarshal([]byte(s), &decoded); err != nil {
-		t.Fatal(err)
-	}
-	canonical, _ := json.Marshal(decoded)
-	return fieldOrder(t, o.inOrder(canonical))
-}
-
-// readAlong reads body through a scannedBody, in pieces as r cuts them.
-func readAlong(t *testing.T, o *schemaOrders, scanner func(*schemaOrders) messageScanner, cut func(io.Reader) io.Reader, body string) {
-	t.Helper()
-	b := &scannedBody{ReadCloser: io.NopCloser(cut(strings.NewReader(body))), scanner: scanner(o)}
-	got, err := io.ReadAll(b)
-	if err != nil || string(got) != body {
-		t.Fatalf("read %d bytes, %v; want the %d bytes sent", len(got), err, len(body))
-	}
-}
-
-func eventScannerOf(o *schemaOrders) messageScanner { return newEventScanner(o.scan) }
-func jsonScannerOf(o *schemaOrders) messageScanner  { return &jsonScanner{scan: o.scan} }
-
-// cuts are the ways a body may arrive.
-var cuts = map[string]func(io.Reader) io.Reader{
-	"whole":    func(r io.Reader) io.Reader { return r },
-	"one byte": iotest.OneByteReader,
-	"halves":   iotest.HalfReader,
-}
-
-func TestReadingAlongFindsRequestedSchemasHoweverTheyArrive(t *testing.T) {
-	zyx, abc := schemaOf("z", "y", "x"), schemaOf("c", "a", "b")
-	tests := []struct {
-		name    string
-		scanner func(*schemaOrders) messageScanner
-		body    string
-		want    map[string][]string // schema: its order shown
-	}{
-		{
-			name:    "event with LF",
-			scanner: eventScannerOf,
-			body:    ": hello\n\nevent: message\nid: 1\ndata: " + elicitMessage(zyx, 0) + "\n\n",
-			want:    map[string][]string{zyx: {"z", "y", "x"}},
-		},
-		{
-			name:    "event with CRLF, data on several lines",
-			scanner: eventScannerOf,
-			body:    "id: 7\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\r\ndata:  \"method\":\"elicitation/create\",\r\ndata: \"params\":{\"message\":\"m\",\"requestedSchema\":" + compact(zyx) + "}}\r\n\r\n",
-			want:    map[string][]string{zyx: {"z", "y", "x"}},
-		},
-		{
-			name:    "last event ended by the stream's end",
-			scanner: eventScannerOf,
-			body:    "data: " + inputMessage(abc) + "\n\ndata: " + elicitMessage(zyx, 0),
-			want:    map[string][]string{abc: {"c", "a", "b"}, zyx: {"z", "y", "x"}},
-		},
-		{
-			name:    "event after one over the scan limit",
-			scanner: eventScannerOf,
-			body:    "data: " + elicitMessage(abc, maxOrderScanBytes) + "\n\ndata: " + elicitMessage(zyx, 0) + "\n\n",
-			want:    map[string][]string{abc: {"a", "b", "c"}, zyx: {"z", "y", "x"}},
-		},
-		{
-			name:    "JSON body",
-			scanner: jsonScannerOf,
-			body:    inputMessage(abc),
-			want:    map[string][]string{abc: {"c", "a", "b"}},
-		},
-		{
-			name:    "JSON batch",
-			scanner: jsonScannerOf,
-			body:    " [" + elicitMessage(zyx, 0) + "," + inputMessage(abc) + "]",
-			want:    map[string][]string{abc: {"c", "a", "b"}, zyx: {"z", "y", "x"}},
-		},
-		{
-			name:    "JSON body over the scan limit",
-			scanner: jsonScannerOf,
-			body:    elicitMessage(zyx, maxOrderScanBytes),
-			want:    map[string][]string{zyx: {"x", "y", "z"}},
-		},
-		{
-			name:    "tools/list result",
-			scanner: eventScannerOf,
-			body:    `data: {"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"a","inputSchema":` + compact(zyx) + `},{"name":"b","inputSchema":{"type":"object"},"outputSchema":` + compact(abc) + `}]}}` + "\n\n",
-			want:    map[string][]string{zyx: {"z", "y", "x"}, abc: {"c", "a", "b"}},
-		},
-		{
-			name:    "tools of a tool's result",
-			scanner: jsonScannerOf,
-			body:    `{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"tools":[{"name":"a","inputSchema":` + compact(zyx) + `}]}}}`,
-			want:    map[string][]string{zyx: {"x", "y", "z"}},
-		},
-		{
-			name:    "schema of another method",
-			scanner: jsonScannerOf,
-			body:    `{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"requestedSchema":` + compact(zyx) + `}}}`,
-			want:    map[string][]string{zyx: {"x", "y", "z"}},
-		},
-	}
-	for _, tc := range tests {
-		for cutName, cut := range cuts {
-			t.Run(tc.name+", "+cutName, func(t *testing.T) {
-				var o schemaOrders
-				readAlong(t, &o, tc.scanner, cut, tc.body)
-				for s, want := range tc.want {
-					if got := orderShown(t, &o, s); !slices.Equal(got, want) {
-						t.Errorf("%s shown as %v, want %v", s, got, want)
-					}
-				}
-			})
-		}
-	}
-}
-
-func TestHugeUnrelatedEventPassesThroughByteIdentical(t *testing.T) {
-	zyx := schemaOf("z", "y", "x")
-	huge := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("é\\n", maxOrderScanBytes) + `"}}`
-	stream := "event: message\ndata: " + huge + "\n\nevent: message\ndata: " + elicitMessage(zyx, 0) + "\n\n"
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set(headerContentType, eventStreamType)
-		// In uneven pieces, flushed one by one.
-		for rest, n := stream, 1; rest != ""; n = n*7%65521 + 1 {
-			n = min(n, len(rest))
-			io.WriteString(w, rest[:n])
-			w.(http.Flusher).Flush()
-			rest = rest[n:]
-		}
-	}))
-	defer hs.Close()
-
-	var o schemaOrders
-	resp, err := o.tee(hs.Client(), nil).Get(hs.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	got, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, []byte(stream)) {
-		t.Fatalf("read %d bytes that differ from the %d bytes sent", len(got), len(stream))
-	}
-	if got := orderShown(t, &o, zyx); !slices.Equal(got, []string{"z", "y", "x"}) {
-		t.Errorf("the event after the huge one was not read along: shown as %v", got)
-	}
-}
-
-func TestSchemaOrdersRememberOnlyTheLatest(t *testing.T) {
-	var o schemaOrders
-	schemas := make([]string, maxSchemaOrders+1)
-	for i := range schemas {
-		schemas[i] = schemaOf("z", "y", fmt.Sprintf("f%d", i))
-		o.remember(json.RawMessage(schemas[i]))
-	}
-	o.remember(json.RawMessage(schemas[maxSchemaOrders])) // again: no new entry
-	if len(o.orders) != maxSchemaOrders {
-		t.Errorf("%d orders remembered, want %d", len(o.orders), maxSchemaOrders)
-	}
-	if got := orderShown(t, &o, schemas[0]); !slices.Equal(got, []string{"f0", "y", "z"}) {
-		t.Errorf("the oldest schema shown as %v, want it forgotten", got)
-	}
-	for _, i := range []int{1, maxSchemaOrders} {
-		want := []string{"z", "y", fmt.Sprintf("f%d", i)}
-		if got := orderShown(t, &o, schemas[i]); !slices.Equal(got, want) {
-			t.Errorf("schema %d shown as %v, want %v", i, got, want)
-		}
-	}
-}
-
-func TestSchemaOrdersKeepWithinTheirBytes(t *testing.T) {
-	var o schemaOrders
-	pad := strings.Repeat("d", maxSchemaBytes-200)
-	n := maxSchemaOrderBytes/len(pad) + 2
-	schemas := make([]string, n)
-	for i := range schemas {
-		schemas[i] = fmt.Sprintf(`{"type":"object","properties":{"z":{"type":"string","description":%q},"y%d":{"type":"string"}}}`, pad, i)
-		o.remember(json.RawMessage(schemas[i]))
-	}
-	if o.size > maxSchemaOrderBytes || len(o.orders) >= n {
-		t.Errorf("%d orders of %d bytes remembered, want at most %d bytes", len(o.orders), o.size, maxSchemaOrderBytes)
-	}
-	if got := orderShown(t, &o, schemas[0]); !slices.Equal(got, []string{"y0", "z"}) {
-		t.Errorf("the oldest schema shown as %v, want it forgotten", got)
-	}
-	want := []string{"z", fmt.Sprintf("y%d", n-1)}
-	if got := orderShown(t, &o, schemas[n-1]); !slices.Equal(got, want) {
-		t.Errorf("the newest schema shown as %v, want %v", got, want)
-	}
-}
-
-func TestSchemaOrdersIgnoreWhatTheyCannotUse(t *testing.T) {
-	big := strings.Repeat("d", maxSchemaBytes)
-	tests := []struct {
-		name, schema string
-		want         string // what is remembered; "" for nothing
-	}{
-		{"over the schema cap", `{"type":"object","properties":{"b":{"type":"string","description":"` + big + `"},"a":{"type":"string"}}}`, ""},
-		{"repeated property", `{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"},"b":{"title":"B","type":"string"}}}`,
-			`{"type":"object","properties":{"b":{"title":"B","type":"string"},"a":{"type":"string"}}}`},
-		{"already in canonical order", `{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"type":"object"}`, ""},
-		{"not an object", `[{"properties":{"b":{},"a":{}}}]`, ""},
-		{"not JSON", `{"type":"object","properties":{"b":{},"a":{}}`, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var o schemaOrders
-			o.remember(json.RawMessage(tc.schema))
-			var got string
-			for _, ordered := range o.orders {
-				got = string(ordered)
-			}
-			if got != tc.want || len(o.orders) > 1 {
-				t.Errorf("remembered %d: %s; want %s", len(o.orders), got, tc.want)
-			}
-		})
-	}
-}
-
-func TestSchemaOrdersFollowTheServersLatestOrder(t *testing.T) {
-	var o schemaOrders
-	o.remember(json.RawMessage(schemaOf("z", "y", "x")))
-	o.remember(json.RawMessage(`{"properties":{"x":{"type":"string"},"y":{"type":"string"},"z":{"type":"string"}},"type":"object"}`))
-	if got := orderShown(t, &o, schemaOf("z", "y", "x")); !slices.Equal(got, []string{"x", "y", "z"}) {
-		t.Errorf("shown as %v, want the order sent last", got)
-	}
 }

@@ -35,10 +35,10 @@ func TestAutoTransportFallsBackToSSEAndSaysSo(t *testing.T) {
 	cfg.Transport = wire.TransportAuto
 	c, r := start(t, cfg)
 	ready := r.awaitState(wire.StateReady)
-	if ready.Transport != wire.TransportAuto || ready.TransportInUse != wire.TransportSSE || len(ready.Tools) != 1 {
-		t.Fatalf("ready %+v", ready.Meta())
+	if ready.TransportInUse != wire.TransportSSE || len(ready.Lists.Tools) != 1 {
+		t.Fatalf("ready %+v", ready)
 	}
-	if _, err := c.CallTool(t.Context(), "echo", []byte(`{"text":"over sse"}`), nil); err != nil {
+	if _, err := c.CallTool(t.Context(), toolCall("echo", []byte(`{"text":"over sse"}`)), nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -122,7 +122,7 @@ func TestHeadersGoUpstreamToTheServersOriginOnly(t *testing.T) {
 	cfg.Headers = map[string]string{"X-Api-Key": "k-123"}
 	c, r := start(t, cfg)
 	r.awaitState(wire.StateReady)
-	if _, err := c.CallTool(t.Context(), "echo", []byte(`{"text":"with the key"}`), nil); err != nil {
+	if _, err := c.CallTool(t.Context(), toolCall("echo", []byte(`{"text":"with the key"}`)), nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -174,7 +174,7 @@ func TestConnectionGivesUpAfterItsRetryAttempts(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.RetryAttempts = 2
 	_, r := start(t, cfg)
-	gave := r.await("gave up", func(s wire.Server) bool { return strings.Contains(s.Error, "gave up after 2 attempts") })
+	gave := r.await("gave up", func(s State) bool { return strings.Contains(s.Error, "gave up after 2 attempts") })
 	if gave.State != wire.StateFailed {
 		t.Fatalf("state %s", gave.State)
 	}

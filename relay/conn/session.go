@@ -2,7 +2,6 @@ package conn
 
 import (
 	"context"
-	"encoding/json"
 	"sync"
 	"time"
 
@@ -21,9 +20,6 @@ type session struct {
 	// tools and prompts hold the names last listed, guarded by Conn.mu; nil
 	// until listed.
 	tools, prompts map[string]bool
-	// outputs holds the outputSchemas of the tools last listed, by name,
-	// guarded by Conn.mu.
-	outputs map[string]json.RawMessage
 	// broken says, buffered 1, that a request or response stream of the
 	// session failed: serve probes the server at once (see suspect).
 	broken chan struct{}
@@ -63,13 +59,7 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	s := c.open(cs, broken)
 	defer c.end(s)
 
-	init := cs.InitializeResult()
-	c.state.Info = convertImplementation(init.ServerInfo)
-	c.state.ProtocolVersion = line(init.ProtocolVersion, maxVersionRunes)
-	c.state.Instructions = text(init.Instructions, maxInstructionsRunes)
-	c.state.Logging = loggingState(init)
-	c.state.Capabilities = c.serverCapabilities(init.Capabilities)
-	c.state.ClientCapabilities = clientCapabilityNames(c.capabilities())
+	c.state.Init, c.state.Tasks, c.state.Client = cs.InitializeResult(), c.ra.Tasks.Capability(), c.capabilities()
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)
@@ -84,7 +74,7 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	drain(c.retry)
 	authCh := c.authChanges()
 	c.setState(wire.StateReady)
-	c.log.Info("mcp server ready", "protocol", c.state.ProtocolVersion, "tools", len(c.state.Tools))
+	c.log.Info("mcp server ready", "protocol", c.state.Init.ProtocolVersion, "tools", len(c.state.Lists.Tools))
 	return true, c.serve(s, streamEnded, authCh)
 }
 
@@ -244,18 +234,27 @@ func (c *Conn) current() (*session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.live == nil {
-		return nil, notReady(c.shown)
+		return nil, notReady(c.shown, c.shownError)
 	}
 	return c.live, nil
 }
 
-// notReady says that a server in state st has no live session.
-func notReady(st wire.Server) *wire.Error {
+// declared returns the capabilities the server of s declared.
+func declared(s *session) *mcp.ServerCapabilities {
+	if init := s.cs.InitializeResult(); init != nil && init.Capabilities != nil {
+		return init.Capabilities
+	}
+	return &mcp.ServerCapabilities{}
+}
+
+// notReady says that a server in state st, which failed with failure, has
+// no live session.
+func notReady(st wire.ServerState, failure string) *Error {
 	const prefix = "the server is not connected: "
 	var why string
-	switch st.State {
+	switch st {
 	case wire.StateFailed:
-		why = "its last attempt failed (" + st.Error + ")"
+		why = "its last attempt failed (" + failure + ")"
 	case wire.StateAuthenticating:
 		why = "it waits for a person to authorize the relay"
 	case wire.StateReady:
@@ -263,5 +262,5 @@ func notReady(st wire.Server) *wire.Error {
 	default:
 		why = "the relay is still connecting to it"
 	}
-	return wire.NewError(wire.CodeNotReady, prefix+why)
+	return newError(NotReady, prefix+why)
 }

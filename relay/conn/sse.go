@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -20,7 +21,9 @@ func (c *Conn) transport(kind string, streamEnded, broken func(), first *firstAn
 		return lingering{base: first}
 	})
 	limit := c.messageLimit()
-	hc := c.orders.tee(watchingClient(noted, limit, streamEnded, broken), &c.calls, c.tasks.scan, c.noticeOrder.scan)
+	hc := wrapTransport(watchingClient(noted, limit, streamEnded, broken), func(base http.RoundTripper) http.RoundTripper {
+		return readalong.Tee(base, c.readAlong)
+	})
 	if kind == wire.TransportSSE {
 		return &sseTransport{
 			inner: &mcp.SSEClientTransport{Endpoint: c.cfg.URL, HTTPClient: hc, MaxEventSize: int(limit)},

@@ -23,13 +23,13 @@ func TestSSEConnectionStaysOpenAfterTheHandshakeAndClosesCleanly(t *testing.T) {
 	r := newRecorder(t)
 	c := Start(cfg, r.emit)
 	ready := r.awaitState(wire.StateReady)
-	if ready.Transport != wire.TransportSSE || len(ready.Tools) != 1 {
-		t.Fatalf("ready %+v", ready.Meta())
+	if len(ready.Lists.Tools) != 1 {
+		t.Fatalf("ready %+v", ready)
 	}
 	// The event stream outlived the handshake's context: answers still arrive.
 	for range 3 {
-		res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"sse"}`), nil)
-		if err != nil || res.Content[0].Text != "sse" {
+		res, err := c.CallTool(context.Background(), toolCall("echo", json.RawMessage(`{"text":"sse"}`)), nil)
+		if err != nil || res.Content[0].(*mcp.TextContent).Text != "sse" {
 			t.Fatalf("echo over SSE: %+v, %v", res, err)
 		}
 	}

@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -48,12 +48,7 @@ func (c *Conn) stdioTransport() mcp.Transport {
 	if c.log.Enabled(context.Background(), slog.LevelDebug) {
 		cmd.Stderr = &stderrLog{log: c.log, left: maxStderrBytes}
 	}
-	scan := func(msg []byte) {
-		c.orders.scan(msg)
-		c.tasks.scan(msg)
-		c.noticeOrder.scan(msg)
-	}
-	return &stdioReadAlong{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, scan: scan, log: c.log}
+	return &stdioReadAlong{inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, scan: c.ra.Scan, log: c.log}
 }
 
 // errStartCommand is what a person sees of a command that did not start:
@@ -61,7 +56,7 @@ func (c *Conn) stdioTransport() mcp.Transport {
 var errStartCommand = errors.New("the configured command did not start; the relay's log says why")
 
 // errNoCommand fails a stdio connection configured without a command.
-var errNoCommand = wire.NewError(wire.CodeNotConfigured, "the relay's configuration has no command for this server")
+var errNoCommand = errors.New("the relay's configuration has no command for this server")
 
 // stdioReadAlong shows scan every message its connections read.
 type stdioReadAlong struct {
@@ -77,23 +72,7 @@ func (t *stdioReadAlong) Connect(ctx context.Context) (mcp.Connection, error) {
 		t.log.Warn("start stdio server", "err", err)
 		return nil, errStartCommand
 	}
-	return &stdioReadAlongConn{Connection: conn, scan: t.scan}, nil
-}
-
-type stdioReadAlongConn struct {
-	mcp.Connection
-	scan func(msg []byte)
-}
-
-// Read implements [mcp.Connection].
-func (c *stdioReadAlongConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err == nil {
-		if b, err := jsonrpc.EncodeMessage(msg); err == nil && len(b) <= maxOrderScanBytes {
-			c.scan(b)
-		}
-	}
-	return msg, err
+	return readalong.Connection(conn, t.scan), nil
 }
 
 // stderrLog writes a process's standard error to the debug log, a line at

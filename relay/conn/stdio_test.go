@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/stdiofixture/stdiobin"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -23,14 +25,14 @@ func stdioConfig(bin string, env []string, logs *syncBuffer) Config {
 
 func callText(t *testing.T, c *Conn, tool, args string) string {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), tool, []byte(args), nil)
+	res, err := c.CallTool(context.Background(), toolCall(tool, []byte(args)), nil)
 	if err != nil {
 		t.Fatalf("call %s: %v", tool, err)
 	}
 	if res.IsError || len(res.Content) != 1 {
 		t.Fatalf("call %s: %+v", tool, res)
 	}
-	return res.Content[0].Text
+	return res.Content[0].(*mcp.TextContent).Text
 }
 
 func TestStdioServerRunsItsOwnProcessWithOnlyItsEnvironment(t *testing.T) {
@@ -39,7 +41,7 @@ func TestStdioServerRunsItsOwnProcessWithOnlyItsEnvironment(t *testing.T) {
 	var logs syncBuffer
 	c, r := start(t, stdioConfig(bin, []string{"FIXTURE_GREETING=hi"}, &logs))
 	ready := r.awaitState(wire.StateReady)
-	if ready.Info == nil || ready.Info.Name != "stdiofixture" || len(ready.Tools) != 3 {
+	if ready.Init.ServerInfo == nil || ready.Init.ServerInfo.Name != "stdiofixture" || len(ready.Lists.Tools) != 3 {
 		t.Fatalf("ready = %+v", ready)
 	}
 	if got := callText(t, c, "echo", `{"text":"over stdio"}`); got != "over stdio" {

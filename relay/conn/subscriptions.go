@@ -21,25 +21,25 @@ const updatedLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // Subscribe subscribes to the resource at uri and keeps the subscription:
 // it is made again on every new session until [Conn.Unsubscribe]. It fails
-// with [wire.CodeBadRequest] when the server did not declare
-// resources.subscribe. Errors are [*wire.Error].
+// with [BadRequest] when the server did not declare
+// resources.subscribe. Errors are [*Error].
 func (c *Conn) Subscribe(ctx context.Context, uri string) error {
-	if !validKey(uri, maxURIRunes) {
-		return wire.NewError(wire.CodeBadRequest, "a subscription needs a resource URI")
+	if !validURI(uri) {
+		return newError(BadRequest, "a subscription needs a resource URI")
 	}
 	s, err := c.current()
 	if err != nil {
 		return err
 	}
 	if r := declared(s).Resources; r == nil || !r.Subscribe {
-		return wire.NewError(wire.CodeBadRequest, "the server does not offer resource subscriptions")
+		return newError(BadRequest, "the server does not offer resource subscriptions")
 	}
 	c.mu.Lock()
 	_, known := c.subs[uri]
 	full := len(c.subs) >= wire.MaxSubscriptions
 	c.mu.Unlock()
 	if !known && full {
-		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("at most %d resources of one server can be subscribed to", wire.MaxSubscriptions))
+		return newError(BadRequest, fmt.Sprintf("at most %d resources of one server can be subscribed to", wire.MaxSubscriptions))
 	}
 	if _, err := do(ctx, s, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, s.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
@@ -173,6 +173,12 @@ func (c *Conn) subscriptionList() []wire.Subscription {
 	return out
 }
 
+// validURI reports whether uri can be the resource URI of a subscription:
+// not empty, and shown as it is, on one line, within maxURIRunes.
+func validURI(uri string) bool {
+	return uri != "" && wire.Sanitize(uri, maxURIRunes) == uri
+}
+
 // initialSubs is the set of subscriptions a connection starts with.
 func initialSubs(uris []string) map[string]wire.Subscription {
 	subs := make(map[string]wire.Subscription, len(uris))
@@ -184,9 +190,9 @@ func initialSubs(uris []string) map[string]wire.Subscription {
 
 // opMessage is the message of an error that [do] returned.
 func opMessage(err error) string {
-	var we *wire.Error
-	if errors.As(err, &we) {
-		return we.Message
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
 	}
 	return "internal error"
 }

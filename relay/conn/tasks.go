@@ -3,13 +3,38 @@ package conn
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
+)
+
+// JSON-RPC methods of tasks the connection sends.
+const (
+	methodTasksGet   = "tasks/get"
+	methodTaskResult = "tasks/result"
+	methodTaskCancel = "tasks/cancel"
+	methodToolsCall  = "tools/call"
+)
+
+// taskInfo is a task as the server reports it (in a result, or read
+// along).
+type taskInfo = readalong.Task
+
+// Task is a task a tool call runs as, as the server reported it last: its
+// id, status (working, input_required, completed, failed, cancelled) and
+// status message, unsanitized.
+type Task struct {
+	ID, Status, StatusMessage string
+}
+
+// Task statuses and tool task support (MCP 2025-11-25).
+const (
+	taskWorking     = "working"
+	taskCancelled   = "cancelled"
+	supportRequired = "required"
+	supportOptional = "optional"
 )
 
 // Task polling and creation limits.
@@ -51,7 +76,7 @@ type taskResult struct {
 
 // createdResult stands for the CreateTaskResult of a task-augmented
 // tools/call as the go-sdk decodes it; the task itself comes from the
-// read-along ([taskWatch]).
+// read-along ([readalong.Tasks]).
 type createdResult = mcp.CallToolResult
 
 // registerTaskMethods lets client send the task methods.
@@ -64,14 +89,14 @@ func registerTaskMethods(client *mcp.Client) {
 
 // TaskMode says how tool name must be called: as a task (task) or plainly.
 // A tool the relay cannot call, one that requires tasks on a server that did
-// not declare task-augmented tools/call, is an error.
+// not declare task-augmented tools/call, is a [BadRequest].
 func (c *Conn) TaskMode(name string) (task bool, err error) {
-	support := c.tasks.supportOf(name)
-	declared := c.tasks.toolCallTasks()
+	support := c.ra.Tasks.Support(name)
+	declared := c.ra.Tasks.ToolCalls()
 	switch {
-	case support == wire.TaskSupportRequired && !declared:
-		return false, wire.NewError(wire.CodeBadRequest, uncallableNoTasks)
-	case support == wire.TaskSupportRequired, support == wire.TaskSupportOptional && declared:
+	case support == supportRequired && !declared:
+		return false, newError(BadRequest, uncallableNoTasks)
+	case support == supportRequired, support == supportOptional && declared:
 		return true, nil
 	}
 	return false, nil
@@ -79,25 +104,26 @@ func (c *Conn) TaskMode(name string) (task bool, err error) {
 
 // TaskRequired reports whether tool name runs only as a task.
 func (c *Conn) TaskRequired(name string) bool {
-	return c.tasks.supportOf(name) == wire.TaskSupportRequired
+	return c.ra.Tasks.Support(name) == supportRequired
 }
 
 // uncallableNoTasks is why a tool that requires tasks cannot be called.
 const uncallableNoTasks = "this tool runs only as a task, and the server did not declare task support for tools/call"
 
-// CallToolTask calls tool name as a task. created (when not nil) is called
-// once with the task as soon as the server created it, then status (when
-// not nil) with each status seen;
-// the result is the task's, fetched with tasks/result. When progress is not
-// nil it gets the task's progress notifications. Errors are [*wire.Error].
-func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
+// CallToolTask calls the tool p names as a task, with the checks of
+// [Conn.CallTool]. created (when not nil) is called once with the task as
+// soon as the server created it, then status (when not nil) with each
+// status seen; the result is the task's, fetched with tasks/result. When
+// progress is not nil it gets the task's progress notifications. A server
+// that runs the call without a task returns its result at once.
+func (c *Conn) CallToolTask(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams), created, status func(Task)) (*mcp.CallToolResult, error) {
 	if created == nil {
-		created = func(wire.CallTask) {}
+		created = func(Task) {}
 	}
 	if status == nil {
-		status = func(wire.CallTask) {}
+		status = func(Task) {}
 	}
-	arguments, err := objectArgs(args)
+	arguments, err := objectArgs(p.Arguments)
 	if err != nil {
 		return nil, err
 	}
@@ -105,50 +131,36 @@ func (c *Conn) CallToolTask(ctx context.Context, name string, args json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	if !c.knows(func() map[string]bool { return s.tools }, name) {
-		return nil, wire.NewError(wire.CodeNotFound, fmt.Sprintf("the server has no tool %q", name))
+	if err := c.knownTool(s, p.Name); err != nil {
+		return nil, err
 	}
-	params := &taskCallParams{Name: name, Arguments: arguments, Task: taskParams{TTL: taskTTL.Milliseconds()}}
+	params := &taskCallParams{Name: p.Name, Arguments: arguments, Task: taskParams{TTL: taskTTL.Milliseconds()}}
+	params.Meta = withoutProgressToken(p.Meta)
 	if progress != nil {
 		token, stop := c.progress.add(progress)
 		defer stop()
-		params.Meta = mcp.Meta{progressTokenKey: token}
+		if params.Meta == nil {
+			params.Meta = mcp.Meta{}
+		}
+		params.Meta[progressTokenKey] = token
 	}
 	t, plain, err := c.createTask(ctx, s, params)
 	switch {
 	case err != nil:
 		return nil, err
 	case plain != nil: // the server ran the call without a task
-		out, err := convertCallToolResult(plain)
-		if err != nil {
-			return nil, unusableAnswer(err)
-		}
-		c.checkOutput(s, name, out)
-		return sized(out, s.maxResult)
+		return sized(plain, s.maxResult)
 	}
-	created(wireTask(t))
-	out, err := c.followTask(ctx, t, status)
-	if err == nil {
-		c.checkOutput(s, name, out)
-	}
-	return out, err
+	created(taskOf(t))
+	return c.followTask(ctx, t, status)
 }
 
 // createTask sends the task-augmented tools/call and returns the task the
 // server created, or the plain result of a server that ignored the task
 // (as the specification says a server without task support does).
 func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParams) (taskInfo, *mcp.CallToolResult, error) {
-	c.tasks.create.Lock()
-	defer c.tasks.create.Unlock()
-	ch := make(chan taskInfo, 1)
-	c.tasks.mu.Lock()
-	c.tasks.created = ch
-	c.tasks.mu.Unlock()
-	defer func() {
-		c.tasks.mu.Lock()
-		c.tasks.created = nil
-		c.tasks.mu.Unlock()
-	}()
+	ch, done := c.ra.Tasks.Expect()
+	defer done()
 	ctx, cancel := context.WithTimeout(ctx, taskCreateTimeout)
 	defer cancel()
 	res, err := do(ctx, s, func(ctx context.Context) (*createdResult, error) {
@@ -165,37 +177,37 @@ func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParam
 	if len(res.Content) > 0 || res.StructuredContent != nil || res.IsError {
 		return taskInfo{}, res, nil
 	}
-	return taskInfo{}, nil, wire.NewError(wire.CodeUpstream, "the server answered the task call without creating a task")
+	return taskInfo{}, nil, newError(Unusable, "the server answered the task call without creating a task")
 }
 
 // WatchTask follows a task created earlier (before a reconnect or a restart
 // of the relay) until its result; status gets each status seen.
-func (c *Conn) WatchTask(ctx context.Context, taskID string, status func(wire.CallTask)) (*wire.CallToolResult, error) {
-	return c.followTask(ctx, taskInfo{TaskID: taskID, Status: wire.TaskWorking, StatusMessage: "following the task again"}, status)
+func (c *Conn) WatchTask(ctx context.Context, taskID string, status func(Task)) (*mcp.CallToolResult, error) {
+	return c.followTask(ctx, taskInfo{TaskID: taskID, Status: taskWorking, StatusMessage: "following the task again"}, status)
 }
 
 // followTask polls task t at the server's poll interval, and wakes on its
 // status notifications, until it needs input or ends; then it fetches the
 // result with tasks/result (which blocks while the server asks for input).
 // A connection lost meanwhile is waited for.
-func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.CallTask)) (*wire.CallToolResult, error) {
-	notes, stop := c.tasks.watch(t.TaskID)
+func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(Task)) (*mcp.CallToolResult, error) {
+	notes, stop := c.ra.Tasks.Watch(t.TaskID)
 	defer stop()
-	last := wire.CallTask{}
+	last := Task{}
 	report := func(t taskInfo) {
-		if w := wireTask(t); w != last {
-			last = w
-			status(w)
+		if now := taskOf(t); now != last {
+			last = now
+			status(now)
 		}
 	}
 	report(t)
 	for {
-		if t.Status == wire.TaskCancelled {
-			return nil, wire.NewError(wire.CodeCancelled, "the server cancelled the task")
+		if t.Status == taskCancelled {
+			return nil, newError(Cancelled, "the server cancelled the task")
 		}
-		if t.Status != wire.TaskWorking {
+		if t.Status != taskWorking {
 			res, err := c.taskResult(ctx, t.TaskID)
-			if err == nil || !isNotReady(err) {
+			if err == nil || !hasCode(err, NotReady) {
 				return res, err
 			}
 		}
@@ -203,10 +215,10 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			return nil, wire.NewError(wire.CodeCancelled, "cancelled")
+			return nil, newError(Cancelled, "cancelled")
 		case <-c.ctx.Done():
 			timer.Stop()
-			return nil, wire.NewError(wire.CodeNotReady, "the connection closed")
+			return nil, newError(NotReady, "the connection closed")
 		case n := <-notes:
 			timer.Stop()
 			t = n
@@ -216,7 +228,7 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 		}
 		next, err := c.getTask(ctx, t.TaskID)
 		switch {
-		case isNotReady(err):
+		case hasCode(err, NotReady):
 			continue // reconnecting: poll again later
 		case err != nil:
 			return nil, err
@@ -226,53 +238,33 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(wire.Call
 	}
 }
 
-// taskResult fetches a task's result; a cancelled task is a cancelled error.
-func (c *Conn) taskResult(ctx context.Context, id string) (*wire.CallToolResult, error) {
-	s, err := c.current()
-	if err != nil {
-		return nil, err
-	}
-	res, err := do(ctx, s, func(ctx context.Context) (*mcp.CallToolResult, error) {
-		return mcp.CallCustomMethod[*taskIDParams, *mcp.CallToolResult](ctx, s.cs, methodTaskResult, &taskIDParams{TaskID: id})
+// taskResult fetches a task's result.
+func (c *Conn) taskResult(ctx context.Context, id string) (*mcp.CallToolResult, error) {
+	return onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+		return mcp.CallCustomMethod[*taskIDParams, *mcp.CallToolResult](ctx, cs, methodTaskResult, &taskIDParams{TaskID: id})
 	})
-	if err != nil {
-		return nil, err
-	}
-	out, err := convertCallToolResult(res)
-	if err != nil {
-		return nil, unusableAnswer(err)
-	}
-	return sized(out, s.maxResult)
 }
 
 // getTask asks the server for a task's status.
 func (c *Conn) getTask(ctx context.Context, id string) (taskInfo, error) {
-	s, err := c.current()
-	if err != nil {
-		return taskInfo{}, err
-	}
-	res, err := do(ctx, s, func(ctx context.Context) (*taskResult, error) {
-		return mcp.CallCustomMethod[*taskIDParams, *taskResult](ctx, s.cs, methodTasksGet, &taskIDParams{TaskID: id})
+	res, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*taskResult, error) {
+		return mcp.CallCustomMethod[*taskIDParams, *taskResult](ctx, cs, methodTasksGet, &taskIDParams{TaskID: id})
 	})
 	if err != nil {
 		return taskInfo{}, err
 	}
 	if res.TaskID != id {
-		return taskInfo{}, wire.NewError(wire.CodeUpstream, "the server answered tasks/get for another task")
+		return taskInfo{}, newError(Unusable, "the server answered tasks/get for another task")
 	}
 	return res.taskInfo, nil
 }
 
-// CancelTask asks the server to cancel a task. Errors are [*wire.Error].
+// CancelTask asks the server to cancel a task.
 func (c *Conn) CancelTask(ctx context.Context, id string) error {
-	s, err := c.current()
-	if err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(ctx, taskCancelTimeout)
 	defer cancel()
-	_, err = do(ctx, s, func(ctx context.Context) (*taskResult, error) {
-		return mcp.CallCustomMethod[*taskIDParams, *taskResult](ctx, s.cs, methodTaskCancel, &taskIDParams{TaskID: id})
+	_, err := onLive(ctx, c, func(ctx context.Context, cs *mcp.ClientSession) (*taskResult, error) {
+		return mcp.CallCustomMethod[*taskIDParams, *taskResult](ctx, cs, methodTaskCancel, &taskIDParams{TaskID: id})
 	})
 	return err
 }
@@ -286,13 +278,7 @@ func pollInterval(t taskInfo) time.Duration {
 	return min(max(d, minPollInterval), maxPollInterval)
 }
 
-// wireTask is a task as the dashboard sees it.
-func wireTask(t taskInfo) wire.CallTask {
-	return wire.CallTask{ID: line(t.TaskID, maxKeyRunes), Status: line(t.Status, maxKeyRunes), StatusMessage: line(t.StatusMessage, maxProgressRunes)}
-}
-
-// isNotReady reports whether err says the server is not connected now.
-func isNotReady(err error) bool {
-	var we *wire.Error
-	return errors.As(err, &we) && we.Code == wire.CodeNotReady
+// taskOf is a task as a caller sees it.
+func taskOf(t taskInfo) Task {
+	return Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage}
 }

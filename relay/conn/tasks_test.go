@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/taskfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -15,16 +17,16 @@ import (
 // statusLog records the task statuses a call reports.
 type statusLog struct {
 	mu      sync.Mutex
-	created []wire.CallTask
-	seen    []wire.CallTask
+	created []Task
+	seen    []Task
 }
 
-func (l *statusLog) onCreated(t wire.CallTask) {
+func (l *statusLog) onCreated(t Task) {
 	l.mu.Lock()
 	l.created = append(l.created, t)
 	l.mu.Unlock()
 }
-func (l *statusLog) onStatus(t wire.CallTask) { l.mu.Lock(); l.seen = append(l.seen, t); l.mu.Unlock() }
+func (l *statusLog) onStatus(t Task) { l.mu.Lock(); l.seen = append(l.seen, t); l.mu.Unlock() }
 func (l *statusLog) messages() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -35,51 +37,44 @@ func (l *statusLog) messages() []string {
 	return out
 }
 
-func startTaskFixture(t *testing.T, cfg taskfixture.Config) (*taskfixture.Server, *Conn, wire.Server) {
+func startTaskFixture(t *testing.T, cfg taskfixture.Config) (*taskfixture.Server, *Conn, State) {
 	t.Helper()
 	f := taskfixture.Start(t, cfg)
 	c, r := start(t, testConfig(f.URL))
 	return f, c, r.awaitState(wire.StateReady)
 }
 
-func toolNamed(tools []wire.Tool, name string) wire.Tool {
-	i := slices.IndexFunc(tools, func(t wire.Tool) bool { return t.Name == name })
-	if i < 0 {
-		return wire.Tool{}
-	}
-	return tools[i]
-}
-
-func TestTaskSupportAndCapabilityAreShown(t *testing.T) {
+func TestTaskSupportAndCapabilityAreKept(t *testing.T) {
 	_, _, st := startTaskFixture(t, taskfixture.Config{})
-	if got := toolNamed(st.Tools, taskfixture.ToolResearch); got.TaskSupport != wire.TaskSupportRequired || got.Uncallable != "" {
-		t.Errorf("research tool = %+v, want taskSupport required and callable", got)
+	l := st.Lists
+	if l.TaskSupport[taskfixture.ToolResearch] != wire.TaskSupportRequired || l.Uncallable[taskfixture.ToolResearch] != "" {
+		t.Errorf("research tool: support %q, uncallable %q; want required and callable", l.TaskSupport[taskfixture.ToolResearch], l.Uncallable[taskfixture.ToolResearch])
 	}
-	if got := toolNamed(st.Tools, taskfixture.ToolQuick).TaskSupport; got != wire.TaskSupportOptional {
+	if got := l.TaskSupport[taskfixture.ToolQuick]; got != wire.TaskSupportOptional {
 		t.Errorf("quick taskSupport = %q, want optional", got)
 	}
-	if st.Capabilities == nil || st.Capabilities.Tasks == nil || !st.Capabilities.Tasks.ToolCall || !st.Capabilities.Tasks.Cancel {
-		t.Errorf("capabilities = %+v, want tasks with toolCall and cancel", st.Capabilities)
+	if st.Tasks == nil || !st.Tasks.ToolCall || !st.Tasks.Cancel {
+		t.Errorf("tasks capability = %+v, want toolCall and cancel", st.Tasks)
 	}
-	if st.Capabilities == nil || st.Capabilities.Tools == nil {
-		t.Errorf("capabilities = %+v, want tools", st.Capabilities)
+	if st.Init.Capabilities.Tools == nil {
+		t.Errorf("capabilities = %+v, want tools", st.Init.Capabilities)
 	}
 }
 
 func TestRequiredTaskToolWithoutTaskCapabilityIsUncallable(t *testing.T) {
 	_, c, st := startTaskFixture(t, taskfixture.Config{NoTaskCapability: true})
-	if got := toolNamed(st.Tools, taskfixture.ToolResearch).Uncallable; got == "" {
+	if got := st.Lists.Uncallable[taskfixture.ToolResearch]; got == "" {
 		t.Fatalf("research is callable without a tasks capability")
 	}
-	if _, err := c.TaskMode(taskfixture.ToolResearch); wireCode(t, err) != wire.CodeBadRequest {
+	if _, err := c.TaskMode(taskfixture.ToolResearch); errCode(t, err) != BadRequest {
 		t.Errorf("TaskMode error = %v, want bad request", err)
 	}
 }
 
 func TestRequiredTaskToolIsNotCalledPlainly(t *testing.T) {
 	_, c, _ := startTaskFixture(t, taskfixture.Config{})
-	_, err := c.CallTool(context.Background(), taskfixture.ToolResearch, json.RawMessage(`{"topic":"x"}`), nil)
-	if wireCode(t, err) != wire.CodeBadRequest {
+	_, err := c.CallTool(context.Background(), toolCall(taskfixture.ToolResearch, json.RawMessage(`{"topic":"x"}`)), nil)
+	if errCode(t, err) != BadRequest {
 		t.Fatalf("plain call of a required-task tool: err = %v, want bad request", err)
 	}
 }
@@ -92,15 +87,14 @@ func TestTaskRunsToItsResult(t *testing.T) {
 	}
 	var log statusLog
 	var mu sync.Mutex
-	var progress []wire.Progress
+	var progress []*mcp.ProgressNotificationParams
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := c.CallToolTask(ctx, taskfixture.ToolResearch, json.RawMessage(`{"topic":"owls"}`),
-		func(p wire.Progress) { mu.Lock(); progress = append(progress, p); mu.Unlock() }, log.onCreated, log.onStatus)
+	res, err := c.CallToolTask(ctx, toolCall(taskfixture.ToolResearch, json.RawMessage(`{"topic":"owls"}`)), func(p *mcp.ProgressNotificationParams) { mu.Lock(); progress = append(progress, p); mu.Unlock() }, log.onCreated, log.onStatus)
 	if err != nil {
 		t.Fatalf("CallToolTask: %v", err)
 	}
-	if len(res.Content) != 1 || res.Content[0].Text != "report on owls" {
+	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "report on owls" {
 		t.Errorf("result = %+v, want the report on owls", res)
 	}
 	if len(log.created) != 1 || log.created[0].ID == "" {
@@ -124,7 +118,7 @@ func TestTaskCancelEndsIt(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.CallToolTask(ctx, taskfixture.ToolResearch, json.RawMessage(`{"topic":"bees"}`), nil, log.onCreated, log.onStatus)
+		_, err := c.CallToolTask(ctx, toolCall(taskfixture.ToolResearch, json.RawMessage(`{"topic":"bees"}`)), nil, log.onCreated, log.onStatus)
 		done <- err
 	}()
 	id := <-f.Created()
@@ -147,7 +141,7 @@ func TestWatchTaskResumesByID(t *testing.T) {
 	var log statusLog
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.CallToolTask(first, taskfixture.ToolResearch, json.RawMessage(`{"topic":"moss"}`), nil, log.onCreated, log.onStatus)
+		_, err := c.CallToolTask(first, toolCall(taskfixture.ToolResearch, json.RawMessage(`{"topic":"moss"}`)), nil, log.onCreated, log.onStatus)
 		done <- err
 	}()
 	id := <-f.Created()
@@ -159,7 +153,7 @@ func TestWatchTaskResumesByID(t *testing.T) {
 	if err != nil {
 		t.Fatalf("WatchTask: %v", err)
 	}
-	if res.Content[0].Text != "report on moss" {
+	if res.Content[0].(*mcp.TextContent).Text != "report on moss" {
 		t.Errorf("result = %+v, want the report on moss", res)
 	}
 }
@@ -175,11 +169,11 @@ func TestPingMeasuresRoundTrip(t *testing.T) {
 func TestTaskCallThatTheServerRunsPlainlyReturnsItsResult(t *testing.T) {
 	_, c, _ := startTaskFixture(t, taskfixture.Config{IgnoreTasks: true})
 	var log statusLog
-	res, err := c.CallToolTask(context.Background(), taskfixture.ToolQuick, json.RawMessage(`{"topic":"ivy"}`), nil, log.onCreated, log.onStatus)
+	res, err := c.CallToolTask(context.Background(), toolCall(taskfixture.ToolQuick, json.RawMessage(`{"topic":"ivy"}`)), nil, log.onCreated, log.onStatus)
 	if err != nil {
 		t.Fatalf("CallToolTask: %v", err)
 	}
-	if len(res.Content) != 1 || res.Content[0].Text != "quick ivy" || len(log.created) != 0 {
+	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "quick ivy" || len(log.created) != 0 {
 		t.Errorf("result = %+v, created = %+v; want the plain result and no task", res, log.created)
 	}
 }

@@ -3,7 +3,6 @@ package conn
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/readalong"
 	"github.com/switchboard-mcp/switchboard/shared/schema"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -49,7 +49,7 @@ func toolOrderServer(big bool) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "order-fixture", Version: "1"}, nil)
 	tool := &mcp.Tool{Name: "plan", InputSchema: json.RawMessage(orderedToolInput), OutputSchema: json.RawMessage(orderedToolOutput)}
 	if big {
-		tool.Description = strings.Repeat("x", maxOrderScanBytes)
+		tool.Description = strings.Repeat("x", readalong.MaxScanBytes)
 	}
 	s.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
@@ -85,7 +85,7 @@ func formFields(t *testing.T, raw json.RawMessage) []string {
 
 // checkToolOrder checks the schemas of the only tool of tools: in the
 // server's order, or in canonical order.
-func checkToolOrder(t *testing.T, tools []wire.Tool, serverOrder bool) {
+func checkToolOrder(t *testing.T, tools []*mcp.Tool, serverOrder bool) {
 	t.Helper()
 	if len(tools) != 1 {
 		t.Fatalf("tools %v, want one", toolNames(tools))
@@ -95,14 +95,16 @@ func checkToolOrder(t *testing.T, tools []wire.Tool, serverOrder bool) {
 	if !serverOrder {
 		wantFields, wantIn, wantOut = canonicalFields, canonical(t, orderedToolInput), canonical(t, orderedToolOutput)
 	}
-	if got := formFields(t, tool.InputSchema); !slices.Equal(got, wantFields) {
+	in, _ := tool.InputSchema.(json.RawMessage)
+	out, _ := tool.OutputSchema.(json.RawMessage)
+	if got := formFields(t, in); !slices.Equal(got, wantFields) {
 		t.Errorf("fields %v, want %v", got, wantFields)
 	}
-	if string(tool.InputSchema) != wantIn {
-		t.Errorf("inputSchema %s, want %s", tool.InputSchema, wantIn)
+	if string(in) != wantIn {
+		t.Errorf("inputSchema %s, want %s", in, wantIn)
 	}
-	if string(tool.OutputSchema) != wantOut {
-		t.Errorf("outputSchema %s, want %s", tool.OutputSchema, wantOut)
+	if string(out) != wantOut {
+		t.Errorf("outputSchema %s, want %s", out, wantOut)
 	}
 }
 
@@ -148,47 +150,8 @@ func TestListedToolsKeepTheServersKeyOrder(t *testing.T) {
 				cfg := testConfig(hs.URL)
 				cfg.Transport = tr.transport
 				_, r := start(t, cfg)
-				checkToolOrder(t, r.awaitState(wire.StateReady).Tools, !big)
+				checkToolOrder(t, r.awaitState(wire.StateReady).Lists.Tools, !big)
 			})
 		}
-	}
-}
-
-func TestStdioReadAlongKeepsListedToolsInTheServersKeyOrder(t *testing.T) {
-	for _, big := range []bool{false, true} {
-		name := "read along"
-		if big {
-			name = "too large to read along"
-		}
-		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			serverSide, clientSide := mcp.NewInMemoryTransports()
-			ss, err := toolOrderServer(big).Connect(ctx, serverSide, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ss.Close()
-			var o schemaOrders
-			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-			cs, err := client.Connect(ctx, &stdioReadAlong{inner: clientSide, scan: o.scan, log: slog.Default()}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
-			res, err := cs.ListTools(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var tools []wire.Tool
-			for _, tool := range res.Tools {
-				w, ok := convertTool(tool)
-				if !ok {
-					t.Fatalf("tool %q dropped", tool.Name)
-				}
-				w.InputSchema, w.OutputSchema = o.inOrder(w.InputSchema), o.inOrder(w.OutputSchema)
-				tools = append(tools, w)
-			}
-			checkToolOrder(t, tools, !big)
-		})
 	}
 }

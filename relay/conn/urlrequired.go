@@ -9,8 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Methods a -32042 error may interrupt and 2026-07-28 input requests serve.
@@ -79,7 +77,7 @@ func urlRequired(err error) (required []*mcp.ElicitParams, ok bool) {
 		return nil, false
 	}
 	for _, p := range data.Elicitations {
-		if p == nil || elicitMode(p) != wire.AskURL || p.ElicitationID == "" {
+		if p == nil || elicitMode(p) != modeURL || p.ElicitationID == "" {
 			return nil, false
 		}
 	}
@@ -109,28 +107,27 @@ func (c *Conn) completeAll(ctx context.Context, required []*mcp.ElicitParams) er
 
 // complete shows one required URL and waits until it is complete.
 func (c *Conn) complete(ctx context.Context, p *mcp.ElicitParams) error {
-	a := wire.Ask{
-		Server:        c.cfg.ID,
-		ServerName:    c.cfg.Name,
-		Kind:          wire.AskURL,
-		From:          wire.AskFromURLRequired,
-		Message:       askMessage(p.Message),
-		URL:           p.URL,
-		ElicitationID: elicitationID(p.ElicitationID),
-	}
-	ans, err := c.askFor(ctx, p, a)
-	var we *wire.Error
+	ctx, done := c.onBehalf(ctx, methodElicit, p)
+	defer done()
+	ans, err := c.cfg.Asker.Elicit(ctx, p, FromURLRequired)
+	var refused *jsonrpc.Error
 	switch {
-	case errors.As(err, &we):
-		return fmt.Errorf("the server requires a URL interaction the relay refuses: %s", we.Message)
+	case errors.As(err, &refused):
+		return fmt.Errorf("the server requires a URL interaction the relay refuses: %s", refused.Message)
 	case err != nil:
 		return err
-	case ans.Action == wire.ActionDecline:
+	case ans.Result == nil || ans.Result.Action == actionDecline:
 		return errors.New("the server requires a URL interaction, which was declined")
-	case ans.Action != wire.ActionAccept:
+	case ans.Result.Action != actionAccept:
 		return errors.New("the server requires a URL interaction, which was not accepted")
 	case ans.Wait == nil:
 		return nil
 	}
 	return ans.Wait(ctx)
 }
+
+// Actions of an elicitation's result.
+const (
+	actionAccept  = "accept"
+	actionDecline = "decline"
+)

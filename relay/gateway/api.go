@@ -14,8 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -248,11 +250,16 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	defer a.untrack(g.KeyID, run)
 	waiting := newWaiter(ctx, nil, nil, 0)
 	ctx = session.WithCaller(ctx, session.Caller{Agent: g.Agent, Tool: tool, Call: "api-" + strconv.FormatUint(a.calls.Add(1), 10), Note: waiting.note})
-	var res *wire.CallToolResult
+	p := &mcp.CallToolParams{Name: tool, Arguments: req.Arguments}
+	var raw *mcp.CallToolResult
 	if t, ok := c.(taskRunner); ok && t.TaskRequired(tool) {
-		res, err = t.CallToolTask(ctx, tool, req.Arguments, nil, nil, nil)
+		raw, err = t.CallToolTask(ctx, p, nil, nil, nil)
 	} else {
-		res, err = c.CallTool(ctx, tool, req.Arguments, nil)
+		raw, err = c.CallTool(ctx, p, nil)
+	}
+	var res *wire.CallToolResult
+	if err == nil {
+		res, err = s.ToolResult(server, tool, raw)
 	}
 	asked, timedOut := waiting.stop()
 	rec.asked = asked
@@ -326,8 +333,7 @@ func (a *API) untrack(key string, run *callRun) {
 // wireError is err as an agent may see it: a wire error passes, anything
 // else is internal.
 func wireError(err error) *wire.Error {
-	var we *wire.Error
-	if errors.As(err, &we) {
+	if we, ok := mcpwire.Error(err); ok {
 		return we
 	}
 	return wire.NewError(wire.CodeInternal, "internal error; see the relay log")

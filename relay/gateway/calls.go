@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -11,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -37,16 +38,17 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		}
 		w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 		ctx = session.WithCaller(ctx, v.caller(grant, name, w))
-		var progress func(wire.Progress)
+		var progress func(*mcp.ProgressNotificationParams)
 		if w.token != nil {
-			progress = w.forward
+			progress = func(p *mcp.ProgressNotificationParams) { w.forward(mcpwire.Progress(p)) }
 		}
 		end := v.begin(id, ctx, req.Session)
+		p := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}
 		var res *mcp.CallToolResult
 		if t, ok := up.(taskRunner); ok && t.TaskRequired(name) {
-			res, err = runTask(ctx, t, name, req.Params.Arguments, progress)
+			res, err = t.CallToolTask(ctx, p, progress, nil, nil)
 		} else {
-			res, err = up.CallToolMCP(ctx, &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}, progress)
+			res, err = up.CallTool(ctx, p, progress)
 		}
 		end()
 		asked, timedOut := w.stop()
@@ -79,7 +81,7 @@ func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 		}
 		w := newWaiter(ctx, req.Session, nil, 0)
 		ctx = session.WithCaller(ctx, v.caller(grant, name, w))
-		res, err := up.GetPromptMCP(ctx, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
+		res, err := up.GetPrompt(ctx, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
 		rec.asked, _ = w.stop()
 		if err != nil {
 			rec.done(ctx, outcomeOf(ctx, err))
@@ -110,7 +112,7 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 		}
 		w := newWaiter(ctx, req.Session, nil, 0)
 		ctx = session.WithCaller(ctx, v.caller(grant, uri, w))
-		res, err := up.ReadResourceMCP(ctx, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
+		res, err := up.ReadResource(ctx, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
 		rec.asked, _ = w.stop()
 		if err != nil {
 			rec.done(ctx, outcomeOf(ctx, err))
@@ -150,28 +152,50 @@ func toolError(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: asWire(err).Message}}}
 }
 
+// msgURLUnasked is what an agent gets of a server's -32042 error the relay
+// could not follow: its URLs are for a person.
+const msgURLUnasked = "the server requires a person to open a URL, which the relay could not ask for"
+
+// forAgent is what an agent may see of err: the server's JSON-RPC error as
+// it is, except a -32042 one, whose URLs are for a person; otherwise the
+// relay's reason.
+func forAgent(err error) (*jsonrpc.Error, *wire.Error) {
+	var ce *conn.Error
+	if errors.As(err, &ce) && ce.RPC != nil {
+		if ce.RPC.Code == mcp.CodeURLElicitationRequired {
+			return nil, wire.NewError(wire.CodeUpstream, msgURLUnasked)
+		}
+		return ce.RPC, nil
+	}
+	return nil, asWire(err)
+}
+
 // passError returns what the agent gets for err: the server's JSON-RPC
 // error as it is, the cancellation when the agent cancelled, a tool error
 // otherwise.
 func passError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
-	var rpcErr *jsonrpc.Error
+	rpcErr, we := forAgent(err)
 	switch {
-	case errors.As(err, &rpcErr):
+	case rpcErr != nil:
 		return nil, rpcErr
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return toolError(err), nil
+	return toolError(we), nil
 }
 
 // requestError is what the agent gets for err on a request other than a
 // tool call: the server's JSON-RPC error as it is, the cancellation when the
 // agent cancelled, an internal error with the relay's reason otherwise.
 func requestError(ctx context.Context, err error) error {
-	if _, rpcErr := passError(ctx, err); rpcErr != nil {
+	rpcErr, we := forAgent(err)
+	switch {
+	case rpcErr != nil:
 		return rpcErr
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: asWire(err).Message}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: we.Message}
 }
 
 // outcomeOf is the recorded outcome of a call that failed with err.
@@ -184,8 +208,7 @@ func outcomeOf(ctx context.Context, err error) wire.Outcome {
 
 // asWire returns err as a wire error, sanitized.
 func asWire(err error) *wire.Error {
-	var we *wire.Error
-	if errors.As(err, &we) {
+	if we, ok := mcpwire.Error(err); ok {
 		return we
 	}
 	return wire.NewError(wire.CodeUpstream, err.Error())
@@ -220,7 +243,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		return nil, err
 	}
 	p.Ref = &ref
-	res, err := up.CompleteMCP(ctx, &p)
+	res, err := up.Complete(ctx, &p)
 	if err != nil {
 		return nil, requestError(ctx, err)
 	}
@@ -262,7 +285,7 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return nil, err
 		}
-		if err := up.PingMCP(ctx); err != nil {
+		if _, err := up.Ping(ctx); err != nil {
 			return nil, requestError(ctx, err)
 		}
 		return next(ctx, method, req)
@@ -274,22 +297,5 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 // task itself, so the agent calls it like any tool and gets its result.
 type taskRunner interface {
 	TaskRequired(tool string) bool
-	CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error)
-}
-
-// runTask calls tool name of t as a task and returns its result.
-func runTask(ctx context.Context, t taskRunner, name string, args json.RawMessage, progress func(wire.Progress)) (*mcp.CallToolResult, error) {
-	res, err := t.CallToolTask(ctx, name, args, progress, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, wire.NewError(wire.CodeInternal, "encode the task's result: "+err.Error())
-	}
-	var out mcp.CallToolResult
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, wire.NewError(wire.CodeUpstream, "the task's result: "+err.Error())
-	}
-	return &out, nil
+	CallToolTask(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams), created, status func(conn.Task)) (*mcp.CallToolResult, error)
 }

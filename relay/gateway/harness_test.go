@@ -120,7 +120,7 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 	}
 	logger := slog.New(slog.DiscardHandler)
 	cfg.Store, cfg.Logger = st, logger
-	cfg.Dial = func(d session.Dial, emit func(wire.Server)) session.Connection {
+	cfg.Dial = func(d session.Dial, emit func(conn.State)) session.Connection {
 		reg := d.Reg
 		return conn.Start(conn.Config{
 			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0),

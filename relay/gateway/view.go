@@ -23,15 +23,15 @@ import (
 // (a *conn.Conn in the relay).
 type upstream interface {
 	Capabilities() *mcp.ServerCapabilities
-	ListToolsMCP(ctx context.Context) ([]*mcp.Tool, error)
-	ListPromptsMCP(ctx context.Context) ([]*mcp.Prompt, error)
-	ListResourcesMCP(ctx context.Context) ([]*mcp.Resource, error)
-	ListResourceTemplatesMCP(ctx context.Context) ([]*mcp.ResourceTemplate, error)
-	CallToolMCP(ctx context.Context, p *mcp.CallToolParams, progress func(wire.Progress)) (*mcp.CallToolResult, error)
-	GetPromptMCP(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
-	ReadResourceMCP(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
-	CompleteMCP(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
-	PingMCP(ctx context.Context) error
+	ListTools(ctx context.Context) ([]*mcp.Tool, error)
+	ListPrompts(ctx context.Context) ([]*mcp.Prompt, error)
+	ListResources(ctx context.Context) ([]*mcp.Resource, error)
+	ListResourceTemplates(ctx context.Context) ([]*mcp.ResourceTemplate, error)
+	CallTool(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	GetPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
+	ReadResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
+	Complete(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
+	Ping(ctx context.Context) (time.Duration, error)
 	HoldSubscription(ctx context.Context, uri string) error
 	ReleaseSubscription(ctx context.Context, uri string) error
 	SetAgentLogLevel(ctx context.Context, holder any, level string) error
@@ -323,7 +323,7 @@ func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
 	}
 	e := &exposure{}
 	if caps.Tools != nil {
-		tools, err := up.ListToolsMCP(ctx)
+		tools, err := up.ListTools(ctx)
 		v.logFailure(id, "tools", err)
 		names := exposedNames(id, itemNames(tools, func(t *mcp.Tool) string { return t.Name }))
 		e.tools = map[string]item{}
@@ -338,7 +338,7 @@ func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
 		}
 	}
 	if caps.Prompts != nil {
-		prompts, err := up.ListPromptsMCP(ctx)
+		prompts, err := up.ListPrompts(ctx)
 		v.logFailure(id, "prompts", err)
 		names := exposedNames(id, itemNames(prompts, func(p *mcp.Prompt) string { return p.Name }))
 		e.prompts = map[string]item{}
@@ -349,7 +349,7 @@ func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
 		}
 	}
 	if caps.Resources != nil {
-		resources, err := up.ListResourcesMCP(ctx)
+		resources, err := up.ListResources(ctx)
 		v.logFailure(id, "resources", err)
 		e.resources = map[string]item{}
 		for _, r := range resources {
@@ -357,7 +357,7 @@ func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
 			out.URI = v.uriFor(id, r.URI)
 			e.resources[out.URI] = item{name: r.URI, json: marshal(&out)}
 		}
-		templates, err := up.ListResourceTemplatesMCP(ctx)
+		templates, err := up.ListResourceTemplates(ctx)
 		v.logFailure(id, "resource templates", err)
 		e.templates = map[string]item{}
 		for _, t := range templates {

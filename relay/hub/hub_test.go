@@ -45,7 +45,7 @@ func newTestRelay(t *testing.T) *testRelay {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mgr := session.NewManager(session.Config{Store: st, Dial: func(d session.Dial, emit func(wire.Server)) session.Connection {
+	mgr := session.NewManager(session.Config{Store: st, Dial: func(d session.Dial, emit func(conn.State)) session.Connection {
 		return conn.Start(conn.Config{ID: d.Reg.ID, Name: d.Reg.Name, URL: d.Reg.URL, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)}, emit)
 	}})
 	h := New(verifier, origins, mgr, nil)

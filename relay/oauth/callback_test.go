@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -164,7 +165,7 @@ func TestDeniedAuthorizationIsShownAndTheServerKeepsWaiting(t *testing.T) {
 	if err := callbackErr(t, w, callback); err == nil || !strings.Contains(err.Error(), "access_denied") {
 		t.Fatalf("denied callback: %v", err)
 	}
-	denied := r.await("the denial", func(s wire.Server) bool { return s.Auth != nil && s.Auth.Error != "" })
+	denied := r.await("the denial", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error != "" })
 	if denied.State != wire.StateAuthenticating || !strings.Contains(denied.Auth.Error, "access_denied") {
 		t.Errorf("state %s, auth %+v", denied.State, denied.Auth)
 	}

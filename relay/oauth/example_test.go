@@ -42,9 +42,9 @@ func ExampleManager_Authorize() {
 		panic(err)
 	}
 
-	states := make(chan wire.Server, 100)
+	states := make(chan conn.State, 100)
 	c := conn.Start(conn.Config{ID: "s1", Name: "fixture", URL: rs.URL(), HTTPClient: guard.Client(0),
-		Auth: mgr.For("me", "s1", rs.URL())}, func(s wire.Server) { states <- s })
+		Auth: mgr.For("me", "s1", rs.URL())}, func(s conn.State) { states <- s })
 	defer c.Close()
 
 	var last wire.ServerState
@@ -66,7 +66,7 @@ func ExampleManager_Authorize() {
 			}
 			fmt.Println("authorized with scopes", s.Auth.Scopes)
 		case s.State == wire.StateReady:
-			fmt.Println("ready with", len(s.Tools), "tools")
+			fmt.Println("ready with", len(s.Lists.Tools), "tools")
 			return
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -14,14 +16,14 @@ import (
 var readScope = oauthfixture.ResourceConfig{Scopes: []string{"mcp:read"}}
 
 func echo(t *testing.T, c interface {
-	CallTool(context.Context, string, json.RawMessage, func(wire.Progress)) (*wire.CallToolResult, error)
+	CallTool(context.Context, *mcp.CallToolParams, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
 }, text string) {
 	t.Helper()
-	res, err := c.CallTool(context.Background(), oauthfixture.ToolEcho, json.RawMessage(`{"text":"`+text+`"}`), nil)
+	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"` + text + `"}`)}, nil)
 	if err != nil {
 		t.Fatalf("echo: %v", err)
 	}
-	if len(res.Content) != 1 || res.Content[0].Text != text {
+	if len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != text {
 		t.Fatalf("echo result %+v", res)
 	}
 }
@@ -68,8 +70,8 @@ func TestServerAnswering401IsAuthorizedThroughTheCallbackAndBecomesReady(t *test
 	if ready.Auth == nil || !ready.Auth.Authorized || ready.Auth.Required || ready.Auth.ClientID == "" {
 		t.Errorf("auth state when ready %+v", ready.Auth)
 	}
-	if len(ready.Tools) != 2 {
-		t.Errorf("tools %+v", ready.Tools)
+	if len(ready.Lists.Tools) != 2 {
+		t.Errorf("tools %+v", ready.Lists.Tools)
 	}
 	echo(t, c, "hello")
 	if st := w.as.Stats(); st.Registrations != 1 || st.Codes != 1 {
@@ -127,10 +129,7 @@ func TestScopesComeFromTheChallengeElseScopesSupportedElseNone(t *testing.T) {
 func TestSSEServerIsAuthorizedToo(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.SSEURL(), wire.TransportSSE)
-	waiting := r.awaitState(wire.StateAuthenticating)
-	if waiting.Transport != wire.TransportSSE {
-		t.Errorf("transport %q", waiting.Transport)
-	}
+	r.awaitState(wire.StateAuthenticating) // on the SSE path: see the requests below
 	w.complete("ann", "s1")
 	r.awaitState(wire.StateReady)
 	echo(t, c, "over sse")

@@ -250,19 +250,19 @@ func (c *counter) get() int {
 // recorder collects emitted states.
 type recorder struct {
 	t      *testing.T
-	states chan wire.Server
+	states chan conn.State
 
 	mu    sync.Mutex
-	all   []wire.Server    // every state emitted
+	all   []conn.State     // every state emitted
 	last  wire.ServerState // the last lifecycle state
 	hooks map[wire.ServerState]func()
 }
 
 func newRecorder(t *testing.T) *recorder {
-	return &recorder{t: t, states: make(chan wire.Server, 10000), hooks: map[wire.ServerState]func(){}}
+	return &recorder{t: t, states: make(chan conn.State, 10000), hooks: map[wire.ServerState]func(){}}
 }
 
-func (r *recorder) emit(s wire.Server) {
+func (r *recorder) emit(s conn.State) {
 	r.mu.Lock()
 	r.all = append(r.all, s)
 	hook := r.hooks[s.State]
@@ -283,7 +283,7 @@ func (r *recorder) onEnter(state wire.ServerState, fn func()) {
 }
 
 // await returns the next state that satisfies ok.
-func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
+func (r *recorder) await(what string, ok func(conn.State) bool) conn.State {
 	r.t.Helper()
 	timeout := time.NewTimer(waitFor)
 	defer timeout.Stop()
@@ -300,9 +300,9 @@ func (r *recorder) await(what string, ok func(wire.Server) bool) wire.Server {
 }
 
 // awaitState returns the next state in the given lifecycle state.
-func (r *recorder) awaitState(state wire.ServerState) wire.Server {
+func (r *recorder) awaitState(state wire.ServerState) conn.State {
 	r.t.Helper()
-	return r.await(string(state), func(s wire.Server) bool { return s.State == state })
+	return r.await(string(state), func(s conn.State) bool { return s.State == state })
 }
 
 // summary lists the states seen, for failure messages.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -50,7 +51,7 @@ func TestCredentialsEnteredByAPersonComeFirstAndTheSecretStaysWriteOnly(t *testi
 	if err := w.mgr.SetClient(context.Background(), "ann", "s1", "typed-in", "typed-secret"); err != nil {
 		t.Fatal(err)
 	}
-	shown := r.await("the client", func(s wire.Server) bool { return s.Auth != nil && s.Auth.ClientID == "typed-in" })
+	shown := r.await("the client", func(s conn.State) bool { return s.Auth != nil && s.Auth.ClientID == "typed-in" })
 	if !shown.Auth.ClientSecretSet {
 		t.Errorf("auth %+v, want the secret marked set", shown.Auth)
 	}
@@ -185,7 +186,7 @@ func TestEnteredCredentialsAreBoundToTheAuthorizationServerOfTheirTime(t *testin
 			before := len(w.as.TokenRequests())
 			w.clock.advance(2 * oauthfixture.DefaultTokenLifetime) // the token needs a refresh
 			_, r := w.connect("ann", "s1", w.rs.URL(), "")
-			waiting := r.await("the refusal", func(s wire.Server) bool {
+			waiting := r.await("the refusal", func(s conn.State) bool {
 				return s.State == wire.StateAuthenticating && s.Auth != nil && strings.Contains(s.Auth.Error, tc.want)
 			})
 			if waiting.Auth.Authorized {

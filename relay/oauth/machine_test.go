@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -168,7 +169,7 @@ func TestRefusedMachineCredentialsFailWithTheReasonAndAskNoPerson(t *testing.T) 
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	failed := r.await("failed with the refusal", func(s wire.Server) bool {
+	failed := r.await("failed with the refusal", func(s conn.State) bool {
 		return s.State == wire.StateFailed && s.Auth != nil && strings.Contains(s.Auth.Error, "invalid_client") &&
 			strings.Contains(s.Error, "machine access failed")
 	})
@@ -187,7 +188,7 @@ func TestMachineMethodTheAuthorizationServerDoesNotOfferIsExplained(t *testing.T
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.await("failed with the method", func(s wire.Server) bool {
+	r.await("failed with the method", func(s conn.State) bool {
 		return s.State == wire.StateFailed && s.Auth != nil && strings.Contains(s.Auth.Error, "does not accept client_secret_basic")
 	})
 	if n := len(w.as.TokenRequests()); n != 0 {
@@ -232,7 +233,7 @@ func TestCrossAppAccessWithoutAnIdentityProviderSaysSo(t *testing.T) {
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineCrossApp, ClientID: "relay-at-as",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.await("failed for want of an identity provider", func(s wire.Server) bool {
+	r.await("failed for want of an identity provider", func(s conn.State) bool {
 		return s.State == wire.StateFailed && s.Auth != nil && strings.Contains(s.Auth.Error, "cross-app access is not configured")
 	})
 	if n := len(w.as.TokenRequests()); n != 0 {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -100,11 +102,11 @@ func TestFailedRefreshMovesTheServerBackToAuthenticating(t *testing.T) {
 	c, r := authorized(t, w)
 	w.as.RevokeAccessTokens()
 	w.as.RevokeRefreshTokens()
-	_, err := c.CallTool(context.Background(), oauthfixture.ToolEcho, json.RawMessage(`{"text":"x"}`), nil)
+	_, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil)
 	if err == nil {
 		t.Fatal("the call succeeded without a valid token")
 	}
-	waiting := r.await("authenticating again", func(s wire.Server) bool {
+	waiting := r.await("authenticating again", func(s conn.State) bool {
 		return s.State == wire.StateAuthenticating && s.Auth != nil && !s.Auth.Authorized
 	})
 	if !strings.Contains(waiting.Auth.Error, "could not be renewed") || !strings.Contains(waiting.Auth.Error, "invalid_grant") {
@@ -142,10 +144,10 @@ func TestExpiredTokenWithoutRefreshTokenNeedsAuthorization(t *testing.T) {
 		t.Fatal("a refresh token was issued without offline_access")
 	}
 	w.clock.advance(2 * oauthfixture.DefaultTokenLifetime)
-	if _, err := c.CallTool(ctx, oauthfixture.ToolEcho, json.RawMessage(`{"text":"x"}`), nil); err == nil {
+	if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
-	waiting := r.await("authenticating", func(s wire.Server) bool { return s.State == wire.StateAuthenticating })
+	waiting := r.await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating })
 	if waiting.Auth == nil || waiting.Auth.Authorized || !strings.Contains(waiting.Auth.Error, "expired") {
 		t.Errorf("auth %+v, want the expiry", waiting.Auth)
 	}
@@ -330,10 +332,10 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	w.clock.advance(2 * oauthfixture.DefaultTokenLifetime)
 	w.as.RevokeAccessTokens() // the server refuses the old token too
 
-	if _, err := c.CallTool(context.Background(), oauthfixture.ToolEcho, json.RawMessage(`{"text":"x"}`), nil); err == nil {
+	if _, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
-	shown := r.await("the passing failure", func(s wire.Server) bool {
+	shown := r.await("the passing failure", func(s conn.State) bool {
 		return s.Auth != nil && strings.Contains(s.Auth.Error, "could not be renewed for now")
 	})
 	if shown.Auth.Required || !shown.Auth.Authorized {
@@ -344,7 +346,7 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	flaky.set(nil)
 	w.clock.advance(time.Minute) // past renewRetry
 	echo(t, c, "back")
-	r.await("the error cleared", func(s wire.Server) bool { return s.Auth != nil && s.Auth.Error == "" && s.Auth.Authorized })
+	r.await("the error cleared", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error == "" && s.Auth.Authorized })
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range r.all {

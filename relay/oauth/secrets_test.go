@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -24,9 +27,9 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 		}
 	}
 	call := func(c interface {
-		CallTool(context.Context, string, json.RawMessage, func(wire.Progress)) (*wire.CallToolResult, error)
+		CallTool(context.Context, *mcp.CallToolParams, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
 	}, tool string) {
-		if _, err := c.CallTool(ctx, tool, json.RawMessage(`{"text":"x"}`), nil); err != nil {
+		if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err != nil {
 			texts = append(texts, err.Error())
 		}
 	}
@@ -56,7 +59,7 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 	w.as.RevokeAccessTokens() // failed refresh
 	w.as.RevokeRefreshTokens()
 	call(c, oauthfixture.ToolEcho)
-	r.await("authenticating", func(s wire.Server) bool { return s.State == wire.StateAuthenticating && !s.Auth.Authorized })
+	r.await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating && !s.Auth.Authorized })
 	if err := w.mgr.Callback(ctx, cb); err != nil { // a replay
 		texts = append(texts, err.Error())
 	}

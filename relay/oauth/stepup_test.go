@@ -2,10 +2,11 @@ package oauth_test
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -19,12 +20,12 @@ var adminScope = oauthfixture.ResourceConfig{
 
 // callAdmin calls the admin tool in the background.
 func callAdmin(c interface {
-	CallTool(context.Context, string, json.RawMessage, func(wire.Progress)) (*wire.CallToolResult, error)
+	CallTool(context.Context, *mcp.CallToolParams, func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
 }) <-chan error {
 	done := make(chan error, 1)
 	go func() {
-		res, err := c.CallTool(context.Background(), oauthfixture.ToolAdmin, nil, nil)
-		if err == nil && (len(res.Content) != 1 || res.Content[0].Text != "done") {
+		res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolAdmin, Arguments: nil}, nil)
+		if err == nil && (len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "done") {
 			err = &wire.Error{Code: "unexpected", Message: "unexpected result"}
 		}
 		done <- err

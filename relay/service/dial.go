@@ -7,7 +7,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/session"
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // dialer opens a server's connection from what its session loaded: every
@@ -16,7 +15,7 @@ import (
 // the relay's.
 func (s *Service) dialer(hc *http.Client, auth *oauth.Manager, stdio stdioServers) session.Dialer {
 	cfg := s.cfg
-	return func(d session.Dial, emit func(wire.Server)) session.Connection {
+	return func(d session.Dial, report func(conn.State)) session.Connection {
 		reg := d.Reg
 		c := conn.Config{
 			ID:             reg.ID,
@@ -49,6 +48,6 @@ func (s *Service) dialer(hc *http.Client, auth *oauth.Manager, stdio stdioServer
 		if d.OAuth() {
 			c.Auth = auth.For(reg.User, reg.ID, reg.URL)
 		}
-		return conn.Start(c, emit)
+		return conn.Start(c, report)
 	}
 }

@@ -146,6 +146,7 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 	s.sessions = session.NewManager(session.Config{
 		Store:      s.store,
 		Dial:       s.dialer(httpClient, auth, stdio),
+		Icons:      httpClient,
 		Logger:     cfg.Logger,
 		Ops:        dashOps,
 		Auth:       dashboardAuth{auth},

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/stdiofixture/stdiobin"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -63,11 +65,11 @@ func callText(t *testing.T, s *session.Session, id, tool string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.CallTool(context.Background(), tool, json.RawMessage(`{}`), nil)
+	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(`{}`)}, nil)
 	if err != nil || res.IsError || len(res.Content) != 1 {
 		t.Fatalf("call %s: %+v, %v", tool, res, err)
 	}
-	return res.Content[0].Text
+	return res.Content[0].(*mcp.TextContent).Text
 }
 
 func TestStdioServersFromTheConfigurationRunOneProcessPerUser(t *testing.T) {

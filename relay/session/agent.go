@@ -1,10 +1,8 @@
 package session
 
 import (
-	"context"
 	"slices"
 
-	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -12,25 +10,6 @@ import (
 // listener for their changes, and their live connections, on which an
 // agent's calls run exactly as a dashboard's do. The session stays the
 // only owner of the state.
-
-// Caller says on whose behalf an operation runs; see [conn.Caller].
-type Caller = conn.Caller
-
-// AskNote is what became of an ask an operation raised; see [conn.AskNote].
-type AskNote = conn.AskNote
-
-// Ask notes, as [conn] names them.
-const (
-	AskShown    = conn.AskShown
-	AskSettled  = conn.AskSettled
-	AskTimedOut = conn.AskTimedOut
-)
-
-// WithCaller returns ctx carrying c: the asks an operation run under it
-// raises are labelled with c and withdrawn when ctx ends.
-func WithCaller(ctx context.Context, c Caller) context.Context {
-	return conn.WithCaller(ctx, c)
-}
 
 // Servers returns the current state of the user's servers, in registration
 // order.
@@ -47,7 +26,11 @@ func (s *Session) Servers() []wire.Server {
 // Connection returns the live connection of server id (a [*conn.Conn] in
 // the relay), or a [*wire.Error].
 func (s *Session) Connection(id string) (Connection, error) {
-	return s.connection(id)
+	c, err := s.connection(id)
+	if d, ok := c.(dialed); ok {
+		return d.Connection, err
+	}
+	return c, err
 }
 
 // watcher is one Go-level listener of a session's changes.

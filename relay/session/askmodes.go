@@ -35,7 +35,8 @@ func (m *Manager) Asking(reg store.Server) (conn.Asker, conn.AskModes) {
 		modes.Model = drafter.Name()
 	}
 	s.recordModes(reg.ID, modes)
-	asker := serverAsker{b: s.broker, server: reg.ID, name: reg.Name, sampling: modes.Sampling, drafter: drafter, modelSlots: s.modelSlots}
+	asker := serverAsker{b: s.broker, server: reg.ID, name: reg.Name, sampling: modes.Sampling, drafter: drafter, modelSlots: s.modelSlots,
+		log: m.logger.With("user", reg.User, "server", reg.ID)}
 	return asker, conn.AskModes{Form: modes.Form, URL: modes.URL, Sampling: modes.Sampling != wire.SamplingOff}
 }
 

@@ -3,10 +3,16 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -27,35 +33,78 @@ func (m *Manager) newBroker(s *Session) *broker.Broker {
 }
 
 // serverAsker puts one server's asks before its user through the broker,
-// or, for sampling in [wire.SamplingModel] mode, before the model. The
-// registration, not the connection, names the server.
+// or, for sampling in [wire.SamplingModel] mode, before the model: the
+// session's [conn.Asker]. It converts what the connection hands it, in the
+// go-sdk's types, into asks (relay/mcpwire), labels them with the caller of
+// the operation they were raised during (caller.go), and turns the answers
+// and the broker's outcomes into the server's answer. The registration, not
+// the connection, names the server.
 type serverAsker struct {
 	b            *broker.Broker
 	server, name string
 	sampling     wire.SamplingMode // the server's sampling mode
 	drafter      Drafter           // nil without a configured model
 	modelSlots   chan struct{}     // the session's; see [maxModelAnswers]
+	log          *slog.Logger
 }
 
-// Ask implements [conn.Asker].
-func (a serverAsker) Ask(ctx context.Context, ask wire.Ask) (conn.Answer, error) {
-	ask.Server, ask.ServerName = a.server, a.name
-	if ask.Kind == wire.AskSampling && ask.Sampling != nil {
-		if a.drafter != nil && a.sampling == wire.SamplingModel {
-			return a.byModel(ctx, ask.Sampling)
-		}
-		if a.drafter != nil {
-			req := *ask.Sampling
-			req.Drafter = a.drafter.Name()
-			ask.Sampling = &req
-		}
+// Elicit implements [conn.Asker].
+func (a serverAsker) Elicit(ctx context.Context, p *mcp.ElicitParams, from conn.Origin) (conn.Answer, error) {
+	ask, err := mcpwire.Elicitation(p, askFrom(from, wire.AskFromElicitation))
+	if err != nil {
+		return conn.Answer{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
-	ans, err := a.b.Ask(withForward(ctx), ask)
-	return conn.Answer(ans), err
+	ask.Server, ask.ServerName = a.server, a.name
+	_, settle := onBehalf(ctx, &ask)
+	ans, err := a.b.Ask(ctx, ask)
+	settle(err == nil && ans.TimedOut)
+	if err != nil {
+		return a.unanswered(ctx, from, err)
+	}
+	return conn.Answer{Result: &mcp.ElicitResult{Action: string(ans.Action), Content: ans.Content}, Wait: ans.Wait}, nil
+}
+
+// declineReasonKey is the _meta key of the reason the relay declined a URL
+// elicitation by itself.
+const declineReasonKey = "switchboard/reason"
+
+// unanswered is the answer to an elicitation the broker did not put to an
+// answer: a URL it refused is declined, saying why (or, required by a
+// -32042 error, refused to the connection); a schema it refused is
+// invalid params; any other failure cancels.
+func (a serverAsker) unanswered(ctx context.Context, from conn.Origin, err error) (conn.Answer, error) {
+	var we *wire.Error
+	switch {
+	case ctx.Err() != nil:
+		return conn.Answer{}, ctx.Err() // withdrawn: nobody waits for the answer
+	case errors.As(err, &we) && from == conn.FromURLRequired:
+		return conn.Answer{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: we.Message}
+	case errors.As(err, &we) && we.Code == wire.CodeInvalidURL:
+		a.log.Warn("url elicitation declined", "reason", we.Message)
+		return conn.Answer{Result: &mcp.ElicitResult{Action: string(wire.ActionDecline), Meta: mcp.Meta{declineReasonKey: we.Message}}}, nil
+	case errors.As(err, &we) && we.Code == wire.CodeBadRequest:
+		return conn.Answer{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: we.Message}
+	}
+	a.log.Warn("elicitation not answered", "error", err)
+	return conn.Answer{Result: &mcp.ElicitResult{Action: string(wire.ActionCancel)}}, nil
+}
+
+// askFrom is where an ask of origin from comes from, a server's request
+// being request.
+func askFrom(from conn.Origin, request wire.AskFrom) wire.AskFrom {
+	switch from {
+	case conn.FromInput:
+		return wire.AskFromInput
+	case conn.FromURLRequired:
+		return wire.AskFromURLRequired
+	}
+	return request
 }
 
 // Complete implements [conn.Asker].
-func (a serverAsker) Complete(elicitationID string) { a.b.Completed(a.server, elicitationID) }
+func (a serverAsker) Complete(elicitationID string) {
+	a.b.Completed(a.server, mcpwire.ElicitationID(elicitationID))
+}
 
 // askSink is a session as its broker's sink.
 type askSink struct{ s *Session }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
@@ -96,18 +100,36 @@ func (d *dashboard) op(name wire.OpName, args any) wire.Frame {
 	return d.replies[id]
 }
 
-// askResult is what an Ask returned.
+// askResult is what an asker's Elicit or Sample returned.
 type askResult struct {
 	ans conn.Answer
+	res *mcp.CreateMessageWithToolsResult
 	err error
 }
 
-// askAsync asks through asker in the background, as a connection does.
-func askAsync(ctx context.Context, asker conn.Asker, a wire.Ask) <-chan askResult {
+// elicitAsync asks p, a server's request, through asker in the
+// background, as a connection does.
+func elicitAsync(ctx context.Context, asker conn.Asker, p *mcp.ElicitParams) <-chan askResult {
+	return elicitAsyncFrom(ctx, asker, p, conn.FromRequest)
+}
+
+// elicitAsyncFrom is elicitAsync of an elicitation from elsewhere.
+func elicitAsyncFrom(ctx context.Context, asker conn.Asker, p *mcp.ElicitParams, from conn.Origin) <-chan askResult {
 	out := make(chan askResult, 1)
 	go func() {
-		ans, err := asker.Ask(ctx, a)
-		out <- askResult{ans, err}
+		ans, err := asker.Elicit(ctx, p, from)
+		out <- askResult{ans: ans, err: err}
+	}()
+	return out
+}
+
+// sampleAsync asks the sampling request p through asker in the
+// background.
+func sampleAsync(ctx context.Context, asker conn.Asker, p *mcp.CreateMessageWithToolsParams) <-chan askResult {
+	out := make(chan askResult, 1)
+	go func() {
+		res, err := asker.Sample(ctx, p, conn.FromRequest)
+		out <- askResult{res: res, err: err}
 	}()
 	return out
 }
@@ -125,8 +147,8 @@ func awaitAsk(t *testing.T, ch <-chan askResult) askResult {
 
 const nameForm = `{"type":"object","properties":{"name":{"type":"string","minLength":2}},"required":["name"]}`
 
-func formAsk() wire.Ask {
-	return wire.Ask{Kind: wire.AskForm, From: wire.AskFromElicitation, Message: "Who are you?", Schema: json.RawMessage(nameForm)}
+func formParams() *mcp.ElicitParams {
+	return &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: json.RawMessage(nameForm)}
 }
 
 // askerFor returns the asker a connection to server id gets.
@@ -143,7 +165,7 @@ func TestElicitationFirstAnswerWins(t *testing.T) {
 	one.read()
 	two.read()
 
-	done := askAsync(context.Background(), askerFor(f, "alice", id, "docs"), formAsk())
+	done := elicitAsync(context.Background(), askerFor(f, "alice", id, "docs"), formParams())
 	a := one.asks(1)[0]
 	if b := two.asks(1)[0]; b.ID != a.ID {
 		t.Fatalf("the dashboards show asks %s and %s", a.ID, b.ID)
@@ -160,7 +182,7 @@ func TestElicitationFirstAnswerWins(t *testing.T) {
 		t.Fatalf("second answer: %s %+v, want not_found", fr.Type, fr.Error)
 	}
 	r := awaitAsk(t, done)
-	if r.err != nil || r.ans.Action != wire.ActionAccept || r.ans.Content["name"] != "Ada" {
+	if r.err != nil || r.ans.Result.Action != "accept" || r.ans.Result.Content["name"] != "Ada" {
 		t.Fatalf("Ask = %+v, %v", r.ans, r.err)
 	}
 	one.asks(0)
@@ -174,7 +196,7 @@ func TestInvalidAnswersAreRefusedAndTheAskStays(t *testing.T) {
 	d := openDashboard(t, s, wire.Hello{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	askAsync(ctx, askerFor(f, "alice", id, "docs"), formAsk())
+	elicitAsync(ctx, askerFor(f, "alice", id, "docs"), formParams())
 	a := d.asks(1)[0]
 
 	tests := []struct {
@@ -210,8 +232,8 @@ func TestPendingAsksAreDeliveredAgainAfterAReconnect(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	asker := askerFor(f, "alice", id, "docs")
-	askAsync(ctx, asker, formAsk())
-	askAsync(ctx, asker, formAsk())
+	elicitAsync(ctx, asker, formParams())
+	elicitAsync(ctx, asker, formParams())
 	shown := first.asks(2)
 
 	reloaded := openDashboard(t, s, wire.Hello{}) // a reload: a fresh snapshot
@@ -235,8 +257,8 @@ func TestRemovingAServerWithdrawsItsAsks(t *testing.T) {
 	d := openDashboard(t, s, wire.Hello{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	askAsync(ctx, askerFor(f, "alice", id, "docs"), formAsk())
-	askAsync(ctx, askerFor(f, "alice", other, "other"), formAsk())
+	elicitAsync(ctx, askerFor(f, "alice", id, "docs"), formParams())
+	elicitAsync(ctx, askerFor(f, "alice", other, "other"), formParams())
 	d.asks(2)
 	if err := s.RemoveServer(context.Background(), id); err != nil {
 		t.Fatal(err)
@@ -250,8 +272,8 @@ func TestRemovingAServerWithdrawsItsAsks(t *testing.T) {
 		t.Fatalf("snapshot asks %+v", snap.Asks)
 	}
 	// A connection that asks for a server already removed gets cancel.
-	ans, err := askerFor(f, "alice", id, "docs").Ask(ctx, formAsk())
-	if err != nil || ans.Action != wire.ActionCancel {
+	ans, err := askerFor(f, "alice", id, "docs").Elicit(ctx, formParams(), conn.FromRequest)
+	if err != nil || ans.Result == nil || ans.Result.Action != "cancel" {
 		t.Fatalf("ask for a removed server = %+v, %v; want cancel", ans, err)
 	}
 }
@@ -261,9 +283,9 @@ func TestAcceptedURLWaitsUntilMarkedDone(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	d := openDashboard(t, s, wire.Hello{})
-	done := askAsync(context.Background(), askerFor(f, "alice", id, "docs"), wire.Ask{
-		Kind: wire.AskURL, From: wire.AskFromURLRequired, Message: "Connect", URL: "https://example.com/connect", ElicitationID: "setup",
-	})
+	done := elicitAsyncFrom(context.Background(), askerFor(f, "alice", id, "docs"), &mcp.ElicitParams{
+		Mode: "url", Message: "Connect", URL: "https://example.com/connect", ElicitationID: "setup",
+	}, conn.FromURLRequired)
 	a := d.asks(1)[0]
 	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"x": "y"}}); fr.Type != wire.TypeError || fr.Error.Code != wire.CodeBadRequest {
 		t.Fatalf("URL answer with content: %s %+v, want bad_request", fr.Type, fr.Error)
@@ -273,7 +295,7 @@ func TestAcceptedURLWaitsUntilMarkedDone(t *testing.T) {
 	}
 	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
 	r := awaitAsk(t, done)
-	if r.err != nil || r.ans.Action != wire.ActionAccept || r.ans.Wait == nil {
+	if r.err != nil || r.ans.Result.Action != "accept" || r.ans.Wait == nil {
 		t.Fatalf("Ask = %+v, %v", r.ans, r.err)
 	}
 	waited := make(chan error, 1)
@@ -292,8 +314,8 @@ func TestAskDeadlineComesFromTheConfig(t *testing.T) {
 	f := newFixtureWith(t, dir, func(c *Config) { c.Asks = broker.Config{Timeout: 20 * time.Millisecond} })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	r := awaitAsk(t, askAsync(context.Background(), askerFor(f, "alice", id, "docs"), formAsk()))
-	if r.err != nil || r.ans.Action != wire.ActionCancel {
+	r := awaitAsk(t, elicitAsync(context.Background(), askerFor(f, "alice", id, "docs"), formParams()))
+	if r.err != nil || r.ans.Result.Action != "cancel" {
 		t.Fatalf("Ask = %+v, %v; want cancel at the deadline", r.ans, r.err)
 	}
 }
@@ -322,7 +344,7 @@ func TestAskModesArePersistedPerServer(t *testing.T) {
 	if !closed || f.conn(id) == before {
 		t.Error("the server was not reconnected with its new modes")
 	}
-	f.conn(id).emit(wire.Server{State: wire.StateReady}) // the new connection's first state
+	f.conn(id).emit(conn.State{State: wire.StateReady}) // the new connection's first state
 	want := wire.AskModes{Form: true, Sampling: wire.SamplingOff}
 	if snap, _ := s.Snapshot(); snap.ServerByID(id).AskModes == nil || *snap.ServerByID(id).AskModes != want {
 		t.Errorf("dashboard sees modes %+v, want %+v", snap.ServerByID(id).AskModes, want)
@@ -380,4 +402,68 @@ func wireCode(err error) wire.Code {
 		return we.Code
 	}
 	return ""
+}
+
+// A request the relay cannot show is refused with invalid params, and
+// nobody is asked.
+func TestOversizedSchemaIsInvalidParams(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	big := `{"type":"object","properties":{"big":{"type":"string","description":"` + strings.Repeat("d", 64<<10) + `"}}}`
+	_, err := askerFor(f, "alice", id, "docs").Elicit(context.Background(), &mcp.ElicitParams{Message: "x", RequestedSchema: json.RawMessage(big)}, conn.FromRequest)
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "bytes") {
+		t.Fatalf("got %v, want -32602 for the schema's size", err)
+	}
+	if snap, _ := s.Snapshot(); len(snap.Asks) != 0 {
+		t.Errorf("asked %+v", snap.Asks)
+	}
+}
+
+// A URL the relay will not open is declined, saying why in _meta; one a
+// -32042 error requires is refused to the connection, saying why.
+func TestRefusedURLIsDeclinedWithTheReason(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	asker := askerFor(f, "alice", id, "docs")
+	p := &mcp.ElicitParams{Mode: "url", Message: "Click", URL: "javascript:alert(1)", ElicitationID: "e1"}
+	ans, err := asker.Elicit(context.Background(), p, conn.FromRequest)
+	if err != nil || ans.Result.Action != "decline" || !strings.Contains(fmt.Sprint(ans.Result.Meta[declineReasonKey]), "http") {
+		t.Fatalf("got %+v, %v; want decline with the reason", ans.Result, err)
+	}
+	_, err = asker.Elicit(context.Background(), p, conn.FromURLRequired)
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || !strings.Contains(je.Message, "http") {
+		t.Fatalf("required URL: %v, want a refusal saying why", err)
+	}
+}
+
+// A server's elicitation id is shown safe, and its completion, with the id
+// as the server sent it, still finds the ask.
+func TestURLCompletionMatchesTheSanitizedID(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	d := openDashboard(t, s, wire.Hello{})
+	asker := askerFor(f, "alice", id, "docs")
+	done := elicitAsync(context.Background(), asker, &mcp.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/consent", ElicitationID: "e\x1b1"})
+	a := d.asks(1)[0]
+	if a.Kind != wire.AskURL || a.From != wire.AskFromElicitation || a.ElicitationID != "e 1" {
+		t.Fatalf("shown ask %+v", a)
+	}
+	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); fr.Type != wire.TypeResult {
+		t.Fatalf("accept: %+v", fr.Error)
+	}
+	r := awaitAsk(t, done)
+	if r.err != nil || r.ans.Wait == nil {
+		t.Fatalf("Elicit = %+v, %v", r.ans, r.err)
+	}
+	asker.Complete("e\x1b1")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := r.ans.Wait(ctx); err != nil {
+		t.Fatalf("Wait = %v; the completion did not find the ask", err)
+	}
 }

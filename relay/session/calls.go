@@ -8,6 +8,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -36,19 +40,6 @@ const (
 // errOpCancelled is the cause of an op's context cancelled by op.cancel.
 var errOpCancelled = errors.New("op cancelled")
 
-// Tasker is what a connection offers for MCP tasks; *conn.Conn has it.
-type Tasker interface {
-	TaskMode(tool string) (task bool, err error)
-	CallToolTask(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error)
-	WatchTask(ctx context.Context, taskID string, status func(wire.CallTask)) (*wire.CallToolResult, error)
-	CancelTask(ctx context.Context, taskID string) error
-}
-
-// Pinger pings a server; *conn.Conn has it.
-type Pinger interface {
-	Ping(ctx context.Context) (time.Duration, error)
-}
-
 // runningCall is a call while it runs.
 type runningCall struct {
 	id, server string
@@ -59,10 +50,10 @@ type runningCall struct {
 	err        error
 
 	// Guarded by the session's mu.
-	task         string    // the MCP task id, once created
-	conn         Tasker    // the connection following the task
-	abandoned    bool      // the session closed or the server went: the call leaves no trace
-	lastProgress time.Time // when progress was last published
+	task         string     // the MCP task id, once created
+	conn         Connection // the connection following the task
+	abandoned    bool       // the session closed or the server went: the call leaves no trace
+	lastProgress time.Time  // when progress was last published
 }
 
 // callSpec is a call an op asks for.
@@ -139,7 +130,11 @@ func decodeCall(s *Session, r ops.Request) (callSpec, error) {
 		}
 		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindPrompt, name: a.Name,
 			run: func(ctx context.Context, c Connection, _ *runningCall, _ func(wire.Progress)) (any, error) {
-				return c.GetPrompt(ctx, a.Name, a.Arguments)
+				res, err := c.GetPrompt(ctx, &mcp.GetPromptParams{Name: a.Name, Arguments: a.Arguments})
+				if err != nil {
+					return nil, err
+				}
+				return orNil(mcpwire.PromptResult(res))
 			}}, nil
 	default: // wire.OpReadResource
 		var a wire.ReadResourceArgs
@@ -148,27 +143,64 @@ func decodeCall(s *Session, r ops.Request) (callSpec, error) {
 		}
 		return callSpec{id: a.Call, server: a.Server, kind: wire.CallKindResource, name: a.URI,
 			run: func(ctx context.Context, c Connection, _ *runningCall, _ func(wire.Progress)) (any, error) {
-				return c.ReadResource(ctx, a.URI)
+				res, err := c.ReadResource(ctx, &mcp.ReadResourceParams{URI: a.URI})
+				if err != nil {
+					return nil, err
+				}
+				return mcpwire.ReadResult(res), nil
 			}}, nil
 	}
 }
 
 // callTool calls a tool, as a task when the tool and server want one.
 func (s *Session) callTool(ctx context.Context, c Connection, rc *runningCall, a wire.CallToolArgs, progress func(wire.Progress)) (any, error) {
-	t, ok := c.(Tasker)
-	if !ok {
-		return c.CallTool(ctx, a.Name, a.Arguments, progress)
-	}
-	asTask, err := t.TaskMode(a.Name)
+	asTask, err := c.TaskMode(a.Name)
 	if err != nil {
 		return nil, err
 	}
-	if !asTask {
-		return c.CallTool(ctx, a.Name, a.Arguments, progress)
+	p := &mcp.CallToolParams{Name: a.Name, Arguments: a.Arguments}
+	onProgress := func(p *mcp.ProgressNotificationParams) { progress(mcpwire.Progress(p)) }
+	var res *mcp.CallToolResult
+	if asTask {
+		res, err = c.CallToolTask(ctx, p, onProgress,
+			func(task conn.Task) { s.taskCreated(rc, c, a.Name, task) },
+			func(task conn.Task) { s.taskStatus(rc, task) })
+	} else {
+		res, err = c.CallTool(ctx, p, onProgress)
 	}
-	return t.CallToolTask(ctx, a.Name, a.Arguments, progress,
-		func(task wire.CallTask) { s.taskCreated(rc, t, a.Name, task) },
-		func(task wire.CallTask) { s.taskStatus(rc, task) })
+	if err != nil {
+		return nil, err
+	}
+	return orNil(s.ToolResult(rc.server, a.Name, res))
+}
+
+// ToolResult converts the result of tool of server as a dashboard shows
+// it, checked against the outputSchema the server listed for the tool
+// (relay/mcpwire).
+func (s *Session) ToolResult(server, tool string, res *mcp.CallToolResult) (*wire.CallToolResult, error) {
+	return mcpwire.ToolResult(res, s.outputSchema(server, tool))
+}
+
+// outputSchema is the outputSchema server lists for tool, nil for none.
+func (s *Session) outputSchema(server, tool string) json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.servers[server]
+	if e == nil {
+		return nil
+	}
+	if i := slices.IndexFunc(e.state.Tools, func(t wire.Tool) bool { return t.Name == tool }); i >= 0 {
+		return e.state.Tools[i].OutputSchema
+	}
+	return nil
+}
+
+// orNil returns v as any, or nil when err is set: never a typed nil.
+func orNil[T any](v *T, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // startCall puts a new running call in the state.
@@ -259,10 +291,11 @@ func (s *Session) callProgress(rc *runningCall, p wire.Progress) {
 	})
 }
 
-// taskCreated notes the task rc runs as, in the state and in the store.
-func (s *Session) taskCreated(rc *runningCall, t Tasker, tool string, task wire.CallTask) {
+// taskCreated notes the task rc runs as on c, in the state and in the
+// store.
+func (s *Session) taskCreated(rc *runningCall, c Connection, tool string, task conn.Task) {
 	s.mu.Lock()
-	rc.task, rc.conn = task.ID, t
+	rc.task, rc.conn = task.ID, c
 	s.mu.Unlock()
 	s.taskStatus(rc, task)
 	ctx, cancel := context.WithTimeout(context.Background(), callStoreTimeout)
@@ -274,9 +307,10 @@ func (s *Session) taskCreated(rc *runningCall, t Tasker, tool string, task wire.
 }
 
 // taskStatus shows a task's status.
-func (s *Session) taskStatus(rc *runningCall, task wire.CallTask) {
+func (s *Session) taskStatus(rc *runningCall, task conn.Task) {
+	shown := mcpwire.CallTask(task.ID, task.Status, task.StatusMessage)
 	s.editCall(rc, func(call *wire.Call) bool {
-		call.Task = &task
+		call.Task = &shown
 		return true
 	})
 }
@@ -399,7 +433,7 @@ func (s *Session) resumeTasks(e *entry) {
 		return
 	}
 	s.mu.Lock()
-	t, _ := e.conn.(Tasker)
+	t := e.conn
 	s.mu.Unlock()
 	for _, st := range tasks {
 		if t == nil {
@@ -414,19 +448,20 @@ func (s *Session) resumeTasks(e *entry) {
 		rc.task, rc.conn = st.Task, t
 		s.mu.Unlock()
 		go func() {
-			res, err := t.WatchTask(rc.ctx, st.Task, func(task wire.CallTask) { s.taskStatus(rc, task) })
-			s.finishCall(rc, res, err)
+			res, err := t.WatchTask(rc.ctx, st.Task, func(task conn.Task) { s.taskStatus(rc, task) })
+			if err != nil {
+				s.finishCall(rc, nil, err)
+				return
+			}
+			out, err := orNil(s.ToolResult(st.Server, st.Tool, res))
+			s.finishCall(rc, out, err)
 		}()
 	}
 }
 
 // ping pings the server of c.
 func ping(ctx context.Context, c Connection) (any, error) {
-	p, ok := c.(Pinger)
-	if !ok {
-		return nil, wire.NewError(wire.CodeBadRequest, "this connection cannot ping")
-	}
-	d, err := p.Ping(ctx)
+	d, err := c.Ping(ctx)
 	if err != nil {
 		return nil, err
 	}

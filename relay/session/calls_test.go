@@ -3,8 +3,12 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -48,7 +52,7 @@ func TestCallOutlivesItsDashboardAndAnotherCancelsIt(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	started := make(chan struct{})
-	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+	f.conn(id).call = func(ctx context.Context, name string) (*mcp.CallToolResult, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, wire.NewError(wire.CodeCancelled, "cancelled")
@@ -112,32 +116,32 @@ func TestFinishedCallKeepsItsResultAndOnlyTwentyAreKept(t *testing.T) {
 // taskConn is a testConn whose tools run as tasks.
 type taskConn struct {
 	*testConn
-	created chan struct{}                        // closed once the task of a call was recorded
-	watch   func(id string) *wire.CallToolResult // the result WatchTask gives
+	created chan struct{}                       // closed once the task of a call was recorded
+	watch   func(id string) *mcp.CallToolResult // the result WatchTask gives
 }
 
 func (c *taskConn) TaskMode(string) (bool, error) { return true, nil }
-func (c *taskConn) CallToolTask(ctx context.Context, _ string, _ json.RawMessage, _ func(wire.Progress), created, status func(wire.CallTask)) (*wire.CallToolResult, error) {
-	created(wire.CallTask{ID: "t1", Status: wire.TaskWorking})
+func (c *taskConn) CallToolTask(ctx context.Context, _ *mcp.CallToolParams, _ func(*mcp.ProgressNotificationParams), created, status func(conn.Task)) (*mcp.CallToolResult, error) {
+	created(conn.Task{ID: "t1", Status: wire.TaskWorking})
 	close(c.created)
 	<-ctx.Done()
 	return nil, wire.NewError(wire.CodeCancelled, "cancelled")
 }
-func (c *taskConn) WatchTask(_ context.Context, id string, status func(wire.CallTask)) (*wire.CallToolResult, error) {
-	status(wire.CallTask{ID: id, Status: wire.TaskCompleted})
+func (c *taskConn) WatchTask(_ context.Context, id string, status func(conn.Task)) (*mcp.CallToolResult, error) {
+	status(conn.Task{ID: id, Status: wire.TaskCompleted})
 	return c.watch(id), nil
 }
 func (c *taskConn) CancelTask(context.Context, string) error { return nil }
 
 // newTaskManager is a manager over dir whose connections are taskConns.
-func newTaskManager(t *testing.T, dir string, watch func(string) *wire.CallToolResult) (*Manager, *store.Store, chan struct{}) {
+func newTaskManager(t *testing.T, dir string, watch func(string) *mcp.CallToolResult) (*Manager, *store.Store, chan struct{}) {
 	t.Helper()
 	st, err := store.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := make(chan struct{})
-	m := NewManager(Config{Store: st, Dial: func(_ Dial, emit func(wire.Server)) Connection {
+	m := NewManager(Config{Store: st, Dial: func(_ Dial, emit func(conn.State)) Connection {
 		return &taskConn{testConn: &testConn{emit: emit}, created: created, watch: watch}
 	}})
 	return m, st, created
@@ -155,8 +159,8 @@ func TestTaskCallIsFollowedAgainAfterARestart(t *testing.T) {
 	m.Close() // the relay stops: the task is not cancelled, its id stays stored
 	st.Close()
 
-	m2, st2, _ := newTaskManager(t, dir, func(task string) *wire.CallToolResult {
-		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "resumed " + task}}}
+	m2, st2, _ := newTaskManager(t, dir, func(task string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "resumed " + task}}}
 	})
 	t.Cleanup(func() { m2.Close(); st2.Close() })
 	if err := m2.Restore(context.Background()); err != nil {
@@ -181,7 +185,7 @@ func TestServerRemovedElsewhereTakesItsCallsAndJournal(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	started := make(chan struct{})
-	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+	f.conn(id).call = func(ctx context.Context, name string) (*mcp.CallToolResult, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, wire.NewError(wire.CodeCancelled, "cancelled")
@@ -218,5 +222,32 @@ func TestServerRemovedElsewhereTakesItsCallsAndJournal(t *testing.T) {
 	}
 	if running != 0 {
 		t.Errorf("%d calls still running on the removed server", running)
+	}
+}
+
+func TestToolResultIsCheckedAgainstTheListedOutputSchema(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	c := f.conn(id)
+	c.emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: []*mcp.Tool{
+		{Name: "sum", OutputSchema: json.RawMessage(`{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}`)},
+		{Name: "free"},
+	}}})
+	c.call = func(_ context.Context, name string) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name}}, StructuredContent: map[string]any{"sum": "five"}}, nil
+	}
+	out, err := runOp(t, s, wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "sum"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := out.(*wire.CallToolResult)
+	want := &wire.OutputCheck{Problems: []wire.SchemaProblem{{Path: "/sum", Reason: `type: five has type "string", want "number"`}}}
+	if !reflect.DeepEqual(res.OutputCheck, want) || res.Content[0].Text != "sum" || string(res.StructuredContent) != `{"sum":"five"}` {
+		t.Errorf("result %+v, check %+v; want it whole, with %+v", res, res.OutputCheck, want)
+	}
+	out, err = runOp(t, s, wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "free"})
+	if err != nil || out.(*wire.CallToolResult).OutputCheck != nil {
+		t.Errorf("a tool without an outputSchema: %+v, %v; want no check", out, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/servercfg"
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Dial is everything a connection to one server needs, loaded by the
@@ -24,14 +23,28 @@ type Dial struct {
 }
 
 // Dialer starts a connection to a registered server. It must return at once;
-// the connection reports its state through emit, one call at a time.
-type Dialer func(d Dial, emit func(wire.Server)) Connection
+// the connection reports its state through report, one call at a time
+// ([conn.Start]).
+type Dialer func(d Dial, report func(conn.State)) Connection
 
 // OAuth reports whether the relay's OAuth authorizes the connection: not
 // when the person set an Authorization header, which is then sent as is.
 func (d Dial) OAuth() bool {
 	_, set := d.Reg.Headers[servercfg.Authorization]
 	return !set
+}
+
+// dialed is a dialed connection with the edge that converts its states:
+// closing it stops the edge's conversion (an icon fetch in flight) first.
+type dialed struct {
+	Connection
+	edge *edge
+}
+
+// Close implements [Connection].
+func (d dialed) Close() error {
+	d.edge.stop()
+	return d.Connection.Close()
 }
 
 // dialFor loads what a connection to reg needs. It reads the store, so it

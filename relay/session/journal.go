@@ -8,7 +8,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -217,7 +220,9 @@ type serverJournal struct {
 var _ conn.Journal = serverJournal{}
 
 // Log implements [conn.Journal].
-func (j serverJournal) Log(e wire.LogEntry) { j.s.addLog(j.server, e) }
+func (j serverJournal) Log(level string, p *mcp.LoggingMessageParams) {
+	j.s.addLog(j.server, mcpwire.LogEntry(level, p))
+}
 
 // Activity implements [conn.Journal].
 func (j serverJournal) Activity(kind wire.ActivityKind, text string) {

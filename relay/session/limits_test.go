@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -14,8 +16,8 @@ func TestLargeResultReachesTheOpWholeUpToTheLimit(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	const size = 2_000_000
-	f.conn(id).call = func(context.Context, string) (*wire.CallToolResult, error) {
-		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: strings.Repeat("z", size)}}}, nil
+	f.conn(id).call = func(context.Context, string) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("z", size)}}}, nil
 	}
 	sub := s.Subscribe(wire.Hello{})
 	snapshotOf(t, sub)

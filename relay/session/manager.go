@@ -2,12 +2,16 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -32,12 +36,21 @@ type Store interface {
 	CallTasks(ctx context.Context, user, server string) ([]store.CallTask, error)
 }
 
-// Connection is one live MCP connection, as the session uses it.
+// Connection is one live MCP connection, as the session uses it: a
+// [*conn.Conn] in the relay. Its operations speak the go-sdk's MCP types
+// and fail with [*conn.Error]s; the session converts both for a dashboard
+// (relay/mcpwire).
 type Connection interface {
-	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(wire.Progress)) (*wire.CallToolResult, error)
-	GetPrompt(ctx context.Context, name string, args map[string]string) (*wire.GetPromptResult, error)
-	ReadResource(ctx context.Context, uri string) (*wire.ReadResourceResult, error)
+	CallTool(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
+	// TaskMode says whether a tool must be called as an MCP task.
+	TaskMode(tool string) (task bool, err error)
+	CallToolTask(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams), created, status func(conn.Task)) (*mcp.CallToolResult, error)
+	WatchTask(ctx context.Context, taskID string, status func(conn.Task)) (*mcp.CallToolResult, error)
+	CancelTask(ctx context.Context, taskID string) error
+	GetPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
+	ReadResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
 	ResourceConnection
+	Ping(ctx context.Context) (time.Duration, error)
 	Retry()
 	Close() error
 	SetRoots(roots []wire.Root)
@@ -56,6 +69,7 @@ type Manager struct {
 
 	ops *ops.Mux // routes the dashboards' ops
 
+	icons     *http.Client  // Config.Icons
 	asks      broker.Config // tunes each session's broker
 	drafter   Drafter       // writes sampling answers; nil without a model
 	maxResult int           // Config.MaxResult
@@ -86,6 +100,10 @@ type Config struct {
 	Asks broker.Config
 	// Drafter writes sampling answers; nil without a model.
 	Drafter Drafter
+	// Icons fetches the https icons servers list, to inline them: the
+	// relay's guarded client, without any server's credentials. Without one
+	// such icons are not shown.
+	Icons *http.Client
 	// Configured are the operator's servers that every session has.
 	Configured []ConfiguredServer
 	// MaxResult is the largest op result, in bytes of JSON, sent to a
@@ -106,7 +124,7 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Ops == nil {
 		cfg.Ops = ops.NewMux()
 	}
-	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, asks: cfg.Asks, drafter: cfg.Drafter,
+	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, asks: cfg.Asks, drafter: cfg.Drafter,
 		configured: cfg.Configured, maxResult: cfg.MaxResult, ops: cfg.Ops, sessions: map[string]*Session{}}
 	for _, handle := range []func(*ops.Mux){m.handleServerOps, m.handleAuthOps, m.handleAskModeOps, m.handleCallOps,
 		m.handleAskOps, m.handleRootsOps, m.handleJournalOps, m.handleResourceOps} {

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -133,11 +134,11 @@ func (sub *Subscriber) Reply(f wire.Frame) {
 	sub.send(b)
 }
 
-// asWireError turns any error into one fit for a dashboard: wire errors pass,
+// asWireError turns any error into one fit for a dashboard: wire errors
+// pass, a connection's failures get their wire code (relay/mcpwire),
 // anything else is logged by the caller's context and reported as internal.
 func asWireError(err error) *wire.Error {
-	var we *wire.Error
-	if errors.As(err, &we) {
+	if we, ok := mcpwire.Error(err); ok {
 		return we
 	}
 	if errors.Is(err, context.Canceled) {

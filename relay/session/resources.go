@@ -3,6 +3,9 @@ package session
 import (
 	"context"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -11,7 +14,9 @@ import (
 // ResourceConnection is what a [Connection] offers for completions and
 // resource subscriptions.
 type ResourceConnection interface {
-	Complete(ctx context.Context, a wire.CompleteArgs) (*wire.CompleteResult, error)
+	// Capabilities are the server's; nil without a live session.
+	Capabilities() *mcp.ServerCapabilities
+	Complete(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
 	// Subscribe subscribes to a resource and keeps the subscription for
 	// later sessions; Unsubscribe forgets it and never fails.
 	Subscribe(ctx context.Context, uri string) error
@@ -28,13 +33,30 @@ type SubscriptionStore interface {
 // handleResourceOps registers the ops on completions and resource
 // subscriptions.
 func (m *Manager) handleResourceOps(mux *ops.Mux) {
-	mux.Handle(wire.OpComplete, onServer(m, func(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) { return c.Complete(ctx, a) }))
+	mux.Handle(wire.OpComplete, onServer(m, func(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) { return complete(ctx, c, a) }))
 	mux.Handle(wire.OpSubscribe, on(m, func(ctx context.Context, s *Session, a wire.SubscribeArgs) (any, error) {
 		return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI)
 	}))
 	mux.Handle(wire.OpUnsubscribe, on(m, func(ctx context.Context, s *Session, a wire.SubscribeArgs) (any, error) {
 		return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI)
 	}))
+}
+
+// complete asks c's server to complete what a dashboard typed. A server
+// that did not declare completions is not asked.
+func complete(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) {
+	p, err := mcpwire.CompleteParams(a)
+	if err != nil {
+		return nil, err
+	}
+	if caps := c.Capabilities(); caps != nil && caps.Completions == nil {
+		return nil, wire.NewError(wire.CodeBadRequest, "the server does not offer completions")
+	}
+	res, err := c.Complete(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return mcpwire.CompleteResult(res.Completion), nil
 }
 
 // SubscribeResource subscribes server id to the resource at uri and remembers it,

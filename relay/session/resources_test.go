@@ -4,13 +4,26 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-func (c *testConn) Complete(_ context.Context, a wire.CompleteArgs) (*wire.CompleteResult, error) {
-	return &wire.CompleteResult{Values: []string{a.Value + "-1", a.Context["first"]}, HasMore: true}, nil
+func (c *testConn) Capabilities() *mcp.ServerCapabilities {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.noCompletions {
+		return &mcp.ServerCapabilities{}
+	}
+	return &mcp.ServerCapabilities{Completions: &mcp.CompletionCapabilities{}}
+}
+
+func (c *testConn) Complete(_ context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{p.Argument.Value + "-1", p.Context.Arguments["first"]}, HasMore: true}}, nil
 }
 
 func (c *testConn) Subscribe(_ context.Context, uri string) error {
@@ -110,8 +123,8 @@ func TestSubscriptionChangesAreDeltas(t *testing.T) {
 	defer sub.Close()
 	catchUp(t, sub)
 	c := f.conn(id)
-	c.emit(wire.Server{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x"}}})
-	c.emit(wire.Server{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x", Updated: "2026-01-01T00:00:00.000Z"}}})
+	c.emit(conn.State{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x"}}})
+	c.emit(conn.State{State: wire.StateReady, Subscriptions: []wire.Subscription{{URI: "file:///x", Updated: "2026-01-01T00:00:00.000Z"}}})
 	var got []wire.Change
 	for len(got) < 3 {
 		fr := next(t, sub)
@@ -129,5 +142,23 @@ func TestSubscriptionChangesAreDeltas(t *testing.T) {
 	snap, _ := s.Snapshot()
 	if subs := snap.Servers[0].Subscriptions; len(subs) != 1 || subs[0].Updated == "" {
 		t.Errorf("the snapshot holds %+v", subs)
+	}
+}
+
+func TestCompleteNeedsTheCapability(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
+	c := f.conn(id)
+	c.mu.Lock()
+	c.noCompletions = true
+	c.mu.Unlock()
+	_, err := runOp(t, s, wire.OpComplete, wire.CompleteArgs{Server: id, Ref: wire.CompleteRef{Type: wire.RefPrompt, Name: "greet"}, Argument: "who"})
+	if codeOf(err) != wire.CodeBadRequest || !strings.Contains(err.Error(), "does not offer completions") {
+		t.Errorf("got %v, want bad_request", err)
+	}
+	_, err = runOp(t, s, wire.OpComplete, wire.CompleteArgs{Server: id, Ref: wire.CompleteRef{Type: "ref/other"}, Argument: "x"})
+	if codeOf(err) != wire.CodeBadRequest {
+		t.Errorf("a bad reference: %v", err)
 	}
 }

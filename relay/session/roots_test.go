@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -160,7 +163,7 @@ func TestRootsAndClientPrefsSurviveARestart(t *testing.T) {
 	if c.feats.LogLevel != wire.LevelWarning || len(c.feats.Roots) != 0 {
 		t.Errorf("dialed with level %q and roots %+v; want warning and none (excluded)", c.feats.LogLevel, c.feats.Roots)
 	}
-	c.emit(wire.Server{State: wire.StateReady, Logging: &wire.Logging{}})
+	c.emit(conn.State{State: wire.StateReady, Init: &mcp.InitializeResult{Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}}})
 	snap, _ = g.m.Session("alice").Snapshot()
 	if srv := snap.ServerByID(id); srv == nil || !srv.RootsExcluded || srv.Logging == nil || srv.Logging.Level != wire.LevelWarning {
 		t.Errorf("server state after restart = %+v; want roots excluded and level warning", srv)
@@ -200,7 +203,7 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	j := f.conn(id).feats.Journal
 	extra := 7
 	for i := range wire.MaxLogs + extra {
-		j.Log(wire.LogEntry{Level: wire.LevelInfo, Data: json.RawMessage(`"line ` + string(rune('a'+i%26)) + `"`)})
+		j.Log(wire.LevelInfo, &mcp.LoggingMessageParams{Level: "info", Data: "line " + string(rune('a'+i%26))})
 	}
 	j.Activity(wire.ActivityToolsChanged, "The list of tools changed.")
 	s.noteActivity(id, wire.ActivityProgress, "half\x00way")
@@ -234,7 +237,7 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	}
 
 	// A snapshot taken while lines wait for the flush, plus the flush, holds each line once.
-	j.Log(wire.LogEntry{Level: wire.LevelError})
+	j.Log(wire.LevelError, &mcp.LoggingMessageParams{Level: "error"})
 	late := s.Subscribe(wire.Hello{})
 	var lateMirror wire.Snapshot
 	if err := json.Unmarshal(snapshotOf(t, late).Data, &lateMirror); err != nil {

@@ -11,7 +11,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/model"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -36,9 +42,9 @@ func modelEndpoint(t *testing.T, text string) (*model.Client, *atomic.Int32) {
 	return c, &calls
 }
 
-func samplingAsk() wire.Ask {
-	return wire.Ask{Kind: wire.AskSampling, From: wire.AskFromSampling, Sampling: &wire.SamplingRequest{MaxTokens: 50,
-		Messages: []wire.SamplingMessage{{Role: wire.RoleUser, Content: []wire.SamplingContent{{Type: wire.ContentText, Text: "Say hi"}}}}}}
+func samplingParams() *mcp.CreateMessageWithToolsParams {
+	return &mcp.CreateMessageWithToolsParams{MaxTokens: 50,
+		Messages: []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: "Say hi"}}}}}
 }
 
 func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
@@ -49,7 +55,7 @@ func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
 	one, two := openDashboard(t, s, wire.Hello{}), openDashboard(t, s, wire.Hello{})
 	one.read()
 	two.read()
-	done := askAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingAsk())
+	done := sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams())
 	a := one.asks(1)[0]
 	two.asks(1)
 	if a.Kind != wire.AskSampling || a.Sampling == nil || a.Sampling.Drafter != "m-1" {
@@ -75,8 +81,8 @@ func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
 	if fr := two.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
 		t.Fatalf("second answer: %s %+v, want not_found", fr.Type, fr.Error)
 	}
-	if r := awaitAsk(t, done); r.err != nil || r.ans.Sampling == nil || r.ans.Sampling.Content[0].Text != "Hi there." {
-		t.Fatalf("the server got %+v, %v", r.ans, r.err)
+	if r := awaitAsk(t, done); r.err != nil || r.res == nil || r.res.Content[0].(*mcp.TextContent).Text != "Hi there." {
+		t.Fatalf("the server got %+v, %v", r.res, r.err)
 	}
 	one.asks(0)
 	two.asks(0)
@@ -88,7 +94,7 @@ func TestDraftWithoutAModelSaysHowToConfigureOne(t *testing.T) {
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	d := openDashboard(t, s, wire.Hello{})
 	d.read()
-	askAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingAsk())
+	sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams())
 	a := d.asks(1)[0]
 	if a.Sampling.Drafter != "" {
 		t.Errorf("a drafter is named without a model: %q", a.Sampling.Drafter)
@@ -107,9 +113,9 @@ func TestModelModeAnswersWithoutACard(t *testing.T) {
 	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
 		t.Fatal(err)
 	}
-	r := awaitAsk(t, askAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingAsk()))
-	if r.err != nil || r.ans.Action != wire.ActionAccept || r.ans.Sampling.Content[0].Text != "Automatic." {
-		t.Fatalf("the server got %+v, %v", r.ans, r.err)
+	r := awaitAsk(t, sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams()))
+	if r.err != nil || r.res == nil || r.res.Content[0].(*mcp.TextContent).Text != "Automatic." {
+		t.Fatalf("the server got %+v, %v", r.res, r.err)
 	}
 	if calls.Load() != 1 {
 		t.Errorf("the model was asked %d times, want once", calls.Load())
@@ -150,13 +156,13 @@ func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
 	asker := askerFor(f, "alice", id, "docs")
 	var running []<-chan askResult
 	for range maxModelAnswers {
-		running = append(running, askAsync(context.Background(), asker, samplingAsk()))
+		running = append(running, sampleAsync(context.Background(), asker, samplingParams()))
 		<-arrived
 	}
-	r := awaitAsk(t, askAsync(context.Background(), asker, samplingAsk()))
-	var we *wire.Error
-	if !errors.As(r.err, &we) || !strings.Contains(we.Message, "already answering") {
-		t.Errorf("a request beyond the cap got %+v, %v; want a refusal", r.ans, r.err)
+	r := awaitAsk(t, sampleAsync(context.Background(), asker, samplingParams()))
+	var je *jsonrpc.Error
+	if !errors.As(r.err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "already answering") {
+		t.Errorf("a request beyond the cap got %+v, %v; want a refusal", r.res, r.err)
 	}
 	if n := calls.Load(); n != maxModelAnswers {
 		t.Errorf("the model got %d requests, want %d", n, maxModelAnswers)
@@ -167,7 +173,38 @@ func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
 			t.Errorf("a request within the cap: %v", r.err)
 		}
 	}
-	if r := awaitAsk(t, askAsync(context.Background(), asker, samplingAsk())); r.err != nil {
+	if r := awaitAsk(t, sampleAsync(context.Background(), asker, samplingParams())); r.err != nil {
 		t.Errorf("a request once the others were done: %v", r.err)
+	}
+}
+
+func TestSamplingDeclinedIsUserRejected(t *testing.T) {
+	f := newFixture(t, t.TempDir())
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	d := openDashboard(t, s, wire.Hello{})
+	done := sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams())
+	a := d.asks(1)[0]
+	if a.Kind != wire.AskSampling || a.From != wire.AskFromSampling || a.Sampling == nil || a.Sampling.Messages[0].Content[0].Text != "Say hi" {
+		t.Fatalf("shown ask %+v", a)
+	}
+	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); fr.Type != wire.TypeResult {
+		t.Fatalf("decline: %+v", fr.Error)
+	}
+	r := awaitAsk(t, done)
+	var je *jsonrpc.Error
+	if !errors.As(r.err, &je) || je.Code != conn.RPCUserRejected || r.res != nil {
+		t.Errorf("the server got %+v, %v; want code -1", r.res, r.err)
+	}
+}
+
+func TestSamplingNotAnsweredInTimeIsARequestTimeout(t *testing.T) {
+	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Asks = broker.Config{Timeout: 20 * time.Millisecond} })
+	s := f.m.Session("alice")
+	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
+	r := awaitAsk(t, sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams()))
+	var je *jsonrpc.Error
+	if !errors.As(r.err, &je) || je.Code != conn.RPCRequestTimeout || r.res != nil {
+		t.Errorf("the server got %+v, %v; want a timeout error and no message", r.res, r.err)
 	}
 }

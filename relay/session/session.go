@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -145,7 +146,8 @@ func (s *Session) connect(e *entry) {
 		s.update(e, dial, wire.Server{State: wire.StateFailed, Error: errSecretsLost})
 		return
 	}
-	c := s.m.dial(s.m.dialFor(reg), func(st wire.Server) { s.update(e, dial, st) })
+	ed := s.m.newEdge(s.m.logger.With("user", s.user, "server", reg.ID))
+	var c Connection = dialed{s.m.dial(s.m.dialFor(reg), func(st conn.State) { s.update(e, dial, ed.server(st)) }), ed}
 	s.mu.Lock()
 	installed := s.servers[e.reg.ID] == e && !s.closed && e.dials == dial
 	if installed {

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -18,28 +22,39 @@ import (
 // session's sequencing can be checked change by change. The connection's own
 // behaviour is tested against real MCP servers in relay/conn.
 type testConn struct {
-	emit    func(wire.Server)
+	emit    func(conn.State)
 	mu      sync.Mutex
 	closed  bool
 	retries int
-	call    func(ctx context.Context, name string) (*wire.CallToolResult, error)
+	call    func(ctx context.Context, name string) (*mcp.CallToolResult, error)
 	roots   []wire.Root // as last set
 	level   string      // as last set
 	feats   ClientFeatures
 	subs    []string // resources subscribed to, starting with those the dialer was given
 	dial    Dial     // what the session handed the dialer
+	// noCompletions: the server did not declare completions.
+	noCompletions bool
 }
 
-func (c *testConn) CallTool(ctx context.Context, name string, _ json.RawMessage, _ func(wire.Progress)) (*wire.CallToolResult, error) {
-	return c.call(ctx, name)
+func (c *testConn) CallTool(ctx context.Context, p *mcp.CallToolParams, _ func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error) {
+	return c.call(ctx, p.Name)
 }
-func (c *testConn) GetPrompt(context.Context, string, map[string]string) (*wire.GetPromptResult, error) {
+func (c *testConn) TaskMode(string) (bool, error) { return false, nil }
+func (c *testConn) CallToolTask(context.Context, *mcp.CallToolParams, func(*mcp.ProgressNotificationParams), func(conn.Task), func(conn.Task)) (*mcp.CallToolResult, error) {
+	return nil, wire.NewError(wire.CodeBadRequest, "no tasks")
+}
+func (c *testConn) WatchTask(context.Context, string, func(conn.Task)) (*mcp.CallToolResult, error) {
+	return nil, wire.NewError(wire.CodeBadRequest, "no tasks")
+}
+func (c *testConn) CancelTask(context.Context, string) error { return nil }
+func (c *testConn) GetPrompt(context.Context, *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
 	return nil, wire.NewError(wire.CodeNotFound, "no prompts")
 }
-func (c *testConn) ReadResource(context.Context, string) (*wire.ReadResourceResult, error) {
+func (c *testConn) ReadResource(context.Context, *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	return nil, wire.NewError(wire.CodeNotFound, "no resources")
 }
-func (c *testConn) SetRoots(roots []wire.Root) { c.mu.Lock(); c.roots = roots; c.mu.Unlock() }
+func (c *testConn) Ping(context.Context) (time.Duration, error) { return time.Millisecond, nil }
+func (c *testConn) SetRoots(roots []wire.Root)                  { c.mu.Lock(); c.roots = roots; c.mu.Unlock() }
 func (c *testConn) SetLogLevel(_ context.Context, level string) error {
 	c.mu.Lock()
 	c.level = level
@@ -75,10 +90,10 @@ func newFixtureWith(t *testing.T, dir string, tweak func(*Config)) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, store: st, conns: map[string]*testConn{}}
-	cfg := Config{Store: st, Dial: func(d Dial, emit func(wire.Server)) Connection {
+	cfg := Config{Store: st, Dial: func(d Dial, emit func(conn.State)) Connection {
 		reg, feats := d.Reg, d.Client
-		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*wire.CallToolResult, error) {
-			return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "ok"}}}, nil
+		c := &testConn{emit: emit, feats: feats, roots: feats.Roots, level: feats.LogLevel, call: func(context.Context, string) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
 		}, subs: d.Subscriptions, dial: d}
 		f.mu.Lock()
 		f.conns[reg.ID] = c
@@ -139,10 +154,10 @@ func snapshotOf(t *testing.T, sub *Subscriber) wire.Frame {
 	return frames[0]
 }
 
-func tools(n int, desc string) []wire.Tool {
-	out := make([]wire.Tool, n)
+func tools(n int, desc string) []*mcp.Tool {
+	out := make([]*mcp.Tool, n)
 	for i := range out {
-		out[i] = wire.Tool{Name: fmt.Sprintf("tool%04d", i), Description: desc}
+		out[i] = &mcp.Tool{Name: fmt.Sprintf("tool%04d", i), Description: desc}
 	}
 	return out
 }
@@ -162,13 +177,14 @@ func TestDeltaCarriesOnlyWhatChanged(t *testing.T) {
 	id := addServer(t, s, "big", "http://127.0.0.1:9/mcp")
 	c := f.conn(id)
 	all := tools(1000, "v1")
-	c.emit(wire.Server{State: wire.StateReady, Tools: all})
+	c.emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: all}})
 
 	sub := s.Subscribe(wire.Hello{})
 	snap := snapshotOf(t, sub)
-	changed := append([]wire.Tool(nil), all...)
-	changed[500].Description = "v2"
-	c.emit(wire.Server{State: wire.StateReady, Tools: changed})
+	changed := slices.Clone(all)
+	changed[500] = &mcp.Tool{Name: all[500].Name, Description: "v2"}
+	lists := &conn.Lists{Tools: changed}
+	c.emit(conn.State{State: wire.StateReady, Lists: lists})
 	d := next(t, sub)
 	var delta wire.Delta
 	if err := json.Unmarshal(d.Data, &delta); err != nil {
@@ -181,8 +197,8 @@ func TestDeltaCarriesOnlyWhatChanged(t *testing.T) {
 		t.Errorf("delta for one tool is %d bytes", len(d.Data))
 	}
 	// The same state again sends nothing: the next frame is the next real change.
-	c.emit(wire.Server{State: wire.StateReady, Tools: changed})
-	c.emit(wire.Server{State: wire.StateFailed, Error: "gone"})
+	c.emit(conn.State{State: wire.StateReady, Lists: lists})
+	c.emit(conn.State{State: wire.StateFailed, Error: "gone", Lists: lists})
 	if d := next(t, sub); d.Seq != snap.Seq+2 {
 		t.Fatalf("seq %d after an unchanged emit, want %d", d.Seq, snap.Seq+2)
 	}
@@ -199,12 +215,12 @@ func TestSnapshotPlusDeltasEqualsState(t *testing.T) {
 	}
 	a := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	b := addServer(t, s, "b", "http://127.0.0.1:9/b")
-	f.conn(a).emit(wire.Server{State: wire.StateReady, Tools: tools(3, "x"),
-		Prompts:   []wire.Prompt{{Name: "p", Arguments: []wire.PromptArgument{{Name: "q", Required: true}}}},
-		Resources: []wire.Resource{{URI: "r://1", Name: "one"}},
-		Templates: []wire.ResourceTemplate{{URITemplate: "r://{x}", Name: "t"}}})
-	f.conn(b).emit(wire.Server{State: wire.StateFailed, Error: "refused"})
-	f.conn(a).emit(wire.Server{State: wire.StateReady, Tools: tools(2, "y"), Resources: []wire.Resource{{URI: "r://2", Name: "two"}}})
+	f.conn(a).emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: tools(3, "x"),
+		Prompts:   []*mcp.Prompt{{Name: "p", Arguments: []*mcp.PromptArgument{{Name: "q", Required: true}}}},
+		Resources: []*mcp.Resource{{URI: "r://1", Name: "one"}},
+		Templates: []*mcp.ResourceTemplate{{URITemplate: "r://{x}", Name: "t"}}}})
+	f.conn(b).emit(conn.State{State: wire.StateFailed, Error: "refused"})
+	f.conn(a).emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: tools(2, "y"), Resources: []*mcp.Resource{{URI: "r://2", Name: "two"}}}})
 	if err := s.RemoveServer(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}
@@ -244,8 +260,8 @@ func TestReconnectResumesFromLastSequence(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	snap, seq := s.Snapshot()
-	f.conn(id).emit(wire.Server{State: wire.StateReady})
-	f.conn(id).emit(wire.Server{State: wire.StateReady, Tools: tools(1, "")})
+	f.conn(id).emit(conn.State{State: wire.StateReady})
+	f.conn(id).emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: tools(1, "")}})
 
 	sub := s.Subscribe(wire.Hello{Epoch: snap.Epoch, Seq: seq})
 	missed := catchUp(t, sub)
@@ -274,7 +290,7 @@ func TestSlowDashboardIsDisconnectedOthersKeepGoing(t *testing.T) {
 	fast := s.Subscribe(wire.Hello{})
 	snapshotOf(t, fast)
 	for i := range outboxSize + 1 {
-		f.conn(id).emit(wire.Server{State: wire.StateReady, Tools: tools(1, fmt.Sprint(i))})
+		f.conn(id).emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: tools(1, fmt.Sprint(i))}})
 		if d := next(t, fast); d.Type != wire.TypeDelta {
 			t.Fatalf("fast dashboard got %s, want delta", d.Type)
 		}
@@ -292,7 +308,7 @@ func TestSlowDashboardIsDisconnectedOthersKeepGoing(t *testing.T) {
 		t.Fatal("the reading dashboard was disconnected too")
 	default:
 	}
-	f.conn(id).emit(wire.Server{State: wire.StateFailed, Error: "after"})
+	f.conn(id).emit(conn.State{State: wire.StateFailed, Error: "after"})
 	if d := next(t, fast); d.Type != wire.TypeDelta {
 		t.Fatalf("fast dashboard got %s after the slow one left, want delta", d.Type)
 	}
@@ -303,13 +319,13 @@ func TestOpIsAnsweredExactlyOnceAndCanBeCancelled(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	started := make(chan struct{})
-	f.conn(id).call = func(ctx context.Context, name string) (*wire.CallToolResult, error) {
+	f.conn(id).call = func(ctx context.Context, name string) (*mcp.CallToolResult, error) {
 		if name == "block" {
 			close(started)
 			<-ctx.Done()
 			return nil, wire.NewError(wire.CodeCancelled, "cancelled")
 		}
-		return &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "hi " + name}}}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi " + name}}}, nil
 	}
 	sub := s.Subscribe(wire.Hello{})
 	snapshotOf(t, sub)

@@ -1,4 +1,4 @@
-package conn
+package readalong
 
 import (
 	"bytes"
@@ -11,11 +11,11 @@ import (
 // The go-sdk hands a server's notifications to their handlers from a queue
 // of its own, while it hands a response to its caller at once: a log
 // message or a progress notification the server sent on a call's stream
-// before the call's result may reach the listeners (notify.go, progress.go)
-// after the call returned, when the agent's call it belongs to is over. So
-// the read-along counts the log and progress messages read, their handlers
-// those handled, and a call that returns first waits (briefly) until the
-// messages read before its result are handled.
+// before the call's result may reach its listeners after the call
+// returned, when the call it belongs to is over. So [Notices] counts the
+// log and progress messages read along and those their handlers handled,
+// and a call that returns first waits (briefly) until the messages read
+// before its result are handled.
 
 // maxNoticeSettle bounds that wait: a message read along that the go-sdk
 // does not hand over (one it cannot decode) must not hold up the calls
@@ -28,18 +28,18 @@ const (
 	methodProgress   = "notifications/progress"
 )
 
-// noticeOrder counts the log and progress messages read and handled. The
-// zero value is ready; it is safe for concurrent use.
-type noticeOrder struct {
+// Notices counts the log and progress messages read and handled. The zero
+// value is ready; it is safe for concurrent use.
+type Notices struct {
 	mu       sync.Mutex
 	seen     uint64
 	passed   uint64
 	progress chan struct{} // closed when passed grows; nil when nobody waits
 }
 
-// scan counts msg, one message read along, if it is a log or progress
+// Scan counts msg, one message read along, if it is a log or progress
 // message.
-func (o *noticeOrder) scan(msg []byte) {
+func (o *Notices) Scan(msg []byte) {
 	if !bytes.Contains(msg, []byte(methodLogMessage)) && !bytes.Contains(msg, []byte(methodProgress)) {
 		return
 	}
@@ -54,8 +54,9 @@ func (o *noticeOrder) scan(msg []byte) {
 	o.mu.Unlock()
 }
 
-// pass counts one log or progress message handled.
-func (o *noticeOrder) pass() {
+// Pass counts one log or progress message handled; the handler of each
+// calls it once.
+func (o *Notices) Pass() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.passed++
@@ -65,9 +66,9 @@ func (o *noticeOrder) pass() {
 	}
 }
 
-// settle waits until the messages read so far are handled, until ctx ends
+// Settle waits until the messages read so far are handled, until ctx ends
 // or at most maxNoticeSettle, after which it counts them handled.
-func (o *noticeOrder) settle(ctx context.Context) {
+func (o *Notices) Settle(ctx context.Context) {
 	o.mu.Lock()
 	target := o.seen
 	o.mu.Unlock()

@@ -1,7 +1,6 @@
-package conn
+package mcpwire
 
 import (
-	"context"
 	"fmt"
 	"unicode/utf8"
 
@@ -10,32 +9,20 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Complete asks the server for values of a prompt argument or a resource
-// template variable, given what is typed and the arguments already filled.
-// It fails with [wire.CodeBadRequest] when the server did not declare
-// completions. The values are sanitized and at most
-// [wire.MaxCompletionValues]. Errors are [*wire.Error].
-func (c *Conn) Complete(ctx context.Context, a wire.CompleteArgs) (*wire.CompleteResult, error) {
+// CompleteParams checks the arguments of a dashboard's completion (the
+// argument's name, what is typed, the arguments already filled) and
+// returns the request for the server; a malformed one fails with a
+// [wire.CodeBadRequest] error.
+func CompleteParams(a wire.CompleteArgs) (*mcp.CompleteParams, error) {
 	ref, err := completeRef(a)
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.current()
-	if err != nil {
-		return nil, err
-	}
-	if declared(s).Completions == nil {
-		return nil, wire.NewError(wire.CodeBadRequest, "the server does not offer completions")
-	}
-	params := &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: a.Argument, Value: a.Value}}
+	p := &mcp.CompleteParams{Ref: ref, Argument: mcp.CompleteParamsArgument{Name: a.Argument, Value: a.Value}}
 	if len(a.Context) > 0 {
-		params.Context = &mcp.CompleteContext{Arguments: a.Context}
+		p.Context = &mcp.CompleteContext{Arguments: a.Context}
 	}
-	res, err := do(ctx, s, func(ctx context.Context) (*mcp.CompleteResult, error) { return s.cs.Complete(ctx, params) })
-	if err != nil {
-		return nil, err
-	}
-	return convertCompletion(res.Completion), nil
+	return p, nil
 }
 
 // completeRef checks the arguments of a completion and returns its reference.
@@ -70,10 +57,11 @@ func completeRef(a wire.CompleteArgs) (*mcp.CompleteReference, error) {
 	}
 }
 
-// convertCompletion keeps at most wire.MaxCompletionValues values, each made
-// safe to show on one line and cut to wire.MaxCompletionValue bytes' worth
-// of runes; empty and repeated values are dropped.
-func convertCompletion(d mcp.CompletionResultDetails) *wire.CompleteResult {
+// CompleteResult keeps at most wire.MaxCompletionValues values of a
+// completion, each made safe to show on one line and cut to
+// wire.MaxCompletionValue bytes' worth of runes; empty and repeated values
+// are dropped.
+func CompleteResult(d mcp.CompletionResultDetails) *wire.CompleteResult {
 	out := &wire.CompleteResult{Values: []string{}, Total: max(d.Total, 0), HasMore: d.HasMore}
 	seen := map[string]bool{}
 	for _, v := range d.Values {

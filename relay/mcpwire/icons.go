@@ -1,4 +1,4 @@
-package conn
+package mcpwire
 
 import (
 	"context"
@@ -23,10 +23,10 @@ import (
 // carry scripts and references of its own. So the dashboard only ever gets
 // icons as data: URIs of raster images: PNG, JPEG, GIF or WebP, whose bytes
 // are checked to be of the declared type, each at most [wire.MaxIconBytes].
-// A server's https icons are fetched by the relay, through the connection's
+// A server's https icons are fetched by the relay, through the [Converter]'s
 // HTTP client (the network guard, without the server's credentials), under
 // a time and size limit, and inlined; http icons, SVG and anything else are
-// dropped. Fetched icons are remembered by URL for the connection's life,
+// dropped. Fetched icons are remembered by URL for the converter's life,
 // failures included, so a listing again does not fetch them again.
 
 // Caps on icons.
@@ -52,8 +52,8 @@ var iconTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gi
 const maxIconData = (wire.MaxIconBytes - len("data:image/webp;base64,")) / 4 * 3
 
 // convertIcons keeps the icons that can be shown: data: URIs that pass
-// [dataIcon], and https URLs, which [Conn.inlineIcons] must replace before
-// the list leaves the connection.
+// [dataIcon], and https URLs, which [Converter.inlineIcons] must replace
+// before the list is shown.
 func convertIcons(icons []mcp.Icon) []wire.Icon {
 	var out []wire.Icon
 	for _, ic := range icons {
@@ -162,14 +162,14 @@ func (ic *iconCache) put(u, v string) {
 // pointer to its icons) by data: URIs, fetching the ones not fetched
 // before, and drops those it cannot use and those past the list's icon
 // budget. Afterwards every icon of the items is a data: URI.
-func (c *Conn) inlineIcons(ctx context.Context, items []*[]wire.Icon) {
-	c.fetchIcons(ctx, items)
+func (cv *Converter) inlineIcons(ctx context.Context, items []*[]wire.Icon) {
+	cv.fetchIcons(ctx, items)
 	budget := maxListIconBytes
 	for _, icons := range items {
 		var kept []wire.Icon
 		for _, ic := range *icons {
 			if !strings.HasPrefix(ic.Src, "data:") {
-				v, _ := c.icons.get(ic.Src)
+				v, _ := cv.cache.get(ic.Src)
 				if v == "" {
 					continue
 				}
@@ -197,7 +197,7 @@ func iconsOf[T any](items []T, icons func(*T) *[]wire.Icon) []*[]wire.Icon {
 
 // fetchIcons fetches the https icons of items not fetched before, at most
 // maxIconFetches, a few at a time, within iconFetchBudget.
-func (c *Conn) fetchIcons(ctx context.Context, items []*[]wire.Icon) {
+func (cv *Converter) fetchIcons(ctx context.Context, items []*[]wire.Icon) {
 	var todo []string
 	seen := map[string]bool{}
 	for _, icons := range items {
@@ -206,7 +206,7 @@ func (c *Conn) fetchIcons(ctx context.Context, items []*[]wire.Icon) {
 				continue
 			}
 			seen[ic.Src] = true
-			if _, ok := c.icons.get(ic.Src); !ok && len(todo) < maxIconFetches {
+			if _, ok := cv.cache.get(ic.Src); !ok && len(todo) < maxIconFetches {
 				todo = append(todo, ic.Src)
 			}
 		}
@@ -223,11 +223,11 @@ func (c *Conn) fetchIcons(ctx context.Context, items []*[]wire.Icon) {
 		go func() {
 			defer wg.Done()
 			for u := range urls {
-				v, err := c.fetchIcon(ctx, u)
+				v, err := cv.fetchIcon(ctx, u)
 				if err != nil {
-					c.log.Debug("icon not used", "error", wire.Sanitize(err.Error(), wire.MaxErrorMessage))
+					cv.log.Debug("icon not used", "error", wire.Sanitize(err.Error(), wire.MaxErrorMessage))
 				}
-				c.icons.put(u, v)
+				cv.cache.put(u, v)
 			}
 		}()
 	}
@@ -242,9 +242,15 @@ func (c *Conn) fetchIcons(ctx context.Context, items []*[]wire.Icon) {
 // too many.
 var errNotHTTPS = errors.New("an icon is fetched over https only, through few redirects")
 
+// errNoIconClient fails the fetch of a converter without an HTTP client.
+var errNoIconClient = errors.New("the relay fetches no icons without its guarded HTTP client")
+
 // fetchIcon fetches one icon and returns its data: URI.
-func (c *Conn) fetchIcon(ctx context.Context, u string) (string, error) {
-	hc := *c.iconHTTP
+func (cv *Converter) fetchIcon(ctx context.Context, u string) (string, error) {
+	if cv.icons == nil {
+		return "", errNoIconClient
+	}
+	hc := *cv.icons
 	guard := hc.CheckRedirect // the network guard's, kept
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if req.URL.Scheme != "https" || len(via) >= maxIconRedirects {
@@ -275,7 +281,7 @@ func (c *Conn) fetchIcon(ctx context.Context, u string) (string, error) {
 	if len(b) > maxIconData {
 		return "", fmt.Errorf("icon over %d bytes", maxIconData)
 	}
-	declared, _, _ := mime.ParseMediaType(resp.Header.Get(headerContentType))
+	declared, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if !iconTypes[declared] {
 		declared = "" // a server's generic type; the bytes decide
 	}

@@ -1,4 +1,4 @@
-package conn
+package mcpwire
 
 import (
 	"encoding/base64"
@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Conversion of sampling requests (go-sdk → wire, untrusted: sanitized and
-// capped) and of their answers (wire → go-sdk, checked by the broker).
+// capped), of their answers (wire → go-sdk, checked by the broker), and of
+// the reply of an agent's client a request was forwarded to (go-sdk → wire,
+// untrusted, for the broker to check as any answer).
 
 // Caps on a sampling request.
 const (
@@ -22,8 +25,10 @@ const (
 	maxToolResultDepth   = 2 // a tool_result holding content holding a tool_result
 )
 
-// samplingRequest converts a server's request into what the dashboard shows.
-func samplingRequest(p *mcp.CreateMessageWithToolsParams) (*wire.SamplingRequest, error) {
+// SamplingRequest converts a server's sampling request into what a
+// dashboard shows. A request it cannot show (too large, malformed) is an
+// error that says why.
+func SamplingRequest(p *mcp.CreateMessageWithToolsParams) (*wire.SamplingRequest, error) {
 	if p == nil {
 		return nil, errors.New("a sampling request needs params")
 	}
@@ -127,9 +132,9 @@ func orEmpty(m map[string]any) map[string]any {
 	return m
 }
 
-// samplingResult converts an answer the broker checked into the go-sdk's
+// SamplingResult converts an answer the broker checked into the go-sdk's
 // result.
-func samplingResult(r *wire.SamplingResult) (*mcp.CreateMessageWithToolsResult, error) {
+func SamplingResult(r *wire.SamplingResult) (*mcp.CreateMessageWithToolsResult, error) {
 	out := &mcp.CreateMessageWithToolsResult{Role: wire.RoleAssistant, Model: r.Model, StopReason: r.StopReason}
 	for i, c := range r.Content {
 		switch c.Type {
@@ -159,4 +164,44 @@ func samplingResult(r *wire.SamplingResult) (*mcp.CreateMessageWithToolsResult, 
 		return nil, errors.New("the answer has no content")
 	}
 	return out, nil
+}
+
+// maxAgentBlocks caps the content blocks of an agent's reply.
+const maxAgentBlocks = 64
+
+// AgentReply converts an agent client's reply to a forwarded sampling
+// request, untrusted, into an answer for the broker to check. A reply the
+// relay cannot pass on is a [wire.CodeUpstream] error that says why.
+func AgentReply(r *mcp.CreateMessageWithToolsResult) (wire.SamplingResult, error) {
+	bad := func(msg string) (wire.SamplingResult, error) {
+		return wire.SamplingResult{}, wire.NewError(wire.CodeUpstream, "the agent's client replied with "+msg)
+	}
+	switch {
+	case r == nil:
+		return bad("nothing")
+	case r.Role != "" && r.Role != wire.RoleAssistant:
+		return bad("a message of role " + line(string(r.Role), maxKeyRunes) + ", not assistant")
+	case len(r.Content) > maxAgentBlocks:
+		return bad("too many content blocks")
+	}
+	out := wire.SamplingResult{Model: line(r.Model, maxKeyRunes), StopReason: line(r.StopReason, maxKeyRunes)}
+	for _, c := range r.Content {
+		wc, err := samplingContent(c, maxToolResultDepth)
+		if err != nil {
+			return bad("content the relay cannot pass on: " + err.Error())
+		}
+		out.Content = append(out.Content, wc)
+	}
+	return out, nil
+}
+
+// AgentFailure is the failure of an agent's client to answer a forwarded
+// sampling request, as a dashboard shows it.
+func AgentFailure(err error) *wire.Error {
+	msg := err.Error()
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		msg = je.Message
+	}
+	return wire.NewError(wire.CodeUpstream, "the agent's client did not answer: "+line(msg, wire.MaxForwardErrorRunes))
 }

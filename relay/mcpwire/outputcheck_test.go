@@ -1,7 +1,6 @@
-package conn
+package mcpwire
 
 import (
-	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -84,48 +83,32 @@ func TestOutputCheckOfAnUnusableSchemaSaysSo(t *testing.T) {
 	}
 }
 
-func TestCallToolChecksStructuredContentAgainstTheOutputSchema(t *testing.T) {
-	f := newFixture(t, legacyEra, nil)
-	answers := map[string]any{
-		"good":    map[string]any{"city": "Oslo", "days": []any{map[string]any{"high": 3}}},
-		"bad":     map[string]any{"city": "Oslo", "days": []any{map[string]any{"high": "warm"}}},
-		"missing": nil,
+func TestToolResultChecksStructuredContentAgainstTheOutputSchema(t *testing.T) {
+	result := func(structured any) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "forecast"}}, StructuredContent: structured}
 	}
-	for name, structured := range answers {
-		f.server.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}, OutputSchema: json.RawMessage(weatherSchema)},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "forecast"}}}
-				if structured != nil {
-					res.StructuredContent = structured
-				}
-				return res, nil
-			})
-	}
-	addEcho(f.server) // no outputSchema: no check
-	c, _, _ := startReady(t, f)
-	for name, want := range map[string]*wire.OutputCheck{
-		"good":    {Valid: true},
-		"bad":     {Problems: []wire.SchemaProblem{{Path: "/days/0/high", Reason: `type: warm has type "string", want "number"`}}},
-		"missing": {Problems: []wire.SchemaProblem{{Reason: "the tool declares an outputSchema but its result has no structuredContent"}}},
+	for name, tc := range map[string]struct {
+		res    *mcp.CallToolResult
+		schema json.RawMessage
+		want   *wire.OutputCheck
+	}{
+		"good": {result(map[string]any{"city": "Oslo", "days": []any{map[string]any{"high": 3}}}), json.RawMessage(weatherSchema), &wire.OutputCheck{Valid: true}},
+		"bad": {result(map[string]any{"city": "Oslo", "days": []any{map[string]any{"high": "warm"}}}), json.RawMessage(weatherSchema),
+			&wire.OutputCheck{Problems: []wire.SchemaProblem{{Path: "/days/0/high", Reason: `type: warm has type "string", want "number"`}}}},
+		"missing": {result(nil), json.RawMessage(weatherSchema),
+			&wire.OutputCheck{Problems: []wire.SchemaProblem{{Reason: "the tool declares an outputSchema but its result has no structuredContent"}}}},
+		"no outputSchema":  {result(map[string]any{"any": "thing"}), nil, nil},
+		"the tool's error": {&mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "forecast"}}}, json.RawMessage(weatherSchema), nil},
 	} {
-		res, err := c.CallTool(context.Background(), name, nil, nil)
+		res, err := ToolResult(tc.res, tc.schema)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !reflect.DeepEqual(res.OutputCheck, want) {
-			t.Errorf("%s: check %+v, want %+v", name, res.OutputCheck, want)
+		if !reflect.DeepEqual(res.OutputCheck, tc.want) {
+			t.Errorf("%s: check %+v, want %+v", name, res.OutputCheck, tc.want)
 		}
 		if len(res.Content) != 1 || res.Content[0].Text != "forecast" {
 			t.Errorf("%s: the result is not shown whole: %+v", name, res.Content)
 		}
-	}
-	res, err := c.CallTool(context.Background(), "echo", json.RawMessage(`{"text":"x"}`), nil)
-	if err != nil || res.OutputCheck != nil {
-		t.Errorf("echo: %+v, %v; want no check", res, err)
-	}
-	// An agent gets the result as the server sent it.
-	raw, err := c.CallToolMCP(context.Background(), &mcp.CallToolParams{Name: "bad", Arguments: map[string]any{}}, nil)
-	if err != nil || raw.IsError || raw.StructuredContent == nil {
-		t.Errorf("agent call: %+v, %v", raw, err)
 	}
 }

@@ -1,4 +1,4 @@
-package conn
+package mcpwire
 
 import (
 	"encoding/json"
@@ -40,7 +40,7 @@ func checkOutput(schema, structured json.RawMessage) *wire.OutputCheck {
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(schema, &doc); err != nil {
-		return unusable(err)
+		return unusableSchema(err)
 	}
 	var value any
 	if err := json.Unmarshal(structured, &value); err != nil {
@@ -49,7 +49,7 @@ func checkOutput(schema, structured json.RawMessage) *wire.OutputCheck {
 	c := &outputChecker{root: doc}
 	whole, err := c.resolve(doc)
 	if err != nil {
-		return unusable(err)
+		return unusableSchema(err)
 	}
 	err = whole.Validate(value)
 	if err == nil {
@@ -59,8 +59,8 @@ func checkOutput(schema, structured json.RawMessage) *wire.OutputCheck {
 	return &wire.OutputCheck{Problems: c.problems}
 }
 
-// unusable is the check of a schema the validator cannot use.
-func unusable(err error) *wire.OutputCheck {
+// unusableSchema is the check of a schema the validator cannot use.
+func unusableSchema(err error) *wire.OutputCheck {
 	return &wire.OutputCheck{Problems: []wire.SchemaProblem{{Reason: wire.Sanitize("the tool's outputSchema cannot be used: "+err.Error(), maxReasonRunes)}}}
 }
 
