@@ -150,7 +150,7 @@ func TestListedToolsKeepTheServersKeyOrder(t *testing.T) {
 				cfg := testConfig(hs.URL)
 				cfg.Transport = tr.transport
 				_, r := start(t, cfg)
-				checkToolOrder(t, r.awaitState(wire.StateReady).Lists.Tools, !big)
+				checkToolOrder(t, r.AwaitState(wire.StateReady).Lists.Tools, !big)
 			})
 		}
 	}
