@@ -65,24 +65,10 @@ func (s *Service) init(ctx context.Context) error {
 		return err
 	}
 	s.signer = authn.NewSigner(key, cfg.Issuer, cfg.Audience)
-	vcfg := authn.VerifierConfig{
-		RelayKey:   key.Public().(ed25519.PublicKey),
-		Issuer:     cfg.Issuer,
-		Audience:   cfg.Audience,
-		HostIssuer: cfg.HostIssuer,
+	verifier, err := newVerifier(cfg, key)
+	if err != nil {
+		return err
 	}
-	if cfg.HostKeysFile != "" {
-		if vcfg.HostKeys, err = authn.LoadHostKeys(cfg.HostKeysFile); err != nil {
-			return err
-		}
-		if cfg.HostIssuer == "" {
-			return errors.New("host keys are configured but no host issuer: set the issuer the embedding site puts in its tokens")
-		}
-		if cfg.HostIssuer == cfg.Issuer {
-			return errors.New("the host issuer must differ from the relay's own issuer, so that each token has one kind of key")
-		}
-	}
-	verifier := authn.NewVerifier(vcfg)
 	origins, err := authn.NewOriginPolicy(append(publicOrigin(cfg.PublicURL), cfg.AllowedOrigins...))
 	if err != nil {
 		return err
@@ -149,6 +135,31 @@ func (s *Service) init(ctx context.Context) error {
 		return s.startDemo(ctx)
 	}
 	return nil
+}
+
+// newVerifier is the verifier of the tokens of cfg: the relay's own,
+// signed with key, and an embedding site's, when its keys are configured.
+func newVerifier(cfg Config, key ed25519.PrivateKey) (*authn.Verifier, error) {
+	vcfg := authn.VerifierConfig{
+		RelayKey:   key.Public().(ed25519.PublicKey),
+		Issuer:     cfg.Issuer,
+		Audience:   cfg.Audience,
+		HostIssuer: cfg.HostIssuer,
+	}
+	if cfg.HostKeysFile == "" {
+		return authn.NewVerifier(vcfg), nil
+	}
+	var err error
+	if vcfg.HostKeys, err = authn.LoadHostKeys(cfg.HostKeysFile); err != nil {
+		return nil, err
+	}
+	if cfg.HostIssuer == "" {
+		return nil, errors.New("host keys are configured but no host issuer: set the issuer the embedding site puts in its tokens")
+	}
+	if cfg.HostIssuer == cfg.Issuer {
+		return nil, errors.New("the host issuer must differ from the relay's own issuer, so that each token has one kind of key")
+	}
+	return authn.NewVerifier(vcfg), nil
 }
 
 // Handler serves every route of the relay.
