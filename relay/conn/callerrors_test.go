@@ -16,7 +16,7 @@ import (
 
 func TestNotReadyNamesTheStateOnce(t *testing.T) {
 	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	_, err := c.CallTool(context.Background(), toolCall("echo", nil), nil)
 	var we *Error
 	if !errors.As(err, &we) || we.Code != NotReady {
@@ -61,7 +61,7 @@ func TestCallTimeoutSaysTheLimit(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.CallTimeout = 300 * time.Millisecond
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	began := time.Now()
 	_, err := c.CallTool(context.Background(), toolCall("block", json.RawMessage(`{}`)), nil)
 	took := time.Since(began)
@@ -93,7 +93,7 @@ func TestResultLimitIsConfigurableAndSaid(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.MaxResultBytes = 1 << 20
 	small, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	_, err := small.CallTool(context.Background(), toolCall("big", nil), nil)
 	var we *Error
 	if !errors.As(err, &we) || we.Code != TooLarge || !strings.Contains(we.Message, "1048576") {
@@ -117,7 +117,7 @@ func TestAnErrorQuotingAHeaderValueIsMasked(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Headers = map[string]string{"X-Api-Key": "k-secret-9"}
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	_, err := c.CallTool(context.Background(), toolCall("refuse", nil), nil)
 	var we *Error
 	if !errors.As(err, &we) || we.Code != Server || strings.Contains(we.Message, "k-secret-9") || !strings.Contains(we.Message, "has no quota") {

@@ -113,6 +113,9 @@ func (c *Conn) discoverTools(ctx context.Context, s *session, caps *mcp.ServerCa
 // order, when that was read along (relay/readalong).
 func (c *Conn) ordered(tools []*mcp.Tool) {
 	for _, t := range tools {
+		if t == nil {
+			continue
+		}
 		for _, schema := range []*any{&t.InputSchema, &t.OutputSchema} {
 			if raw, err := c.ra.Schemas.Ordered(*schema); err == nil && raw != nil {
 				*schema = raw

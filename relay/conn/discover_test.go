@@ -46,24 +46,24 @@ func TestListChangedUpdatesListsWithoutReconnecting(t *testing.T) {
 		t.Run(e.name, func(t *testing.T) {
 			f := fullFixture(t, e)
 			_, r, _ := startReady(t, f)
-			readyAt := len(r.all)
+			readyAt := len(r.All())
 
 			addNamedTool(f.server, "second")
-			r.await("with tool second", func(s State) bool {
+			r.Await("with tool second", func(s State) bool {
 				return slices.Equal(toolNames(listsOf(s).Tools), []string{"echo", "second"})
 			})
 			f.server.RemoveTools("echo")
-			r.await("without tool echo", func(s State) bool {
+			r.Await("without tool echo", func(s State) bool {
 				return slices.Equal(toolNames(listsOf(s).Tools), []string{"second"})
 			})
 			f.server.AddPrompt(&mcp.Prompt{Name: "another"}, nil)
-			r.await("with prompt another", func(s State) bool { return len(listsOf(s).Prompts) == 2 })
+			r.Await("with prompt another", func(s State) bool { return len(listsOf(s).Prompts) == 2 })
 			f.server.AddResource(&mcp.Resource{URI: "test://new", Name: "new"}, nil)
-			r.await("with resource test://new", func(s State) bool { return len(listsOf(s).Resources) == 2 })
+			r.Await("with resource test://new", func(s State) bool { return len(listsOf(s).Resources) == 2 })
 
-			for _, s := range r.all[readyAt:] {
+			for _, s := range r.All()[readyAt:] {
 				if s.State != wire.StateReady {
-					t.Errorf("state %s after ready; want it to stay ready (saw %s)", s.State, r.summary())
+					t.Errorf("state %s after ready; want it to stay ready (saw %s)", s.State, r.Summary())
 				}
 			}
 		})
@@ -112,7 +112,7 @@ func TestRelistAfterListChangedIsNotServedFromCache(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Logger = slog.New(changed)
 	_, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 
 	hold.Store(true)
 	addNamedTool(f.server, "b")
@@ -122,7 +122,7 @@ func TestRelistAfterListChangedIsNotServedFromCache(t *testing.T) {
 	<-changed.seen // the notification for c has reached the client
 	close(release)
 
-	r.await("with tools a b c", func(s State) bool {
+	r.Await("with tools a b c", func(s State) bool {
 		return slices.Equal(toolNames(listsOf(s).Tools), []string{"a", "b", "c"})
 	})
 }

@@ -183,7 +183,7 @@ func elicitConfig(url string, asker Asker, modes AskModes) Config {
 func startAsking(t *testing.T, f *fixture, asker Asker, modes AskModes) (*Conn, *recorder) {
 	t.Helper()
 	c, r := start(t, elicitConfig(f.url, asker, modes))
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	return c, r
 }
 
@@ -417,7 +417,7 @@ func TestConnectionDropWithdrawsTheAsk(t *testing.T) {
 	if _, err := awaitCall(t, done); err == nil {
 		t.Error("the call succeeded after the connection dropped")
 	}
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateFailed)
 }
 
 func TestAcceptedURLWaitsWhileTheSessionLives(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/conn/conntest"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -118,54 +119,18 @@ func addNamedTool(s *mcp.Server, name string) {
 	})
 }
 
-// recorder collects emitted states.
-type recorder struct {
-	t      *testing.T
-	states chan State
-	all    []State // what await has read
-}
+// recorder collects the states a connection reports.
+type recorder = conntest.Recorder[State]
 
-func newRecorder(t *testing.T) *recorder {
-	return &recorder{t: t, states: make(chan State, 10000)}
-}
+func newRecorder(t *testing.T) *recorder { return conntest.NewRecorder(t, facts) }
 
-func (r *recorder) emit(s State) { r.states <- s }
-
-// await returns the first next state that satisfies ok.
-func (r *recorder) await(what string, ok func(State) bool) State {
-	r.t.Helper()
-	timeout := time.NewTimer(waitFor)
-	defer timeout.Stop()
-	for {
-		select {
-		case s := <-r.states:
-			r.all = append(r.all, s)
-			if ok(s) {
-				return s
-			}
-		case <-timeout.C:
-			r.t.Fatalf("no state %s within %v; saw %s", what, waitFor, r.summary())
-		}
+// facts is what a recorder reads of a state.
+func facts(s State) conntest.Facts {
+	f := conntest.Facts{State: s.State, Error: s.Error}
+	if s.Auth != nil {
+		f.AuthError = s.Auth.Error
 	}
-}
-
-// awaitState returns the next state in the given lifecycle state.
-func (r *recorder) awaitState(state wire.ServerState) State {
-	r.t.Helper()
-	return r.await(string(state), func(s State) bool { return s.State == state })
-}
-
-// summary lists the states seen, for failure messages.
-func (r *recorder) summary() string {
-	var b strings.Builder
-	for _, s := range r.all {
-		b.WriteString(string(s.State))
-		if s.Error != "" {
-			b.WriteString("(" + s.Error + ")")
-		}
-		b.WriteString(" ")
-	}
-	return b.String()
+	return f
 }
 
 // testConfig is a config with short intervals for tests.
@@ -185,7 +150,7 @@ func testConfig(url string) Config {
 func start(t *testing.T, cfg Config) (*Conn, *recorder) {
 	t.Helper()
 	r := newRecorder(t)
-	c := Start(cfg, r.emit)
+	c := Start(cfg, r.Report)
 	t.Cleanup(func() { c.Close() })
 	return c, r
 }
@@ -194,7 +159,7 @@ func start(t *testing.T, cfg Config) (*Conn, *recorder) {
 func startReady(t *testing.T, f *fixture) (*Conn, *recorder, State) {
 	t.Helper()
 	c, r := start(t, testConfig(f.url))
-	return c, r, r.awaitState(wire.StateReady)
+	return c, r, r.AwaitState(wire.StateReady)
 }
 
 // listsOf returns the lists of s, empty before a discovery.

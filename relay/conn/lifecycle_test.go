@@ -40,9 +40,11 @@ func TestConnReachesReadyWithEveryList(t *testing.T) {
 			f := fullFixture(t, e)
 			_, r, ready := startReady(t, f)
 
-			var states []wire.ServerState
-			for _, s := range r.all {
-				states = append(states, s.State)
+			var states []wire.ServerState // until ready
+			for _, s := range r.All() {
+				if states = append(states, s.State); s.State == wire.StateReady {
+					break
+				}
 			}
 			want := []wire.ServerState{wire.StateConnecting, wire.StateConnected, wire.StateDiscovering, wire.StateReady}
 			if !slices.Equal(states, want) {
@@ -91,7 +93,7 @@ func TestConnListsOnlyAdvertisedCapabilities(t *testing.T) {
 
 func TestConnToUnreachableServerFailsWithSanitizedError(t *testing.T) {
 	_, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.HasPrefix(failed.Error, "connect: ") || !strings.Contains(failed.Error, "connection refused") {
 		t.Errorf("error %q", failed.Error)
 	}
@@ -102,26 +104,26 @@ func TestConnToUnreachableServerFailsWithSanitizedError(t *testing.T) {
 		t.Errorf("error %q is not sanitized", failed.Error)
 	}
 	// It keeps trying.
-	r.awaitState(wire.StateConnecting)
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateConnecting)
+	r.AwaitState(wire.StateFailed)
 }
 
 func TestRetrySkipsTheBackoff(t *testing.T) {
 	cfg := testConfig("http://127.0.0.1:1/mcp")
 	cfg.RetryMin, cfg.RetryMax = time.Hour, time.Hour
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateFailed)
 	c.Retry()
-	r.awaitState(wire.StateConnecting)
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateConnecting)
+	r.AwaitState(wire.StateFailed)
 }
 
 func TestRetryReplacesALiveSession(t *testing.T) {
 	f := fullFixture(t, statelessEra)
 	c, r, _ := startReady(t, f)
 	c.Retry()
-	r.awaitState(wire.StateConnecting)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateConnecting)
+	r.AwaitState(wire.StateReady)
 }
 
 func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
@@ -131,7 +133,7 @@ func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
 			c, r, _ := startReady(t, f)
 
 			f.stop()
-			failed := r.awaitState(wire.StateFailed)
+			failed := r.AwaitState(wire.StateFailed)
 			if failed.Error == "" || len(failed.Lists.Tools) != 1 {
 				t.Errorf("failed state %+v: want an error and the last known tools", failed)
 			}
@@ -140,7 +142,7 @@ func TestConnFailsWhenServerStopsAndRecoversWhenItReturns(t *testing.T) {
 			}
 
 			f.restart()
-			ready := r.awaitState(wire.StateReady)
+			ready := r.AwaitState(wire.StateReady)
 			if ready.Error != "" || len(ready.Lists.Tools) != 1 {
 				t.Errorf("ready again %+v", ready)
 			}
@@ -178,15 +180,15 @@ func TestCloseStopsEverything(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	emitted := len(r.states)
+	reported := len(r.All())
 	awaitNoGoroutines(t)
 	addNamedTool(f.server, "late") // would be a list change
 	c.Retry()
 	if _, err := c.CallTool(context.Background(), toolCall("echo", nil), nil); err == nil || errCode(t, err) != NotReady {
 		t.Errorf("call after close: %v", err)
 	}
-	if len(r.states) != emitted {
-		t.Errorf("%d states emitted after Close", len(r.states)-emitted)
+	if len(r.All()) != reported {
+		t.Errorf("%d states reported after Close", len(r.All())-reported)
 	}
 	if err := c.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
@@ -218,7 +220,7 @@ func TestCloseDuringConnectLeaksNothing(t *testing.T) {
 	sdkBefore := sdkGoroutines()
 
 	c, r := start(t, testConfig("http://"+ln.Addr().String()+"/mcp"))
-	r.awaitState(wire.StateConnecting)
+	r.AwaitState(wire.StateConnecting)
 	select {
 	case <-accepted:
 	case <-time.After(waitFor):

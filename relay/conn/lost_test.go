@@ -91,7 +91,7 @@ func testConnectionLost(t *testing.T, transport string, e era, resumable, agent 
 	cfg.HealthInterval = time.Hour // the health check must not be what notices
 	cfg.RetryMin, cfg.RetryMax = time.Hour, time.Hour
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 
 	type outcome struct {
 		err error
@@ -132,7 +132,7 @@ func testConnectionLost(t *testing.T, transport string, e era, resumable, agent 
 	if msg := o.err.Error(); strings.Contains(msg, "answered with") || strings.Contains(msg, "EOF") {
 		t.Errorf("message %q", msg)
 	}
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "connection lost") {
 		t.Errorf("server error %q", failed.Error)
 	}
@@ -177,7 +177,7 @@ func TestCallCutByTheNetworkIsConnectionLostAndTheSessionStays(t *testing.T) {
 	cfg := testConfig("http://" + ln.Addr().String() + "/mcp")
 	cfg.HealthInterval = time.Hour
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 
 	done := make(chan error, 1)
 	go func() {

@@ -268,7 +268,7 @@ func TestGetPromptAndReadResource(t *testing.T) {
 
 func TestOpsBeforeConnectingAreNotReady(t *testing.T) {
 	c, r := start(t, testConfig("http://127.0.0.1:1/mcp"))
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateFailed)
 	ctx := context.Background()
 	_, err1 := c.CallTool(ctx, toolCall("echo", nil), nil)
 	_, err2 := c.GetPrompt(ctx, &mcp.GetPromptParams{Name: "greet", Arguments: nil})

@@ -23,15 +23,18 @@ func (c *Conn) Capabilities() *mcp.ServerCapabilities {
 	return s.cs.InitializeResult().Capabilities
 }
 
-// ListTools lists the server's tools.
+// ListTools lists the server's tools, their schemas in the server's key
+// order when that was read along ([Lists]).
 func (c *Conn) ListTools(ctx context.Context) ([]*mcp.Tool, error) {
-	return listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Tool, string, error) {
+	tools, err := listAll(ctx, c, func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Tool, string, error) {
 		r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
 			return nil, "", err
 		}
 		return r.Tools, r.NextCursor, nil
 	})
+	c.ordered(tools)
+	return tools, err
 }
 
 // ListPrompts lists the server's prompts.

@@ -89,28 +89,28 @@ func TestSubscriptionIsMarkedUpdatedAndMadeAgainAfterAReconnect(t *testing.T) {
 				t.Fatal(err)
 			}
 			<-subscribed
-			r.await("subscribed", func(s State) bool {
+			r.Await("subscribed", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].URI == "test://clock"
 			})
 			f.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://clock"})
-			first := r.await("updated", func(s State) bool {
+			first := r.Await("updated", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].Updated != ""
 			}).Subscriptions[0].Updated
 
 			f.stop()
-			r.awaitState(wire.StateFailed)
+			r.AwaitState(wire.StateFailed)
 			f.restart()
-			r.awaitState(wire.StateReady)
+			r.AwaitState(wire.StateReady)
 			if uri := <-subscribed; uri != "test://clock" {
 				t.Fatalf("made again for %q", uri)
 			}
 			f.server.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "test://clock"})
-			r.await("updated again", func(s State) bool {
+			r.Await("updated again", func(s State) bool {
 				return len(s.Subscriptions) == 1 && s.Subscriptions[0].Updated > first
 			})
 
 			c.Unsubscribe(ctx, "test://clock")
-			r.await("unsubscribed", func(s State) bool { return len(s.Subscriptions) == 0 })
+			r.Await("unsubscribed", func(s State) bool { return len(s.Subscriptions) == 0 })
 		})
 	}
 }
@@ -120,10 +120,10 @@ func TestSubscriptionsGivenAtStartAreMade(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Subscriptions = []string{"test://clock"}
 	_, r := start(t, cfg)
-	if first := r.await("any", func(State) bool { return true }); len(first.Subscriptions) != 1 {
+	if first := r.Await("any", func(State) bool { return true }); len(first.Subscriptions) != 1 {
 		t.Errorf("the first state shows %+v", first.Subscriptions)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if uri := <-subscribed; uri != "test://clock" {
 		t.Errorf("subscribed to %q", uri)
 	}
@@ -134,11 +134,11 @@ func TestUnsubscribeWhileTheServerIsAwayShows(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Subscriptions = []string{"test://clock"}
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	f.stop()
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateFailed)
 	c.Unsubscribe(context.Background(), "test://clock")
-	r.await("no subscription while failed", func(s State) bool {
+	r.Await("no subscription while failed", func(s State) bool {
 		return s.State == wire.StateFailed && len(s.Subscriptions) == 0
 	})
 }

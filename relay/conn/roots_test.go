@@ -108,7 +108,7 @@ func TestServerListsTheRootsAndHearsTheirChanges(t *testing.T) {
 			cfg := testConfig(f.URL())
 			cfg.Roots = []wire.Root{{URI: "file:///home/ada/notes", Name: "Notes"}}
 			c, r := start(t, cfg)
-			r.awaitState(wire.StateReady)
+			r.AwaitState(wire.StateReady)
 			want := []rootsfixture.Root{{URI: "file:///home/ada/notes", Name: "Notes"}}
 			if got := listRoots(t, c); !reflect.DeepEqual(got, want) {
 				t.Fatalf("roots listed = %+v; want %+v", got, want)
@@ -144,7 +144,7 @@ func TestLogLevelIsAskedForAndChanged(t *testing.T) {
 			cfg := testConfig(f.URL())
 			cfg.LogLevel, cfg.Journal = wire.LevelWarning, j
 			c, r := start(t, cfg)
-			ready := r.awaitState(wire.StateReady)
+			ready := r.AwaitState(wire.StateReady)
 			if ready.Init.Capabilities.Logging == nil {
 				t.Fatal("the server declares logging, but the state does not say so")
 			}
@@ -202,7 +202,7 @@ func TestLogLevelIsAskedForAgainOnReconnect(t *testing.T) {
 	cfg := testConfig(f.URL())
 	cfg.LogLevel = wire.LevelInfo
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if err := c.SetLogLevel(context.Background(), wire.LevelDebug); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestActivityNotesAListChange(t *testing.T) {
 			cfg := testConfig(f.URL())
 			cfg.Journal = j
 			c, r := start(t, cfg)
-			r.awaitState(wire.StateReady)
+			r.AwaitState(wire.StateReady)
 			if _, err := c.CallTool(context.Background(), toolCall("grow", nil), nil); err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +232,7 @@ func TestActivityNotesAListChange(t *testing.T) {
 				}
 				return false
 			})
-			r.await("the new tool listed", func(s State) bool {
+			r.Await("the new tool listed", func(s State) bool {
 				for _, tool := range listsOf(s).Tools {
 					if tool.Name == "grown-1" {
 						return true

@@ -141,7 +141,7 @@ func TestElicitationOverSSEKeepsTheServersPropertyOrder(t *testing.T) {
 	cfg := elicitConfig(hs.URL, asker, AllAskModes)
 	cfg.Transport = wire.TransportSSE
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 
 	done := callAsync(c, context.Background(), "ask")
 	checkAskedInOrder(t, asker, FromRequest)

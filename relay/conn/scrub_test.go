@@ -31,7 +31,7 @@ func TestSecretsAreMaskedInLogsAndErrors(t *testing.T) {
 	cfg.Headers = map[string]string{"X-Api-Key": "hdr-secret"}
 	cfg.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateFailed)
 
 	c.log.Warn("request failed", "error", errors.New(`Post "http://127.0.0.1:9/mcp?api_key=sk%2Fq-secret&page=2": key hdr-secret refused`),
 		slog.Group("req", "url", "http://127.0.0.1:9/mcp?api_key=sk/q-secret"))

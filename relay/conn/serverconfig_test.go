@@ -34,7 +34,7 @@ func TestAutoTransportFallsBackToSSEAndSaysSo(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.Transport = wire.TransportAuto
 	c, r := start(t, cfg)
-	ready := r.awaitState(wire.StateReady)
+	ready := r.AwaitState(wire.StateReady)
 	if ready.TransportInUse != wire.TransportSSE || len(ready.Lists.Tools) != 1 {
 		t.Fatalf("ready %+v", ready)
 	}
@@ -49,7 +49,7 @@ func TestAutoTransportUsesStreamableHTTPFirst(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Transport = wire.TransportAuto
 	_, r := start(t, cfg)
-	if ready := r.awaitState(wire.StateReady); ready.TransportInUse != wire.TransportStreamable {
+	if ready := r.AwaitState(wire.StateReady); ready.TransportInUse != wire.TransportStreamable {
 		t.Fatalf("in use %q, want streamable", ready.TransportInUse)
 	}
 }
@@ -60,15 +60,15 @@ func TestWrongExplicitTransportFailsWithAHintAndStopsRetrying(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.Transport = wire.TransportStreamable
 	c, r := start(t, cfg)
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "switch the transport to SSE or auto") || !strings.Contains(failed.Error, "not retrying") {
 		t.Fatalf("error %q, want a hint to switch and no retry", failed.Error)
 	}
 	// Retry asks again, once: the count grows by one attempt's requests only.
 	before := n.Load()
 	c.Retry()
-	r.awaitState(wire.StateConnecting)
-	again := r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateConnecting)
+	again := r.AwaitState(wire.StateFailed)
 	if again.Error != failed.Error {
 		t.Errorf("after Retry: %q", again.Error)
 	}
@@ -89,7 +89,7 @@ func TestUnauthorizedNeverFallsBackToSSE(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.Transport = wire.TransportAuto
 	_, r := start(t, cfg)
-	r.awaitState(wire.StateFailed)
+	r.AwaitState(wire.StateFailed)
 	if sseHits.Load() != 0 {
 		t.Error("a 401 made the connection try SSE")
 	}
@@ -121,7 +121,7 @@ func TestHeadersGoUpstreamToTheServersOriginOnly(t *testing.T) {
 	cfg := testConfig(f.url)
 	cfg.Headers = map[string]string{"X-Api-Key": "k-123"}
 	c, r := start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if _, err := c.CallTool(t.Context(), toolCall("echo", []byte(`{"text":"with the key"}`)), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestHeadersGoUpstreamToTheServersOriginOnly(t *testing.T) {
 	if v, _ := elsewhere.Load().(string); v != "" {
 		t.Errorf("the header followed a redirect to another origin: %q", v)
 	}
-	for _, s := range r.all {
+	for _, s := range r.All() {
 		if strings.Contains(s.Error, "k-123") {
 			t.Errorf("a state carries the header value: %q", s.Error)
 		}
@@ -148,7 +148,7 @@ func TestConnectionWithoutTheGuardedClientFailsClosed(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.HTTPClient = nil
 	_, r := start(t, cfg)
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "guarded HTTP client") || n.Load() != 0 {
 		t.Fatalf("error %q after %d requests", failed.Error, n.Load())
 	}
@@ -160,7 +160,7 @@ func TestAddressRefusedByTheGuardIsNotRetried(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.HTTPClient = netguard.Policy{}.Client(0) // loopback refused
 	_, r := start(t, cfg)
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "network guard") || !strings.Contains(failed.Error, "not retrying") {
 		t.Fatalf("error %q", failed.Error)
 	}
@@ -174,7 +174,7 @@ func TestConnectionGivesUpAfterItsRetryAttempts(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.RetryAttempts = 2
 	_, r := start(t, cfg)
-	gave := r.await("gave up", func(s State) bool { return strings.Contains(s.Error, "gave up after 2 attempts") })
+	gave := r.Await("gave up", func(s State) bool { return strings.Contains(s.Error, "gave up after 2 attempts") })
 	if gave.State != wire.StateFailed {
 		t.Fatalf("state %s", gave.State)
 	}

@@ -21,8 +21,8 @@ func TestSSEConnectionStaysOpenAfterTheHandshakeAndClosesCleanly(t *testing.T) {
 	cfg := testConfig(hs.URL)
 	cfg.Transport = wire.TransportSSE
 	r := newRecorder(t)
-	c := Start(cfg, r.emit)
-	ready := r.awaitState(wire.StateReady)
+	c := Start(cfg, r.Report)
+	ready := r.AwaitState(wire.StateReady)
 	if len(ready.Lists.Tools) != 1 {
 		t.Fatalf("ready %+v", ready)
 	}

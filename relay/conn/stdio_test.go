@@ -40,7 +40,7 @@ func TestStdioServerRunsItsOwnProcessWithOnlyItsEnvironment(t *testing.T) {
 	t.Setenv("SWITCHBOARD_TEST_RELAY_SECRET", "must-not-leak")
 	var logs syncBuffer
 	c, r := start(t, stdioConfig(bin, []string{"FIXTURE_GREETING=hi"}, &logs))
-	ready := r.awaitState(wire.StateReady)
+	ready := r.AwaitState(wire.StateReady)
 	if ready.Init.ServerInfo == nil || ready.Init.ServerInfo.Name != "stdiofixture" || len(ready.Lists.Tools) != 3 {
 		t.Fatalf("ready = %+v", ready)
 	}
@@ -71,7 +71,7 @@ func TestStdioServerStderrIsCappedAndOnlyAtDebug(t *testing.T) {
 	bin := stdiobin.Path(t)
 	var logs syncBuffer
 	c, r := start(t, stdioConfig(bin, []string{"FIXTURE_STDERR_BYTES=300000"}, &logs))
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	c.Close()
 	got := logs.String()
 	if n := strings.Count(got, strings.Repeat("x", 99)); n == 0 || n*100 > maxStderrBytes {
@@ -85,7 +85,7 @@ func TestStdioServerStderrIsCappedAndOnlyAtDebug(t *testing.T) {
 	cfg := stdioConfig(bin, nil, &quiet)
 	cfg.Logger = slog.New(slog.NewTextHandler(&quiet, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	c, r = start(t, cfg)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	c.Close()
 	if strings.Contains(quiet.String(), "stdiofixture started") {
 		t.Errorf("stderr reached an info log:\n%s", quiet.String())
@@ -96,7 +96,7 @@ func TestStdioServerWithoutACommandFails(t *testing.T) {
 	cfg := testConfig("")
 	cfg.Transport = wire.TransportStdio
 	_, r := start(t, cfg)
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "no command") {
 		t.Errorf("error = %q", failed.Error)
 	}
@@ -106,7 +106,7 @@ func TestStdioCommandThatDoesNotStartKeepsItsPathFromThePerson(t *testing.T) {
 	var logs syncBuffer
 	cfg := stdioConfig("/nonexistent/secret-layout/server", nil, &logs)
 	_, r := start(t, cfg)
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if strings.Contains(failed.Error, "secret-layout") || !strings.Contains(failed.Error, "did not start") {
 		t.Errorf("error shown = %q", failed.Error)
 	}

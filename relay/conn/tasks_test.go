@@ -41,7 +41,7 @@ func startTaskFixture(t *testing.T, cfg taskfixture.Config) (*taskfixture.Server
 	t.Helper()
 	f := taskfixture.Start(t, cfg)
 	c, r := start(t, testConfig(f.URL))
-	return f, c, r.awaitState(wire.StateReady)
+	return f, c, r.AwaitState(wire.StateReady)
 }
 
 func TestTaskSupportAndCapabilityAreKept(t *testing.T) {

@@ -149,8 +149,13 @@ func TestListedToolsKeepTheServersKeyOrder(t *testing.T) {
 				t.Cleanup(hs.Close) // after the connection's close
 				cfg := testConfig(hs.URL)
 				cfg.Transport = tr.transport
-				_, r := start(t, cfg)
-				checkToolOrder(t, r.awaitState(wire.StateReady).Lists.Tools, !big)
+				c, r := start(t, cfg)
+				checkToolOrder(t, r.AwaitState(wire.StateReady).Lists.Tools, !big)
+				listed, err := c.ListTools(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkToolOrder(t, listed, !big) // what an agent gets
 			})
 		}
 	}

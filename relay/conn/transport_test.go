@@ -58,9 +58,9 @@ func TestConnFailsWhenServerEndsTheNotificationStreamEarly(t *testing.T) {
 		cancel()
 	}
 	mu.Unlock()
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if failed.Error != "connection lost: "+errStreamClosed.Error() {
 		t.Errorf("error %q", failed.Error)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 }

@@ -250,17 +250,7 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	defer a.untrack(g.KeyID, run)
 	waiting := newWaiter(ctx, nil, nil, 0)
 	ctx = session.WithCaller(ctx, session.Caller{Agent: g.Agent, Tool: tool, Call: "api-" + strconv.FormatUint(a.calls.Add(1), 10), Note: waiting.note})
-	p := &mcp.CallToolParams{Name: tool, Arguments: req.Arguments}
-	var raw *mcp.CallToolResult
-	if t, ok := c.(taskRunner); ok && t.TaskRequired(tool) {
-		raw, err = t.CallToolTask(ctx, p, nil, nil, nil)
-	} else {
-		raw, err = c.CallTool(ctx, p, nil)
-	}
-	var res *wire.CallToolResult
-	if err == nil {
-		res, err = s.ToolResult(server, tool, raw)
-	}
+	res, err := runTool(ctx, s, c, server, tool, req.Arguments)
 	asked, timedOut := waiting.stop()
 	rec.asked = asked
 	switch {
@@ -286,6 +276,23 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		rec.done(r.Context(), OutcomeOK)
 		writeJSON(w, http.StatusOK, res)
 	}
+}
+
+// runTool calls tool of server on c, as a task when it runs only as one,
+// and returns its result as a dashboard shows it (relay/mcpwire).
+func runTool(ctx context.Context, s *session.Session, c session.Connection, server, tool string, args json.RawMessage) (*wire.CallToolResult, error) {
+	p := &mcp.CallToolParams{Name: tool, Arguments: args}
+	var res *mcp.CallToolResult
+	var err error
+	if t, ok := c.(taskRunner); ok && t.TaskRequired(tool) {
+		res, err = t.CallToolTask(ctx, p, nil, nil, nil)
+	} else {
+		res, err = c.CallTool(ctx, p, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.ToolResult(server, tool, res)
 }
 
 // resolve returns the server and the tool's own name of a tool name as

@@ -409,7 +409,7 @@ func (v *view) apply(id string, have, want *exposure) {
 	}
 	for name, it := range changedItems(have.tools, want.tools) {
 		var t mcp.Tool
-		if v.decode(id, it.json, &t) {
+		if v.decodeTool(id, it.json, &t) {
 			v.guard(id, name, func() { v.srv.AddTool(&t, v.callTool(id, it.name, it.agg)) })
 		}
 	}
@@ -448,6 +448,25 @@ func (v *view) decode(id string, b []byte, x any) bool {
 	if err := json.Unmarshal(b, x); err != nil {
 		v.g.log.Warn("agent gateway: item does not decode", "server", id, "error", err)
 		return false
+	}
+	return true
+}
+
+// decodeTool decodes a tool of the view into t, its schemas kept as the
+// JSON they are: in the server's key order, as its connection lists them.
+func (v *view) decodeTool(id string, b []byte, t *mcp.Tool) bool {
+	var schemas struct {
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+	}
+	if !v.decode(id, b, t) || !v.decode(id, b, &schemas) {
+		return false
+	}
+	if schemas.InputSchema != nil {
+		t.InputSchema = schemas.InputSchema
+	}
+	if schemas.OutputSchema != nil {
+		t.OutputSchema = schemas.OutputSchema
 	}
 	return true
 }

@@ -31,12 +31,12 @@ func callbackErr(t *testing.T, w *world, callback *url.URL) error {
 func TestCallbackRejectsReplayedState(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	if err := callbackErr(t, w, callback); err != nil {
 		t.Fatal(err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	before, _ := w.token("ann", "s1")
 	codes := w.as.Stats().Codes
 
@@ -53,7 +53,7 @@ func TestCallbackRejectsReplayedState(t *testing.T) {
 func TestCallbackRejectsExpiredStateWithoutChangingAnything(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	w.clock.advance(oauth.StateTTL)
 	err := callbackErr(t, w, callback)
@@ -73,13 +73,13 @@ func TestCallbackRejectsExpiredStateWithoutChangingAnything(t *testing.T) {
 	if err := callbackErr(t, w, callback); err != nil {
 		t.Fatalf("callback inside the deadline: %v", err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 }
 
 func TestCallbackMustMatchTheCallbackOriginAndPath(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	for _, mutate := range []func(*url.URL){
 		func(u *url.URL) { u.Path = "/other/callback" },
@@ -101,13 +101,13 @@ func TestCallbackMustMatchTheCallbackOriginAndPath(t *testing.T) {
 	if err := callbackErr(t, w, callback); err != nil {
 		t.Fatalf("the right callback after refused ones: %v", err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 }
 
 func TestCallbackWithUnknownOrMissingStateChangesNothing(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	for _, q := range []url.Values{
 		{"code": {callback.Query().Get("code")}},
@@ -129,11 +129,11 @@ func TestStateIsBoundToItsUserAndServer(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, ann := w.connect("ann", "s1", w.rs.URL(), "")
 	_, bob := w.connect("bob", "s1", w.rs.URL(), "")
-	ann.awaitState(wire.StateAuthenticating)
-	bob.awaitState(wire.StateAuthenticating)
+	ann.AwaitState(wire.StateAuthenticating)
+	bob.AwaitState(wire.StateAuthenticating)
 
 	w.complete("ann", "s1")
-	ann.awaitState(wire.StateReady)
+	ann.AwaitState(wire.StateReady)
 	if _, ok := w.token("bob", "s1"); ok {
 		t.Fatal("ann's authorization gave bob a token")
 	}
@@ -141,7 +141,7 @@ func TestStateIsBoundToItsUserAndServer(t *testing.T) {
 		t.Errorf("bob's status %+v after ann authorized", st)
 	}
 	w.complete("bob", "s1")
-	bob.awaitState(wire.StateReady)
+	bob.AwaitState(wire.StateReady)
 	annTok, _ := w.token("ann", "s1")
 	bobTok, _ := w.token("bob", "s1")
 	if annTok.AccessToken == bobTok.AccessToken || annTok.ClientID == bobTok.ClientID {
@@ -152,7 +152,7 @@ func TestStateIsBoundToItsUserAndServer(t *testing.T) {
 func TestDeniedAuthorizationIsShownAndTheServerKeepsWaiting(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ctx := context.Background()
 	u, err := w.mgr.Authorize(ctx, "ann", "s1")
 	if err != nil {
@@ -165,13 +165,13 @@ func TestDeniedAuthorizationIsShownAndTheServerKeepsWaiting(t *testing.T) {
 	if err := callbackErr(t, w, callback); err == nil || !strings.Contains(err.Error(), "access_denied") {
 		t.Fatalf("denied callback: %v", err)
 	}
-	denied := r.await("the denial", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error != "" })
+	denied := r.Await("the denial", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error != "" })
 	if denied.State != wire.StateAuthenticating || !strings.Contains(denied.Auth.Error, "access_denied") {
 		t.Errorf("state %s, auth %+v", denied.State, denied.Auth)
 	}
 	// A new authorization clears the error and succeeds.
 	w.complete("ann", "s1")
-	ready := r.awaitState(wire.StateReady)
+	ready := r.AwaitState(wire.StateReady)
 	if ready.Auth.Error != "" {
 		t.Errorf("error %q after success", ready.Auth.Error)
 	}
@@ -180,14 +180,14 @@ func TestDeniedAuthorizationIsShownAndTheServerKeepsWaiting(t *testing.T) {
 func TestLatePopupAfterSuccessIsHarmless(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ctx := context.Background()
 	late, err := w.mgr.Authorize(ctx, "ann", "s1") // a first popup, left open
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.complete("ann", "s1") // a second one succeeds
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	token, _ := w.token("ann", "s1")
 
 	lateCallback, err := oauthfixture.Deny(ctx, late)
@@ -210,7 +210,7 @@ func TestLatePopupAfterSuccessIsHarmless(t *testing.T) {
 func TestCallbackHandlerShowsClosingPageOrEscapedError(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ann := newBrowser(t, site, "ann")
 
 	_, _, callback := ann.authorize(w, "ann", "s1")
@@ -225,7 +225,7 @@ func TestCallbackHandlerShowsClosingPageOrEscapedError(t *testing.T) {
 	if resp.Header.Get("Referrer-Policy") != "no-referrer" || resp.Header.Get("Cache-Control") != "no-store" {
 		t.Errorf("headers %v", resp.Header)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 
 	// An error from the authorization server is sanitized and escaped.
 	startURL, err := w.mgr.AuthorizeInBrowser(context.Background(), "ann", "s1")
@@ -255,7 +255,7 @@ func TestCallbackHandlerRedirectsToConfiguredDestinations(t *testing.T) {
 		cfg.ErrorURL = "https://app.example/failed?from=relay"
 	})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ann := newBrowser(t, site, "ann")
 
 	_, _, callback := ann.authorize(w, "ann", "s1")
@@ -302,17 +302,17 @@ func getNoFollow(t *testing.T, u string) (*http.Response, string) {
 func TestCallbackAfterARelayRestartStillCompletes(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	c.Close()
 
 	w.restart()
 	c, r = w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	if err := callbackErr(t, w, callback); err != nil {
 		t.Fatalf("callback after restart: %v", err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "across a restart")
 }
 
@@ -332,7 +332,7 @@ func TestCallbackChecksTheIssuerParameter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, oauthfixture.AuthConfig{IssParameter: tc.advertised}, readScope)
 			_, r := w.connect("ann", "s1", w.rs.URL(), "")
-			r.awaitState(wire.StateAuthenticating)
+			r.AwaitState(wire.StateAuthenticating)
 			_, callback := w.authorize("ann", "s1")
 			q := callback.Query()
 			q.Del("iss")

@@ -32,7 +32,7 @@ func TestServerAnswering401IsAuthorizedThroughTheCallbackAndBecomesReady(t *test
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
 
-	waiting := r.awaitState(wire.StateAuthenticating)
+	waiting := r.AwaitState(wire.StateAuthenticating)
 	if waiting.Auth == nil || !waiting.Auth.Required || waiting.Auth.Authorized {
 		t.Fatalf("auth state %+v, want required", waiting.Auth)
 	}
@@ -66,7 +66,7 @@ func TestServerAnswering401IsAuthorizedThroughTheCallbackAndBecomesReady(t *test
 		t.Fatalf("Callback: %v", err)
 	}
 
-	ready := r.awaitState(wire.StateReady)
+	ready := r.AwaitState(wire.StateReady)
 	if ready.Auth == nil || !ready.Auth.Authorized || ready.Auth.Required || ready.Auth.ClientID == "" {
 		t.Errorf("auth state when ready %+v", ready.Auth)
 	}
@@ -96,7 +96,7 @@ func mustQuery(t *testing.T, raw string) url.Values {
 func TestOfflineAccessIsAskedOnlyWhenListed(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{ScopesSupported: []string{"mcp:read"}}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	authURL, _ := w.authorize("ann", "s1")
 	if got := mustQuery(t, authURL).Get("scope"); got != "mcp:read" {
 		t.Errorf("scope %q, want mcp:read without offline_access", got)
@@ -116,7 +116,7 @@ func TestScopesComeFromTheChallengeElseScopesSupportedElseNone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, oauthfixture.AuthConfig{ScopesSupported: []string{"mcp:read", "mcp:write"}}, tc.rs)
 			_, r := w.connect("ann", "s1", w.rs.URL(), "")
-			r.awaitState(wire.StateAuthenticating)
+			r.AwaitState(wire.StateAuthenticating)
 			authURL, _ := w.authorize("ann", "s1")
 			q := mustQuery(t, authURL)
 			if got := q.Get("scope"); got != tc.scope || (tc.scope == "" && q.Has("scope")) {
@@ -129,9 +129,9 @@ func TestScopesComeFromTheChallengeElseScopesSupportedElseNone(t *testing.T) {
 func TestSSEServerIsAuthorizedToo(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.SSEURL(), wire.TransportSSE)
-	r.awaitState(wire.StateAuthenticating) // on the SSE path: see the requests below
+	r.AwaitState(wire.StateAuthenticating) // on the SSE path: see the requests below
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "over sse")
 	var posts int
 	for _, req := range w.rs.Requests() {
@@ -152,14 +152,14 @@ func TestSSEServerIsAuthorizedToo(t *testing.T) {
 func TestTokenAndRegistrationAreReusedAfterARestart(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	c.Close()
 
 	w.restart()
 	c, r = w.connect("ann", "s1", w.rs.URL(), "")
-	ready := r.awaitState(wire.StateReady)
+	ready := r.AwaitState(wire.StateReady)
 	if ready.Auth == nil || !ready.Auth.Authorized {
 		t.Errorf("auth after restart %+v", ready.Auth)
 	}
@@ -173,9 +173,9 @@ func TestTokenAndRegistrationAreReusedAfterARestart(t *testing.T) {
 	w.as.RevokeAccessTokens()
 	w.as.RevokeRefreshTokens()
 	c.Retry()
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if st := w.as.Stats(); st.Authorizations != 2 || st.Registrations != 1 {
 		t.Errorf("stats %+v, want a second authorization and still one registration", st)
 	}
@@ -184,7 +184,7 @@ func TestTokenAndRegistrationAreReusedAfterARestart(t *testing.T) {
 func TestRegistrationIsReusedAcrossAuthorizations(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	first, _ := w.authorize("ann", "s1")
 	second := w.complete("ann", "s1")
 	third := w.complete("ann", "s1")

@@ -36,7 +36,7 @@ func tokenStart(mgr *oauth.Manager, user, state string) *httptest.ResponseRecord
 func TestTokenStartBindsThePopupOfTheUserWhoStartedIt(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	startURL, err := w.mgr.AuthorizeInBrowser(context.Background(), "ann", "s1")
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestTokenStartBindsThePopupOfTheUserWhoStartedIt(t *testing.T) {
 	if resp, body := popup.get(callback.String()); resp.StatusCode != http.StatusOK {
 		t.Fatalf("callback %d: %s", resp.StatusCode, body)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 }
 
 func TestHandoffPageRunsOnlyItsOwnScript(t *testing.T) {

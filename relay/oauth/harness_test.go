@@ -3,7 +3,6 @@ package oauth_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/conn/conntest"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -119,7 +119,7 @@ func (w *world) connect(user, server, serverURL, transport string) (*conn.Conn, 
 		RetryMin:       50 * time.Millisecond,
 		RetryMax:       200 * time.Millisecond,
 		Auth:           w.mgr.For(user, server, serverURL),
-	}, r.emit)
+	}, r.Report)
 	w.t.Cleanup(func() { c.Close() })
 	return c, r
 }
@@ -165,7 +165,7 @@ func (w *world) complete(user, server string) (authURL string) {
 // as a headless client does; it returns how many it started.
 func (w *world) autoApprove(user, server string, r *recorder) *counter {
 	n := &counter{}
-	r.onEnter(wire.StateAuthenticating, func() {
+	r.OnEnter(wire.StateAuthenticating, func() {
 		n.add()
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
@@ -247,88 +247,18 @@ func (c *counter) get() int {
 	return c.n
 }
 
-// recorder collects emitted states.
-type recorder struct {
-	t      *testing.T
-	states chan conn.State
+// recorder collects the states a connection reports.
+type recorder = conntest.Recorder[conn.State]
 
-	mu    sync.Mutex
-	all   []conn.State     // every state emitted
-	last  wire.ServerState // the last lifecycle state
-	hooks map[wire.ServerState]func()
-}
+func newRecorder(t *testing.T) *recorder { return conntest.NewRecorder(t, facts) }
 
-func newRecorder(t *testing.T) *recorder {
-	return &recorder{t: t, states: make(chan conn.State, 10000), hooks: map[wire.ServerState]func(){}}
-}
-
-func (r *recorder) emit(s conn.State) {
-	r.mu.Lock()
-	r.all = append(r.all, s)
-	hook := r.hooks[s.State]
-	entered := s.State != r.last
-	r.last = s.State
-	r.mu.Unlock()
-	if hook != nil && entered {
-		hook()
+// facts is what a recorder reads of a state.
+func facts(s conn.State) conntest.Facts {
+	f := conntest.Facts{State: s.State, Error: s.Error}
+	if s.Auth != nil {
+		f.AuthError = s.Auth.Error
 	}
-	r.states <- s
-}
-
-// onEnter calls fn each time the connection enters state.
-func (r *recorder) onEnter(state wire.ServerState, fn func()) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.hooks[state] = fn
-}
-
-// await returns the next state that satisfies ok.
-func (r *recorder) await(what string, ok func(conn.State) bool) conn.State {
-	r.t.Helper()
-	timeout := time.NewTimer(waitFor)
-	defer timeout.Stop()
-	for {
-		select {
-		case s := <-r.states:
-			if ok(s) {
-				return s
-			}
-		case <-timeout.C:
-			r.t.Fatalf("no state %s within %v; saw %s", what, waitFor, r.summary())
-		}
-	}
-}
-
-// awaitState returns the next state in the given lifecycle state.
-func (r *recorder) awaitState(state wire.ServerState) conn.State {
-	r.t.Helper()
-	return r.await(string(state), func(s conn.State) bool { return s.State == state })
-}
-
-// summary lists the states seen, for failure messages.
-func (r *recorder) summary() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var b strings.Builder
-	for _, s := range r.all {
-		b.WriteString(string(s.State))
-		if s.Error != "" {
-			b.WriteString("(" + s.Error + ")")
-		}
-		if s.Auth != nil && s.Auth.Error != "" {
-			b.WriteString("[" + s.Auth.Error + "]")
-		}
-		b.WriteString(" ")
-	}
-	return b.String()
-}
-
-// allJSON returns every state emitted, as JSON.
-func (r *recorder) allJSON() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	b, _ := json.Marshal(r.all)
-	return string(b)
+	return f
 }
 
 // roundTripper is a function serving as an http.RoundTripper.

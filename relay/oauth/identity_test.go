@@ -27,12 +27,12 @@ func TestPreRegisteredCredentialsFromTheConfiguration(t *testing.T) {
 	w.cfg.Clients = append(w.cfg.Clients, oauth.Credentials{Server: w.rs.URL(), ClientID: "pre-registered", ClientSecret: "pre-secret"})
 	w.restart()
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	waiting := r.awaitState(wire.StateAuthenticating)
+	waiting := r.AwaitState(wire.StateAuthenticating)
 	if waiting.Auth.ClientID != "pre-registered" || !waiting.Auth.ClientSecretSet {
 		t.Errorf("auth %+v, want the configured client with its secret set", waiting.Auth)
 	}
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "pre-registered")
 	trs := w.as.TokenRequests()
 	if len(trs) != 1 || trs[0].ClientID != "pre-registered" || trs[0].AuthMethod != oauthfixture.MethodBasic || trs[0].Error != "" {
@@ -47,16 +47,16 @@ func TestCredentialsEnteredByAPersonComeFirstAndTheSecretStaysWriteOnly(t *testi
 	}
 	w := newWorld(t, as, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	if err := w.mgr.SetClient(context.Background(), "ann", "s1", "typed-in", "typed-secret"); err != nil {
 		t.Fatal(err)
 	}
-	shown := r.await("the client", func(s conn.State) bool { return s.Auth != nil && s.Auth.ClientID == "typed-in" })
+	shown := r.Await("the client", func(s conn.State) bool { return s.Auth != nil && s.Auth.ClientID == "typed-in" })
 	if !shown.Auth.ClientSecretSet {
 		t.Errorf("auth %+v, want the secret marked set", shown.Auth)
 	}
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "typed")
 	if n := w.as.Stats().Registrations; n != 0 {
 		t.Errorf("%d dynamic registrations despite entered credentials", n)
@@ -98,7 +98,7 @@ func TestClientIDMetadataDocumentIsUsedWhereSupported(t *testing.T) {
 		func(cfg *oauth.Config) { cfg.ClientMetadataURL = docURL })
 	mgr = w.mgr
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	waiting := r.awaitState(wire.StateAuthenticating)
+	waiting := r.AwaitState(wire.StateAuthenticating)
 	if waiting.Auth.ClientID != docURL {
 		t.Errorf("client %q, want the metadata document URL", waiting.Auth.ClientID)
 	}
@@ -106,7 +106,7 @@ func TestClientIDMetadataDocumentIsUsedWhereSupported(t *testing.T) {
 	if got := mustQuery(t, authURL).Get("client_id"); got != docURL {
 		t.Errorf("client_id %q", got)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "cimd")
 	if n := w.as.Stats().Registrations; n != 0 {
 		t.Errorf("%d registrations, want none", n)
@@ -116,11 +116,11 @@ func TestClientIDMetadataDocumentIsUsedWhereSupported(t *testing.T) {
 func TestRemovingTheServerDeletesItsTokensAndRegistration(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ctx := context.Background()
 	pending, _ := w.authorize("ann", "s1") // left pending
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	c.Close()
 
 	if err := w.mgr.Forget(ctx, "ann", "s1"); err != nil {
@@ -143,7 +143,7 @@ func TestRemovingTheServerDeletesItsTokensAndRegistration(t *testing.T) {
 	}
 	// The same id added again starts from nothing.
 	_, r = w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	if _, err := w.mgr.Authorize(ctx, "ann", "s1"); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestEnteredCredentialsAreBoundToTheAuthorizationServerOfTheirTime(t *testin
 	}
 	w := newWorld(t, as, readScope)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ctx := context.Background()
 	if err := w.mgr.SetClient(ctx, "ann", "s1", "typed-in", "typed-secret"); err != nil {
 		t.Fatal(err)
@@ -168,7 +168,7 @@ func TestEnteredCredentialsAreBoundToTheAuthorizationServerOfTheirTime(t *testin
 		t.Fatalf("stored credentials %v %v for issuer %q, want %q", ok, err, row.Issuer, w.as.Issuer())
 	}
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	c.Close()
 
 	// The server now names another authorization server than the one the
@@ -186,7 +186,7 @@ func TestEnteredCredentialsAreBoundToTheAuthorizationServerOfTheirTime(t *testin
 			before := len(w.as.TokenRequests())
 			w.clock.advance(2 * oauthfixture.DefaultTokenLifetime) // the token needs a refresh
 			_, r := w.connect("ann", "s1", w.rs.URL(), "")
-			waiting := r.await("the refusal", func(s conn.State) bool {
+			waiting := r.Await("the refusal", func(s conn.State) bool {
 				return s.State == wire.StateAuthenticating && s.Auth != nil && strings.Contains(s.Auth.Error, tc.want)
 			})
 			if waiting.Auth.Authorized {
@@ -245,9 +245,9 @@ func TestConfiguredCredentialsAreFoundByIssuerAndServerNotByClientIDAlone(t *tes
 	}
 	w.restart()
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "right client")
 	w.as.RevokeAccessTokens() // a refresh authenticates the same way
 	echo(t, c, "refreshed")

@@ -41,9 +41,7 @@ func (w *world) configureMachine(user, server string, mc store.OAuthMachine) {
 // neverAskedAPerson fails when a state of r required a person to authorize.
 func neverAskedAPerson(t *testing.T, r *recorder) {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, s := range r.all {
+	for _, s := range r.All() {
 		if s.State == wire.StateAuthenticating || (s.Auth != nil && s.Auth.Required) {
 			t.Fatalf("a person was asked to authorize: %+v", s)
 		}
@@ -81,7 +79,7 @@ func TestClientCredentialsWithBasicAuthenticationConnectWithoutAPerson(t *testin
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	ready := r.awaitState(wire.StateReady)
+	ready := r.AwaitState(wire.StateReady)
 	echo(t, c, "machine")
 	neverAskedAPerson(t, r)
 
@@ -99,7 +97,7 @@ func TestClientCredentialsWithBasicAuthenticationConnectWithoutAPerson(t *testin
 	if ready.Auth == nil || !ready.Auth.Authorized || ready.Auth.ClientID != "svc" || ready.Auth.Issuer != w.as.Issuer() {
 		t.Errorf("auth state %+v, want authorized as svc at %s", ready.Auth, w.as.Issuer())
 	}
-	for where, text := range map[string]string{"states": r.allJSON(), "logs": w.logs.String()} {
+	for where, text := range map[string]string{"states": r.AllJSON(), "logs": w.logs.String()} {
 		if strings.Contains(text, machineSecret) || strings.Contains(text, tok.AccessToken) {
 			t.Errorf("the %s hold the client secret or the token", where)
 		}
@@ -113,7 +111,7 @@ func TestClientCredentialsWithPrivateKeyJWT(t *testing.T) {
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc-jwt",
 		AuthMethod: "private_key_jwt", Secret: keyPEM})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "signed")
 	neverAskedAPerson(t, r)
 	reqs := machineRequests(w.as, "client_credentials")
@@ -121,7 +119,7 @@ func TestClientCredentialsWithPrivateKeyJWT(t *testing.T) {
 		t.Fatalf("token requests %+v, want one authenticated by a client assertion of svc-jwt", w.as.TokenRequests())
 	}
 	keyLine := strings.Split(keyPEM, "\n")[1]
-	if strings.Contains(r.allJSON(), keyLine) || strings.Contains(w.logs.String(), keyLine) {
+	if strings.Contains(r.AllJSON(), keyLine) || strings.Contains(w.logs.String(), keyLine) {
 		t.Error("the private key shows in states or logs")
 	}
 }
@@ -132,7 +130,7 @@ func TestMachineTokenIsObtainedAgainWhenItExpiresOrIsRefused(t *testing.T) {
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_post", Secret: machineSecret, Scope: "mcp:read mcp:write"})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	first, _ := w.token("ann", "s1")
 
 	w.clock.advance(oauthfixture.DefaultTokenLifetime - 30*time.Second) // inside the renewal margin
@@ -169,7 +167,7 @@ func TestRefusedMachineCredentialsFailWithTheReasonAndAskNoPerson(t *testing.T) 
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	failed := r.await("failed with the refusal", func(s conn.State) bool {
+	failed := r.Await("failed with the refusal", func(s conn.State) bool {
 		return s.State == wire.StateFailed && s.Auth != nil && strings.Contains(s.Auth.Error, "invalid_client") &&
 			strings.Contains(s.Error, "machine access failed")
 	})
@@ -177,7 +175,7 @@ func TestRefusedMachineCredentialsFailWithTheReasonAndAskNoPerson(t *testing.T) 
 		t.Errorf("auth state %+v asks a person to authorize machine access", failed.Auth)
 	}
 	neverAskedAPerson(t, r)
-	if strings.Contains(r.allJSON(), machineSecret) || strings.Contains(w.logs.String(), machineSecret) {
+	if strings.Contains(r.AllJSON(), machineSecret) || strings.Contains(w.logs.String(), machineSecret) {
 		t.Error("the refused secret shows in states or logs")
 	}
 }
@@ -188,7 +186,7 @@ func TestMachineMethodTheAuthorizationServerDoesNotOfferIsExplained(t *testing.T
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.await("failed with the method", func(s conn.State) bool {
+	r.Await("failed with the method", func(s conn.State) bool {
 		return s.State == wire.StateFailed && s.Auth != nil && strings.Contains(s.Auth.Error, "does not accept client_secret_basic")
 	})
 	if n := len(w.as.TokenRequests()); n != 0 {
@@ -210,7 +208,7 @@ func TestCrossAppAccessTradesTheUsersIDTokenForAnAccessToken(t *testing.T) {
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineCrossApp, ClientID: "relay-at-as",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "enterprise")
 	neverAskedAPerson(t, r)
 
@@ -233,7 +231,7 @@ func TestCrossAppAccessWithoutAnIdentityProviderSaysSo(t *testing.T) {
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineCrossApp, ClientID: "relay-at-as",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.await("failed for want of an identity provider", func(s conn.State) bool {
+	r.Await("failed for want of an identity provider", func(s conn.State) bool {
 		return s.State == wire.StateFailed && s.Auth != nil && strings.Contains(s.Auth.Error, "cross-app access is not configured")
 	})
 	if n := len(w.as.TokenRequests()); n != 0 {
@@ -286,7 +284,7 @@ func TestMachineAccessGivenWhileAServerWaitsForAPersonIsUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	w.mgr.Recheck(ctx) // nothing to apply yet
 	if st, _ := w.mgr.For("ann", "s1", w.rs.URL()).Watch(); !st.Required {
 		t.Fatal("Recheck without machine access stopped the wait for a person")
@@ -297,7 +295,7 @@ func TestMachineAccessGivenWhileAServerWaitsForAPersonIsUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.mgr.Recheck(ctx)
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if n := len(machineRequests(w.as, "client_credentials")); n != 1 {
 		t.Errorf("%d client credentials grants, want 1", n)
 	}
@@ -312,7 +310,7 @@ func TestMachineAccessAsksForTheScopeAToolNeeds(t *testing.T) {
 	w.configureMachine("ann", "s1", store.OAuthMachine{Grant: store.MachineClientCredentials, ClientID: "svc",
 		AuthMethod: "client_secret_basic", Secret: machineSecret})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if err := <-callAdmin(c); err != nil {
 		t.Fatalf("admin call: %v", err)
 	}

@@ -25,7 +25,7 @@ func TestCodeExchangeGoesOnWhenThePopupGoesAway(t *testing.T) {
 	}
 	w.restart()
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	if err := w.mgr.Callback(ctx, callback); err != nil {
 		t.Fatalf("Callback with the request gone: %v", err)
@@ -33,7 +33,7 @@ func TestCodeExchangeGoesOnWhenThePopupGoesAway(t *testing.T) {
 	if ctx.Err() == nil {
 		t.Fatal("the request context was never cancelled; the test proves nothing")
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if _, ok := w.token("ann", "s1"); !ok {
 		t.Error("no token stored")
 	}
@@ -45,7 +45,7 @@ func TestRemovingTheServerDuringTheCodeExchangeStoresNoToken(t *testing.T) {
 	arrived := w.holdTokenRequests("authorization_code", release)
 	w.restart()
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, callback := w.authorize("ann", "s1")
 	done := make(chan error, 1)
 	go func() { done <- w.mgr.Callback(context.Background(), callback) }()

@@ -25,9 +25,9 @@ import (
 func authorized(t *testing.T, w *world) (*conn.Conn, *recorder) {
 	t.Helper()
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	return c, r
 }
 
@@ -90,7 +90,7 @@ func TestTokenIsRefreshedWhenTheServerAnswers401(t *testing.T) {
 	if n := w.as.Stats().Authorizations; n != 1 {
 		t.Errorf("%d authorizations, want still 1", n)
 	}
-	for _, s := range r.all {
+	for _, s := range r.All() {
 		if s.State == wire.StateAuthenticating && s.Auth != nil && s.Auth.Authorized {
 			t.Errorf("the refresh showed the server as authenticating: %+v", s.Auth)
 		}
@@ -106,7 +106,7 @@ func TestFailedRefreshMovesTheServerBackToAuthenticating(t *testing.T) {
 	if err == nil {
 		t.Fatal("the call succeeded without a valid token")
 	}
-	waiting := r.await("authenticating again", func(s conn.State) bool {
+	waiting := r.Await("authenticating again", func(s conn.State) bool {
 		return s.State == wire.StateAuthenticating && s.Auth != nil && !s.Auth.Authorized
 	})
 	if !strings.Contains(waiting.Auth.Error, "could not be renewed") || !strings.Contains(waiting.Auth.Error, "invalid_grant") {
@@ -116,7 +116,7 @@ func TestFailedRefreshMovesTheServerBackToAuthenticating(t *testing.T) {
 		t.Error("the dead token is still stored")
 	}
 	w.complete("ann", "s1")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "back")
 }
 
@@ -124,7 +124,7 @@ func TestExpiredTokenWithoutRefreshTokenNeedsAuthorization(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{ScopesSupported: []string{"mcp:read", oauthfixture.ScopeOfflineAccess}},
 		oauthfixture.ResourceConfig{Scopes: []string{"mcp:read"}})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	// Ask without offline_access: no refresh token is issued.
 	ctx := context.Background()
 	u, err := w.mgr.Authorize(ctx, "ann", "s1")
@@ -139,7 +139,7 @@ func TestExpiredTokenWithoutRefreshTokenNeedsAuthorization(t *testing.T) {
 	if err := w.mgr.Callback(ctx, cb); err != nil {
 		t.Fatal(err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if tok, _ := w.token("ann", "s1"); tok.RefreshToken != "" {
 		t.Fatal("a refresh token was issued without offline_access")
 	}
@@ -147,7 +147,7 @@ func TestExpiredTokenWithoutRefreshTokenNeedsAuthorization(t *testing.T) {
 	if _, err := c.CallTool(ctx, &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
-	waiting := r.await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating })
+	waiting := r.Await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating })
 	if waiting.Auth == nil || waiting.Auth.Authorized || !strings.Contains(waiting.Auth.Error, "expired") {
 		t.Errorf("auth %+v, want the expiry", waiting.Auth)
 	}
@@ -327,7 +327,7 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	w := newWorld(t, oauthfixture.AuthConfig{}, readScope)
 	flaky, _ := overFlaky(t, w)
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	flaky.set(failing(http.StatusServiceUnavailable, ""))
 	w.clock.advance(2 * oauthfixture.DefaultTokenLifetime)
 	w.as.RevokeAccessTokens() // the server refuses the old token too
@@ -335,7 +335,7 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	if _, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: oauthfixture.ToolEcho, Arguments: json.RawMessage(`{"text":"x"}`)}, nil); err == nil {
 		t.Fatal("a call went through with an expired token")
 	}
-	shown := r.await("the passing failure", func(s conn.State) bool {
+	shown := r.Await("the passing failure", func(s conn.State) bool {
 		return s.Auth != nil && strings.Contains(s.Auth.Error, "could not be renewed for now")
 	})
 	if shown.Auth.Required || !shown.Auth.Authorized {
@@ -346,10 +346,8 @@ func TestConnectionWaitsOutAnAuthorizationServerOutageWithoutAskingAPerson(t *te
 	flaky.set(nil)
 	w.clock.advance(time.Minute) // past renewRetry
 	echo(t, c, "back")
-	r.await("the error cleared", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error == "" && s.Auth.Authorized })
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, s := range r.all {
+	r.Await("the error cleared", func(s conn.State) bool { return s.Auth != nil && s.Auth.Error == "" && s.Auth.Authorized })
+	for _, s := range r.All() {
 		if s.State == wire.StateAuthenticating {
 			t.Errorf("the outage asked a person to authorize: %+v", s.Auth)
 			break

@@ -35,13 +35,13 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 	}
 
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	_, cb := w.authorize("ann", "s1")
 	secrets = append(secrets, cb.Query().Get("code"))
 	if err := w.mgr.Callback(ctx, cb); err != nil {
 		t.Fatal(err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	keep("ann")
 
 	w.as.RevokeAccessTokens() // refresh on 401
@@ -49,7 +49,7 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 	keep("ann")
 
 	done := callAdmin(c) // step-up
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	w.complete("ann", "s1")
 	if err := <-done; err != nil {
 		texts = append(texts, err.Error())
@@ -59,7 +59,7 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 	w.as.RevokeAccessTokens() // failed refresh
 	w.as.RevokeRefreshTokens()
 	call(c, oauthfixture.ToolEcho)
-	r.await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating && !s.Auth.Authorized })
+	r.Await("authenticating", func(s conn.State) bool { return s.State == wire.StateAuthenticating && !s.Auth.Authorized })
 	if err := w.mgr.Callback(ctx, cb); err != nil { // a replay
 		texts = append(texts, err.Error())
 	}
@@ -69,7 +69,7 @@ func TestNoTokenCodeOrSecretReachesStatesErrorsOrLogs(t *testing.T) {
 			secrets = append(secrets, req.Token)
 		}
 	}
-	texts = append(texts, r.allJSON(), w.logs.String())
+	texts = append(texts, r.AllJSON(), w.logs.String())
 	if len(secrets) < 6 {
 		t.Fatalf("only %d secrets collected; the scenario did not run", len(secrets))
 	}

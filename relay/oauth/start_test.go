@@ -27,7 +27,7 @@ func bindingCookies(cs []*http.Cookie) []*http.Cookie {
 func TestAuthorizationStartedInTheDashboardCompletesInThatBrowser(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ann := newBrowser(t, site, "ann")
 
 	startURL, err := w.mgr.AuthorizeInBrowser(context.Background(), "ann", "s1")
@@ -68,7 +68,7 @@ func TestAuthorizationStartedInTheDashboardCompletesInThatBrowser(t *testing.T) 
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "window.close()") {
 		t.Fatalf("callback %d: %s", resp.StatusCode, body)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	if left := bindingCookies(ann.cookies(callback.String())); len(left) != 0 {
 		t.Errorf("the callback left the binding cookie %v", left)
 	}
@@ -78,8 +78,8 @@ func TestSomeoneElsesAuthorizationLinkAuthorizesNothing(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, mal := w.connect("mallory", "s1", w.rs.URL(), "")
 	_, vic := w.connect("victim", "s1", w.rs.URL(), "")
-	mal.awaitState(wire.StateAuthenticating)
-	vic.awaitState(wire.StateAuthenticating)
+	mal.AwaitState(wire.StateAuthenticating)
+	vic.AwaitState(wire.StateAuthenticating)
 	mallory, victim := newBrowser(t, site, "mallory"), newBrowser(t, site, "victim")
 	ctx := context.Background()
 
@@ -117,7 +117,7 @@ func TestSomeoneElsesAuthorizationLinkAuthorizesNothing(t *testing.T) {
 	if resp, body := mallory.get(callback.String()); resp.StatusCode != http.StatusOK {
 		t.Errorf("the starting browser's callback after a refused one: %d %s", resp.StatusCode, body)
 	}
-	mal.awaitState(wire.StateReady)
+	mal.AwaitState(wire.StateReady)
 	if _, ok := w.token("victim", "s1"); ok {
 		t.Error("the victim got a token")
 	}
@@ -126,7 +126,7 @@ func TestSomeoneElsesAuthorizationLinkAuthorizesNothing(t *testing.T) {
 func TestStartPageNeedsTheSignedInUsersOwnLiveAuthorization(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ann := newBrowser(t, site, "ann")
 	ctx := context.Background()
 	refused := func(what string, b *browser, u string, status int) {
@@ -163,7 +163,7 @@ func TestStartPageNeedsTheSignedInUsersOwnLiveAuthorization(t *testing.T) {
 	if resp, body := ann.get(callback.String()); resp.StatusCode != http.StatusOK {
 		t.Fatalf("callback %d: %s", resp.StatusCode, body)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	refused("a finished authorization", ann, startURL, http.StatusForbidden)
 
 	// One of a removed server.
@@ -180,7 +180,7 @@ func TestStartPageNeedsTheSignedInUsersOwnLiveAuthorization(t *testing.T) {
 func TestCallbackRefusesAForgedBindingCookie(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	ann := newBrowser(t, site, "ann")
 	_, _, callback := ann.authorize(w, "ann", "s1")
 	bound := bindingCookies(ann.cookies(callback.String()))
@@ -199,7 +199,7 @@ func TestCallbackRefusesAForgedBindingCookie(t *testing.T) {
 	if resp, body := ann.get(callback.String()); resp.StatusCode != http.StatusOK {
 		t.Errorf("the right browser after the forged one: %d %s", resp.StatusCode, body)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 }
 
 func TestBindingCookieOfAnHTTPSRelayIsHostOnlyAndSecure(t *testing.T) {
@@ -207,7 +207,7 @@ func TestBindingCookieOfAnHTTPSRelayIsHostOnlyAndSecure(t *testing.T) {
 		cfg.CallbackURL = "https://relay.example" + oauth.CallbackPath
 	})
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 	startURL, err := w.mgr.AuthorizeInBrowser(context.Background(), "ann", "s1")
 	if err != nil {
 		t.Fatal(err)
@@ -244,15 +244,15 @@ func TestBindingCookieOfAnHTTPSRelayIsHostOnlyAndSecure(t *testing.T) {
 	if len(cleared) != 1 || cleared[0].Name != c.Name || cleared[0].MaxAge >= 0 || cleared[0].Path != "/" || !cleared[0].Secure {
 		t.Errorf("the callback's Set-Cookie %v does not clear the binding cookie", rec.Result().Cookies())
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 }
 
 func TestStartPagesKeptAreBoundedPerUser(t *testing.T) {
 	w, site := newSiteWorld(t, oauthfixture.AuthConfig{}, readScope, nil)
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")
 	_, rb := w.connect("bob", "s1", w.rs.URL(), "")
-	r.awaitState(wire.StateAuthenticating)
-	rb.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
+	rb.AwaitState(wire.StateAuthenticating)
 	ctx := context.Background()
 	bobs, err := w.mgr.AuthorizeInBrowser(ctx, "bob", "s1")
 	if err != nil {

@@ -38,7 +38,7 @@ func TestStepUpAsksForMoreScopeAndRetriesTheCall(t *testing.T) {
 	c, r := authorized(t, w)
 	done := callAdmin(c)
 
-	waiting := r.awaitState(wire.StateAuthenticating)
+	waiting := r.AwaitState(wire.StateAuthenticating)
 	if waiting.Auth == nil || !waiting.Auth.Authorized || !slices.Contains(waiting.Auth.Scopes, "mcp:admin") || !slices.Contains(waiting.Auth.Scopes, "mcp:read") {
 		t.Fatalf("auth while stepping up %+v, want the granted and the new scope", waiting.Auth)
 	}
@@ -52,7 +52,7 @@ func TestStepUpAsksForMoreScopeAndRetriesTheCall(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("admin call after step-up: %v", err)
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "still works")
 	if n := w.as.Stats().Authorizations; n != 2 {
 		t.Errorf("%d authorizations, want 2", n)
@@ -73,7 +73,7 @@ func TestStepUpForACallGivesUpAfterThreeAuthorizations(t *testing.T) {
 	if approvals.get() != 3 {
 		t.Errorf("the server entered authenticating %d times, want 3", approvals.get())
 	}
-	r.awaitState(wire.StateReady)
+	r.AwaitState(wire.StateReady)
 	echo(t, c, "the connection is still fine")
 }
 
@@ -82,7 +82,7 @@ func TestConnectionGivesUpAfterThreeAuthorizationsThatDoNotHelp(t *testing.T) {
 		oauthfixture.ResourceConfig{Scopes: []string{"mcp:read"}, StepUpScopes: []string{"mcp:admin"}})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
 	w.autoApprove("ann", "s1", r)
-	failed := r.awaitState(wire.StateFailed)
+	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "after 3 authorizations") {
 		t.Errorf("error %q", failed.Error)
 	}
@@ -91,5 +91,5 @@ func TestConnectionGivesUpAfterThreeAuthorizationsThatDoNotHelp(t *testing.T) {
 	}
 	// Without Retry it stays failed; Retry starts over.
 	c.Retry()
-	r.awaitState(wire.StateAuthenticating)
+	r.AwaitState(wire.StateAuthenticating)
 }

@@ -38,7 +38,7 @@ func TestConnectionReadsAlongListedTools(t *testing.T) {
 			defer ss.Close()
 			var o Schemas
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
-				Connect(ctx, readingTransport{clientSide, o.Scan}, nil)
+				Connect(ctx, readingTransport{clientSide, o.scan}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,9 +37,9 @@ type Notices struct {
 	progress chan struct{} // closed when passed grows; nil when nobody waits
 }
 
-// Scan counts msg, one message read along, if it is a log or progress
+// scan counts msg, one message read along, if it is a log or progress
 // message.
-func (o *Notices) Scan(msg []byte) {
+func (o *Notices) scan(msg []byte) {
 	if !bytes.Contains(msg, []byte(methodLogMessage)) && !bytes.Contains(msg, []byte(methodProgress)) {
 		return
 	}

@@ -12,7 +12,7 @@ type Reader struct {
 // Scan reads along msg, one message or batch the server sent. It does not
 // keep msg.
 func (r *Reader) Scan(msg []byte) {
-	r.Schemas.Scan(msg)
-	r.Tasks.Scan(msg)
-	r.Notices.Scan(msg)
+	r.Schemas.scan(msg)
+	r.Tasks.scan(msg)
+	r.Notices.scan(msg)
 }

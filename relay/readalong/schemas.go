@@ -82,9 +82,9 @@ func (o *Schemas) inOrder(canonical []byte) json.RawMessage {
 	return ordered
 }
 
-// Scan remembers the schemas of msg, a JSON-RPC message or batch, that
+// scan remembers the schemas of msg, a JSON-RPC message or batch, that
 // become forms. It does not keep msg.
-func (o *Schemas) Scan(msg []byte) {
+func (o *Schemas) scan(msg []byte) {
 	if !bytes.Contains(msg, []byte(requestedSchemaQuote)) && !bytes.Contains(msg, []byte(inputSchemaQuote)) {
 		return
 	}

@@ -81,8 +81,8 @@ func readAlong(t *testing.T, o *Schemas, scanner func(*Schemas) messageScanner, 
 	}
 }
 
-func eventScannerOf(o *Schemas) messageScanner { return newEventScanner(o.Scan) }
-func jsonScannerOf(o *Schemas) messageScanner  { return &jsonScanner{scan: o.Scan} }
+func eventScannerOf(o *Schemas) messageScanner { return newEventScanner(o.scan) }
+func jsonScannerOf(o *Schemas) messageScanner  { return &jsonScanner{scan: o.scan} }
 
 // cuts are the ways a body may arrive.
 var cuts = map[string]func(io.Reader) io.Reader{
@@ -201,7 +201,7 @@ func TestHugeUnrelatedEventPassesThroughByteIdentical(t *testing.T) {
 
 	var o Schemas
 	hc := hs.Client()
-	hc.Transport = Tee(hc.Transport, func(_ context.Context, msg []byte) { o.Scan(msg) })
+	hc.Transport = Tee(hc.Transport, func(_ context.Context, msg []byte) { o.scan(msg) })
 	resp, err := hc.Get(hs.URL)
 	if err != nil {
 		t.Fatal(err)

@@ -58,8 +58,8 @@ type Tasks struct {
 	watchers map[string]chan Task // task id → status notifications, buffered 1
 }
 
-// Scan looks at one message or batch the server sent.
-func (w *Tasks) Scan(msg []byte) {
+// scan looks at one message or batch the server sent.
+func (w *Tasks) scan(msg []byte) {
 	if !bytes.Contains(msg, []byte(`"serverInfo"`)) && !bytes.Contains(msg, []byte(`"tools"`)) &&
 		!bytes.Contains(msg, []byte(`"taskId"`)) {
 		return

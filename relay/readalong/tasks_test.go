@@ -4,12 +4,12 @@ import "testing"
 
 func TestTasksReadWhatTheGoSDKDrops(t *testing.T) {
 	var w Tasks
-	w.Scan([]byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"s"},
+	w.scan([]byte(`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","serverInfo":{"name":"s"},
 		"capabilities":{"tools":{},"tasks":{"cancel":{},"requests":{"tools":{"call":{}}}}}}}`))
 	if got := w.Capability(); got == nil || !got.ToolCall || !got.Cancel || got.List {
 		t.Errorf("capability = %+v, want tool calls and cancel", got)
 	}
-	w.Scan([]byte(`[{"jsonrpc":"2.0","id":2,"result":{"tools":[
+	w.scan([]byte(`[{"jsonrpc":"2.0","id":2,"result":{"tools":[
 		{"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}},
 		{"name":"b","inputSchema":{"type":"object"}}]}}]`))
 	if w.Support("a") != "required" || w.Support("b") != "" {
@@ -17,8 +17,8 @@ func TestTasksReadWhatTheGoSDKDrops(t *testing.T) {
 	}
 	notes, stop := w.Watch("t1")
 	defer stop()
-	w.Scan([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t1","status":"input_required","statusMessage":"which one?"}}`))
-	w.Scan([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t2","status":"completed"}}`))
+	w.scan([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t1","status":"input_required","statusMessage":"which one?"}}`))
+	w.scan([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t2","status":"completed"}}`))
 	select {
 	case n := <-notes:
 		if n.Status != "input_required" || n.StatusMessage != "which one?" {
@@ -36,10 +36,10 @@ func TestTasksReadWhatTheGoSDKDrops(t *testing.T) {
 
 func TestTasksIgnoreACreatedTaskNobodyWaitsFor(t *testing.T) {
 	var w Tasks
-	w.Scan([]byte(`{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"x","status":"working"}}}`))
+	w.scan([]byte(`{"jsonrpc":"2.0","id":3,"result":{"task":{"taskId":"x","status":"working"}}}`))
 	created, done := w.Expect()
 	defer done()
-	w.Scan([]byte(`{"jsonrpc":"2.0","id":4,"result":{"task":{"taskId":"y","status":"working"}}}`))
+	w.scan([]byte(`{"jsonrpc":"2.0","id":4,"result":{"task":{"taskId":"y","status":"working"}}}`))
 	if got := <-created; got.TaskID != "y" {
 		t.Errorf("created = %+v, want y", got)
 	}

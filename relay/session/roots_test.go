@@ -252,6 +252,14 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 		t.Errorf("late dashboard's logs end %+v; want each line once", got[len(got)-2:])
 	}
 
+	checkJournalCleared(t, s, id, late, &lateMirror)
+}
+
+// checkJournalCleared clears the logs of server id, checks that the
+// dashboard late, whose state is mirror, sees them go and the activity
+// stay, then removes the server and checks that its journal goes.
+func checkJournalCleared(t *testing.T, s *Session, id string, late *Subscriber, mirror *wire.Snapshot) {
+	t.Helper()
 	if err := s.clearJournal(id, wire.KindLog); err != nil {
 		t.Fatal(err)
 	}
@@ -259,11 +267,10 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	if len(changes) != 1 || !changes[0].Remove || changes[0].Kind != wire.KindLog {
 		t.Fatalf("clearing sent %+v; want one removal of the logs", changes)
 	}
-	lateMirror.Apply(changes[0])
-	if jl := lateMirror.JournalOf(id); len(jl.Logs) != 0 || len(jl.Activity) != 2 {
+	mirror.Apply(changes[0])
+	if jl := mirror.JournalOf(id); len(jl.Logs) != 0 || len(jl.Activity) != 2 {
 		t.Errorf("after clearing the logs: %d logs, %d activity; want none and 2", len(jl.Logs), len(jl.Activity))
 	}
-
 	if err := s.RemoveServer(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
