@@ -161,27 +161,57 @@ func (w *world) complete(user, server string) (authURL string) {
 	return authURL
 }
 
-// autoApprove authorizes every time the connection enters authenticating,
-// as a headless client does; it returns how many it started.
-func (w *world) autoApprove(user, server string, r *recorder) *counter {
+// autoApprove authorizes every time user's server at the world's resource
+// server needs a person (its OAuth status turns Required), as a headless
+// client does, until the test ends; it returns how many it started. It
+// follows the OAuth client, not the connection's states: a need that comes
+// while the connection still shows authenticating (a step-up right after
+// the last) changes no state the connection reports.
+func (w *world) autoApprove(user, server string) *counter {
 	n := &counter{}
-	r.OnEnter(wire.StateAuthenticating, func() {
-		n.add()
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-			defer cancel()
-			u, err := w.mgr.Authorize(ctx, user, server)
-			if err != nil {
+	client := w.mgr.For(user, server, w.rs.URL())
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	w.t.Cleanup(func() { close(done); <-stopped })
+	go func() {
+		defer close(stopped)
+		failed := false // approving the need in sight failed: wait until it clears
+		for {
+			st, changed := client.Watch()
+			switch {
+			case !st.Required:
+				failed = false
+			case !failed:
+				// A need still seen after an approval is a new one: the
+				// approval's callback ended the one it answered.
+				n.add()
+				failed = !w.approve(user, server)
+			}
+			select {
+			case <-changed:
+			case <-done:
 				return
 			}
-			cb, err := oauthfixture.Approve(ctx, u)
-			if err != nil {
-				return
-			}
-			w.mgr.Callback(ctx, cb)
-		}()
-	})
+		}
+	}()
 	return n
+}
+
+// approve authorizes user's server at the authorization server and
+// delivers the callback; it reports whether all of it succeeded (a
+// failure leaves the server waiting for a person).
+func (w *world) approve(user, server string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	defer cancel()
+	u, err := w.mgr.Authorize(ctx, user, server)
+	if err != nil {
+		return false
+	}
+	cb, err := oauthfixture.Approve(ctx, u)
+	if err != nil {
+		return false
+	}
+	return w.mgr.Callback(ctx, cb) == nil
 }
 
 // token returns user's stored token for server.
