@@ -185,7 +185,8 @@ func TestRequestInAModeNotAdvertisedIsInvalidParams(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	id := r.add(fx, "liar")
 	d := r.open()
-	if err := r.s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
+	srv, _ := r.s.Server(id)
+	if err := srv.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
 		t.Fatal(err)
 	}
 	d.Until("reconnecting", func(v store.View) bool { return v.Snapshot.ServerByID(id).State != wire.StateReady })

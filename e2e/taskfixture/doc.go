@@ -6,7 +6,7 @@
 // custom method [MethodCreate] before the SDK reads it, answers tasks/get,
 // tasks/result and tasks/cancel as custom methods, and adds the tasks
 // capability and each tool's execution.taskSupport to the initialize and
-// tools/list answers it writes (JSON responses). Tasks belong to the
+// tools/list answers it writes. Tasks belong to the
 // fixture, not to an MCP session, so a client that reconnects, or a relay
 // that restarts, finds its tasks again.
 package taskfixture

@@ -46,7 +46,18 @@ type Config struct {
 	// IgnoreTasks runs task-augmented calls plainly, as a server without
 	// task support must, while still declaring the capability.
 	IgnoreTasks bool
+	// Ask makes a research task need a person after its first step, as
+	// the reference server's simulate-research-query does when ambiguous:
+	// the task turns input_required, and the next tasks/result asks for a
+	// clarification (elicitation/create) on its own response stream, so
+	// the fixture answers with SSE streams rather than JSON. The answer is
+	// reported on Answers, and the task goes on.
+	Ask bool
 }
+
+// Clarification is what the fixture's research task asks for when
+// Config.Ask is set.
+const Clarification = "Which owls do you mean?"
 
 // Server is a running fixture.
 type Server struct {
@@ -60,6 +71,7 @@ type Server struct {
 	release chan struct{} // closed by Release
 	advance chan struct{} // a value per Advance, buffered
 	created chan string   // each created task id, buffered
+	answers chan string   // what became of each clarification asked, buffered
 }
 
 type task struct {
@@ -71,6 +83,9 @@ type task struct {
 	updated time.Time
 	cancel  context.CancelFunc
 	done    chan struct{} // closed when the task reaches a terminal status
+	// clarified receives what became of the clarification the task asked
+	// for (see Config.Ask).
+	clarified chan string
 }
 
 // Start runs a fixture on 127.0.0.1 until the test ends.
@@ -85,9 +100,14 @@ func Start(t testing.TB, cfg Config) *Server {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = 200 * time.Millisecond
 	}
-	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), advance: make(chan struct{}, 64), created: make(chan string, 64)}
+	s := &Server{cfg: cfg, tasks: map[string]*task{}, release: make(chan struct{}), advance: make(chan struct{}, 64),
+		created: make(chan string, 64), answers: make(chan string, 64)}
 	t.Cleanup(s.cancelTasks) // after the server stopped
-	lb := fixture.NewLoopback(s.newMCPServer, fixture.JSONResponse(), fixture.WrapMCP(s.wrap))
+	opts := []fixture.Option{fixture.WrapMCP(s.wrap)}
+	if !cfg.Ask {
+		opts = append(opts, fixture.JSONResponse())
+	}
+	lb := fixture.NewLoopback(s.newMCPServer, opts...)
 	fixture.Serve(t, lb)
 	s.URL = lb.URL()
 	return s
@@ -104,6 +124,11 @@ func (s *Server) cancelTasks() {
 
 // Created returns the ids of the tasks created, one per receive.
 func (s *Server) Created() <-chan string { return s.created }
+
+// Answers returns what became of each clarification a research task asked
+// for (Config.Ask): "accept: <interpretation>", "decline", "cancel", or
+// "failed: <why>" when the request itself failed (withdrawn).
+func (s *Server) Answers() <-chan string { return s.answers }
 
 // Release lets held tasks finish.
 func (s *Server) Release() {
@@ -230,7 +255,8 @@ func (s *Server) create(_ context.Context, ss *mcp.ServerSession, p *createParam
 	s.mu.Lock()
 	s.next++
 	now := time.Now()
-	tk := &task{id: fmt.Sprintf("task-%d", s.next), status: "working", message: "starting", created: now, updated: now, cancel: cancel, done: make(chan struct{})}
+	tk := &task{id: fmt.Sprintf("task-%d", s.next), status: "working", message: "starting", created: now, updated: now, cancel: cancel,
+		done: make(chan struct{}), clarified: make(chan string, 1)}
 	s.tasks[tk.id] = tk
 	v := s.view(tk)
 	s.mu.Unlock()
@@ -260,6 +286,15 @@ func (s *Server) run(ctx context.Context, tk *task, topic string, steps int, rep
 		case <-ctx.Done():
 			return
 		case <-s.stepEnd():
+		}
+		if i == 1 && s.cfg.Ask && steps > 1 {
+			s.update(tk, "input_required", "needs a clarification", nil)
+			select {
+			case <-ctx.Done():
+				return
+			case answer := <-tk.clarified:
+				topic += " (" + answer + ")"
+			}
 		}
 	}
 	if s.cfg.Hold {
@@ -328,10 +363,13 @@ func (s *Server) cancelTask(_ context.Context, _ *mcp.ServerSession, p *idParams
 	return &taskResult{taskJSON: s.view(tk)}, nil
 }
 
-func (s *Server) result(ctx context.Context, _ *mcp.ServerSession, p *idParams) (*mcp.CallToolResult, error) {
+func (s *Server) result(ctx context.Context, ss *mcp.ServerSession, p *idParams) (*mcp.CallToolResult, error) {
 	tk, err := s.lookup(p.TaskID)
 	if err != nil {
 		return nil, err
+	}
+	if s.Status(tk.id) == "input_required" {
+		tk.clarified <- s.clarify(ctx, ss)
 	}
 	select {
 	case <-ctx.Done():
@@ -346,6 +384,28 @@ func (s *Server) result(ctx context.Context, _ *mcp.ServerSession, p *idParams) 
 	r := *tk.result
 	r.Meta = mcp.Meta{"io.modelcontextprotocol/related-task": map[string]any{"taskId": tk.id}}
 	return &r, nil
+}
+
+// clarify asks for the clarification a research task needs, on the stream
+// of the tasks/result request whose context is ctx, and says what became
+// of it.
+func (s *Server) clarify(ctx context.Context, ss *mcp.ServerSession) string {
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{
+		Message: Clarification,
+		RequestedSchema: map[string]any{"type": "object", "required": []any{"interpretation"},
+			"properties": map[string]any{"interpretation": map[string]any{"type": "string", "enum": []any{"birds", "night owls"}}}},
+	})
+	outcome := "failed: "
+	switch {
+	case err != nil:
+		outcome += err.Error()
+	case res.Action == "accept":
+		outcome = fmt.Sprintf("accept: %v", res.Content["interpretation"])
+	default:
+		outcome = res.Action
+	}
+	s.answers <- outcome
+	return outcome
 }
 
 // wrap turns task-augmented tools/call requests into MethodCreate and adds
@@ -397,8 +457,23 @@ func (s *Server) wrap(h http.Handler) http.Handler {
 }
 
 // decorate adds the tasks capability or the tools' task support to a
-// JSON-RPC response; anything it cannot parse passes as is.
+// JSON-RPC response, sent as JSON or as the data of SSE events; anything
+// it cannot parse passes as is.
 func (s *Server) decorate(method string, body []byte) []byte {
+	if !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+		lines := bytes.Split(body, []byte("\n"))
+		for i, l := range lines {
+			if data, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+				lines[i] = append([]byte("data: "), s.decorateJSON(method, data)...)
+			}
+		}
+		return bytes.Join(lines, []byte("\n"))
+	}
+	return s.decorateJSON(method, body)
+}
+
+// decorateJSON is decorate of one JSON-RPC response.
+func (s *Server) decorateJSON(method string, body []byte) []byte {
 	var resp map[string]any
 	if json.Unmarshal(body, &resp) != nil {
 		return body

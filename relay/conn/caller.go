@@ -12,7 +12,10 @@ import (
 // sampling request) names no operation, but the person must see on whose
 // behalf it asks, and cancelling an operation must withdraw what it asked.
 // So every tools/call, prompts/get and resources/read is registered while
-// it runs, with its context, and a request is attributed to an operation:
+// it runs, with its context, and so is the tasks/result of a call run as a
+// task (whose questions the server asks on that request's stream, while
+// the task is input_required), under the call's context; a request is
+// attributed to an operation:
 //   - an input request (2026-07-28) is handled under its call's context;
 //   - on Streamable HTTP, a server sends the requests of a call on that
 //     call's POST response stream: the RoundTripper that reads along (see

@@ -30,6 +30,12 @@ func (c *Conn) asking(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case methodCallTool, methodGetPrompt, methodReadResource:
+		case methodTaskResult:
+			// A task's questions come on the stream of its tasks/result:
+			// they are the questions of the call that made the task.
+			ctx, end := c.calls.begin(ctx)
+			defer end()
+			return next(ctx, method, req)
 		default:
 			return next(ctx, method, req)
 		}

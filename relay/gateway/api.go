@@ -42,7 +42,6 @@ const (
 type API struct {
 	Auth     agentkeys.Authenticator
 	Sessions *session.Manager
-	Recorder Recorder // nil: calls are not logged
 	// Origins admits browser requests (those with an Origin header); nil
 	// refuses them all.
 	Origins *authn.OriginPolicy
@@ -223,21 +222,9 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	}
 	s := a.Sessions.Session(g.User)
 	server, tool, ok := a.resolve(s, req.Name)
-	if !ok || len(req.Name) > maxToolName {
+	o, found := s.Server(server)
+	if !ok || !found || len(req.Name) > maxToolName {
 		writeError(w, http.StatusNotFound, wire.CodeNotFound, "no such tool on a ready server (names are as GET /api/tools lists them)")
-		return
-	}
-	rec := startRecording(a.Recorder, CallRecord{User: g.User, Agent: g.Agent, KeyID: g.KeyID, Server: server, Kind: KindTool, Name: tool})
-	if !g.AllowsTool(server, tool, req.Name) {
-		rec.done(r.Context(), OutcomeDenied)
-		writeError(w, http.StatusForbidden, "denied", "this key may not call this tool")
-		return
-	}
-	c, err := s.Connection(server)
-	if err != nil {
-		rec.done(r.Context(), OutcomeFailed)
-		we := wireError(err)
-		writeJSON(w, statusOf(we.Code), apiError{Error: *we})
 		return
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())
@@ -248,17 +235,25 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	}
 	run := a.track(g.KeyID, cancel)
 	defer a.untrack(g.KeyID, run)
-	waiting := newWaiter(ctx, nil, nil, 0)
-	ctx = session.WithCaller(ctx, session.Caller{Agent: g.Agent, Tool: tool, Call: "api-" + strconv.FormatUint(a.calls.Add(1), 10), Note: waiting.note})
-	res, err := runTool(ctx, s, c, server, tool, req.Arguments)
-	asked, timedOut := waiting.stop()
-	rec.asked = asked
+	agent := &session.Agent{Name: g.Agent, KeyID: g.KeyID, Label: "api-" + strconv.FormatUint(a.calls.Add(1), 10),
+		Allowed: func() bool { return g.AllowsTool(server, tool, req.Name) }}
+	raw, err := o.CallTool(ctx, session.Caller{Agent: agent}, &mcp.CallToolParams{Name: tool, Arguments: req.Arguments})
+	var res *wire.CallToolResult
+	if err == nil {
+		res, err = o.ToolResult(tool, raw)
+	}
+	a.answerCall(w, ctx, res, err)
+}
+
+// answerCall answers a call of the tool API that ended with res or err
+// (its context ctx).
+func (a *API) answerCall(w http.ResponseWriter, ctx context.Context, res *wire.CallToolResult, err error) {
 	switch {
-	case timedOut:
-		rec.done(r.Context(), OutcomeTimedOut)
-		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: msgTimedOut}}})
+	case errors.Is(err, session.ErrDenied):
+		writeError(w, http.StatusForbidden, "denied", "this key may not call this tool")
+	case errors.Is(err, session.ErrUnanswered):
+		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: err.Error()}}})
 	case err != nil && ctx.Err() != nil:
-		rec.done(r.Context(), OutcomeCancelled)
 		if cause := context.Cause(ctx); cause == errKeyRevoked || cause == errKeyExpired {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)
 			writeError(w, http.StatusUnauthorized, "unauthorized", cause.Error())
@@ -266,33 +261,11 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 		}
 		writeError(w, http.StatusServiceUnavailable, wire.CodeCancelled, "the call was cancelled")
 	case err != nil:
-		rec.done(r.Context(), OutcomeFailed)
 		we := wireError(err)
 		writeJSON(w, statusOf(we.Code), apiError{Error: *we})
-	case res.IsError:
-		rec.done(r.Context(), OutcomeToolError)
-		writeJSON(w, http.StatusOK, res)
 	default:
-		rec.done(r.Context(), OutcomeOK)
 		writeJSON(w, http.StatusOK, res)
 	}
-}
-
-// runTool calls tool of server on c, as a task when it runs only as one,
-// and returns its result as a dashboard shows it (relay/mcpwire).
-func runTool(ctx context.Context, s *session.Session, c session.Connection, server, tool string, args json.RawMessage) (*wire.CallToolResult, error) {
-	p := &mcp.CallToolParams{Name: tool, Arguments: args}
-	var res *mcp.CallToolResult
-	var err error
-	if t, ok := c.(taskRunner); ok && t.TaskRequired(tool) {
-		res, err = t.CallToolTask(ctx, p, nil, nil, nil)
-	} else {
-		res, err = c.CallTool(ctx, p, nil)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s.ToolResult(server, tool, res)
 }
 
 // resolve returns the server and the tool's own name of a tool name as

@@ -16,54 +16,36 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Messages an agent may get from the gateway itself.
-const (
-	msgDenied   = "this agent key may not use that"
-	msgTimedOut = "The server asked a person a question in Switchboard during this call, and nobody answered before the deadline. Ask the person to answer in the Switchboard dashboard, then call again."
-)
+// msgDenied is what an agent gets of a call its grant does not allow.
+const msgDenied = "this agent key may not use that"
+
+// Calls. An agent's tool call, prompt get or resource read runs through the
+// one call path of the server's owner (relay/session), as a person's
+// does: the owner checks the grant (Agent.Allowed), decides on a task,
+// records the call and attributes the questions the server asks during it.
+// The gateway turns the agent's request into a call and the call's end
+// into the agent's answer: the server's result or JSON-RPC error as it is,
+// a tool error with the relay's reason, "waiting for a person" progress
+// meanwhile (waiter.go).
 
 // callTool is the handler of server id's tool name, which grants name agg.
 func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		grant := *v.grant.Load()
-		rec := v.record(grant, id, KindTool, name)
-		if !grant.AllowsTool(id, name, agg) || grant.Expired(time.Now()) {
-			rec.done(ctx, OutcomeDenied)
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgDenied}
-		}
-		up, err := v.connection(id)
-		if err != nil {
-			rec.done(ctx, OutcomeFailed)
-			return toolError(err), nil
+		o, ok := v.user.Server(id)
+		if !ok {
+			return toolError(wire.NewError(wire.CodeNotFound, "no such server")), nil
 		}
 		w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
-		ctx = session.WithCaller(ctx, v.caller(grant, name, w))
-		var progress func(*mcp.ProgressNotificationParams)
-		if w.token != nil {
-			progress = func(p *mcp.ProgressNotificationParams) { w.forward(mcpwire.Progress(p)) }
-		}
+		defer w.stop()
+		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
 		end := v.begin(id, ctx, req.Session)
-		p := &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments}
-		var res *mcp.CallToolResult
-		if t, ok := up.(taskRunner); ok && t.TaskRequired(name) {
-			res, err = t.CallToolTask(ctx, p, progress, nil, nil)
-		} else {
-			res, err = up.CallTool(ctx, p, progress)
-		}
-		end()
-		asked, timedOut := w.stop()
-		rec.asked = asked
+		defer end()
+		res, err := o.CallTool(ctx, c, &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
 		switch {
-		case timedOut:
-			rec.done(ctx, OutcomeTimedOut)
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msgTimedOut}}}, nil
+		case errors.Is(err, session.ErrUnanswered):
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		case err != nil:
-			rec.done(ctx, outcomeOf(ctx, err))
 			return passError(ctx, err)
-		case res.IsError:
-			rec.done(ctx, OutcomeToolError)
-		default:
-			rec.done(ctx, OutcomeOK)
 		}
 		return res, nil
 	}
@@ -72,22 +54,17 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 // getPrompt is the handler of server id's prompt name.
 func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		grant := *v.grant.Load()
-		rec := v.record(grant, id, KindPrompt, name)
-		up, err := v.allowed(grant, id)
+		o, err := v.owner(id)
 		if err != nil {
-			rec.done(ctx, OutcomeDenied)
 			return nil, err
 		}
 		w := newWaiter(ctx, req.Session, nil, 0)
-		ctx = session.WithCaller(ctx, v.caller(grant, name, w))
-		res, err := up.GetPrompt(ctx, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
-		rec.asked, _ = w.stop()
+		defer w.stop()
+		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
+		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
 		if err != nil {
-			rec.done(ctx, outcomeOf(ctx, err))
 			return nil, requestError(ctx, err)
 		}
-		rec.done(ctx, OutcomeOK)
 		return res, nil
 	}
 }
@@ -103,22 +80,17 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 			}
 			uri = own
 		}
-		grant := *v.grant.Load()
-		rec := v.record(grant, id, KindResource, uri)
-		up, err := v.allowed(grant, id)
+		o, err := v.owner(id)
 		if err != nil {
-			rec.done(ctx, OutcomeDenied)
 			return nil, err
 		}
 		w := newWaiter(ctx, req.Session, nil, 0)
-		ctx = session.WithCaller(ctx, v.caller(grant, uri, w))
-		res, err := up.ReadResource(ctx, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
-		rec.asked, _ = w.stop()
+		defer w.stop()
+		c := v.caller(uri, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
+		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
 		if err != nil {
-			rec.done(ctx, outcomeOf(ctx, err))
 			return nil, requestError(ctx, err)
 		}
-		rec.done(ctx, OutcomeOK)
 		if v.only == "" {
 			for _, c := range res.Contents {
 				if c != nil && c.URI != "" {
@@ -130,7 +102,33 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 	}
 }
 
-// allowed returns server id's connection when grant reaches it now.
+// caller is the agent of the view's key calling name, its questions heard
+// by w, the call allowed while allows says its key's grant allows it.
+func (v *view) caller(name string, w *waiter, allows func(agentkeys.Grant) bool) session.Caller {
+	grant := *v.grant.Load()
+	c := session.Caller{Agent: &session.Agent{
+		Name: grant.Agent, KeyID: grant.KeyID, Label: strconv.FormatUint(v.calls.Add(1), 10), Note: w.note,
+		Sampler: agentSampler(grant, w),
+		Allowed: func() bool { g := *v.grant.Load(); return allows(g) && !g.Expired(time.Now()) },
+	}}
+	if w.token != nil {
+		c.Progress = func(p *mcp.ProgressNotificationParams) { w.forward(mcpwire.Progress(p)) }
+	}
+	return c
+}
+
+// owner returns the owner of server id, for a request other than a call.
+func (v *view) owner(id string) (*session.Server, error) {
+	o, ok := v.user.Server(id)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "no such server"}
+	}
+	return o, nil
+}
+
+// allowed returns server id's connection when the key's grant reaches it
+// now, for the requests that are not calls (completions, pings,
+// subscriptions).
 func (v *view) allowed(grant agentkeys.Grant, id string) (upstream, error) {
 	if !grant.AllowsServer(id) || grant.Expired(time.Now()) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgDenied}
@@ -140,11 +138,6 @@ func (v *view) allowed(grant agentkeys.Grant, id string) (upstream, error) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: asWire(err).Message}
 	}
 	return up, nil
-}
-
-// caller is the label of an agent's operation on name.
-func (v *view) caller(grant agentkeys.Grant, name string, w *waiter) session.Caller {
-	return session.Caller{Agent: grant.Agent, Tool: name, Call: strconv.FormatUint(v.calls.Add(1), 10), Note: w.note, Sampler: agentSampler(grant, w)}
 }
 
 // toolError is a failed call as a tool result, which the agent's model sees.
@@ -157,9 +150,12 @@ func toolError(err error) *mcp.CallToolResult {
 const msgURLUnasked = "the server requires a person to open a URL, which the relay could not ask for"
 
 // forAgent is what an agent may see of err: the server's JSON-RPC error as
-// it is, except a -32042 one, whose URLs are for a person; otherwise the
-// relay's reason.
+// it is, except a -32042 one, whose URLs are for a person; invalid params
+// for a call its grant does not allow; otherwise the relay's reason.
 func forAgent(err error) (*jsonrpc.Error, *wire.Error) {
+	if errors.Is(err, session.ErrDenied) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msgDenied}, nil
+	}
 	var ce *conn.Error
 	if errors.As(err, &ce) && ce.RPC != nil {
 		if ce.RPC.Code == mcp.CodeURLElicitationRequired {
@@ -196,14 +192,6 @@ func requestError(ctx context.Context, err error) error {
 		return ctx.Err()
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: we.Message}
-}
-
-// outcomeOf is the recorded outcome of a call that failed with err.
-func outcomeOf(ctx context.Context, err error) wire.Outcome {
-	if ctx.Err() != nil || asWire(err).Code == wire.CodeCancelled {
-		return OutcomeCancelled
-	}
-	return OutcomeFailed
 }
 
 // asWire returns err as a wire error, sanitized.
@@ -290,12 +278,4 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
-}
-
-// taskRunner is what the gateway uses of a connection to call a tool that
-// runs only as an MCP task (a *conn.Conn has it). The relay follows the
-// task itself, so the agent calls it like any tool and gets its result.
-type taskRunner interface {
-	TaskRequired(tool string) bool
-	CallToolTask(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams), created, status func(conn.Task)) (*mcp.CallToolResult, error)
 }

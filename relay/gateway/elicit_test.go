@@ -189,7 +189,7 @@ func TestUnansweredQuestionIsAToolError(t *testing.T) {
 	if !res.IsError || !strings.Contains(text(res), "nobody answered") {
 		t.Errorf("unanswered: %s (isError %v)", text(res), res.IsError)
 	}
-	if recs := r.recs.all(); len(recs) != 1 || recs[0].Outcome != gateway.OutcomeTimedOut {
+	if recs := r.recs.all(); len(recs) != 1 || recs[0].Outcome != wire.OutcomeTimedOut {
 		t.Errorf("records %+v", recs)
 	}
 }

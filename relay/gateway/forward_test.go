@@ -291,7 +291,8 @@ func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
 	fx := samplingfixture.Start(t, samplingfixture.Options{})
 	id := r.add("alice", "sampler", fx.URL())
 	s := r.m.Session("alice")
-	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+	o, _ := s.Server(id)
+	if err := o.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
 		t.Fatal(err)
 	}
 	r.waitReady("alice", id)

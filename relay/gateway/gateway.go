@@ -36,15 +36,12 @@ const (
 	DefaultWaitingEvery = 10 * time.Second
 	// syncDelay gathers a burst of server changes into one sync.
 	syncDelay = 20 * time.Millisecond
-	// listTimeout bounds the listing of one server's lists.
-	listTimeout = 30 * time.Second
 )
 
 // Config builds a [Gateway].
 type Config struct {
 	Sessions *session.Manager        // the users' sessions; required
 	Auth     agentkeys.Authenticator // required
-	Recorder Recorder                // nil records nothing
 	// Origins admits the browser pages that may call the gateway; a request
 	// without an Origin header (not from a browser) passes. Nil refuses
 	// every request that has one.

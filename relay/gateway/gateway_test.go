@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 func TestAgentListsAndCallsOnBothEras(t *testing.T) {
@@ -68,7 +69,7 @@ func TestAgentListsAndCallsOnBothEras(t *testing.T) {
 			}
 
 			recs := r.recs.all()
-			if len(recs) == 0 || recs[0].Agent != "Claude" || recs[0].Name != "echo" || recs[0].Outcome != gateway.OutcomeOK || recs[0].Server != id {
+			if len(recs) == 0 || recs[0].Agent != "Claude" || recs[0].Tool != "echo" || recs[0].Outcome != wire.OutcomeOK || recs[0].Server != id {
 				t.Errorf("records %+v", recs)
 			}
 		})
@@ -376,7 +377,7 @@ func TestRecordedResourceURIIsCapped(t *testing.T) {
 	if len(recs) != 1 {
 		t.Fatalf("records %d, want 1", len(recs))
 	}
-	if n := len(recs[0].Name); n > 4*1024 || strings.ContainsAny(recs[0].Name, "\n\r") {
+	if n := len(recs[0].Tool); n > 4*1024 || strings.ContainsAny(recs[0].Tool, "\n\r") {
 		t.Errorf("recorded a name of %d bytes", n)
 	}
 }

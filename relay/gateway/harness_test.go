@@ -63,22 +63,25 @@ func (k *keys) revoke(key string) {
 	delete(k.grants, sha256.Sum256([]byte(key)))
 }
 
-// records is a Recorder that keeps what it is given.
+// records is an activity log that keeps, in memory, the agents' calls the
+// sessions record.
 type records struct {
 	mu   sync.Mutex
-	recs []gateway.CallRecord
+	recs []wire.AgentCall
 }
 
-func (r *records) Record(_ context.Context, c gateway.CallRecord) {
+// Append implements session.ActivityLog.
+func (r *records) Append(_ string, c wire.AgentCall, shown func(wire.AgentCall)) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.recs = append(r.recs, c)
+	r.mu.Unlock()
+	shown(c)
 }
 
-func (r *records) all() []gateway.CallRecord {
+func (r *records) all() []wire.AgentCall {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]gateway.CallRecord(nil), r.recs...)
+	return append([]wire.AgentCall(nil), r.recs...)
 }
 
 // relay is the relay's sessions with real connections, and the gateway on
@@ -128,11 +131,13 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 			Asker: d.Asker, Modes: d.Modes, Transport: reg.Transport,
 		}, emit)
 	}
+	recs := &records{}
+	cfg.Activity = recs
 	m := session.NewManager(cfg)
-	r := &relay{t: t, m: m, keys: &keys{}, recs: &records{}}
-	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Recorder: r.recs, Logger: logger, WaitingEvery: 50 * time.Millisecond,
+	r := &relay{t: t, m: m, keys: &keys{}, recs: recs}
+	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Logger: logger, WaitingEvery: 50 * time.Millisecond,
 		Limits: limits, MaxSessions: gw.MaxSessions})
-	r.api = &gateway.API{Auth: r.keys, Sessions: m, Recorder: r.recs, Logger: logger, Limits: limits}
+	r.api = &gateway.API{Auth: r.keys, Sessions: m, Logger: logger, Limits: limits}
 	mux := http.NewServeMux()
 	mux.Handle(gateway.Path, r.g)
 	mux.Handle(gateway.ServerPath, r.g)

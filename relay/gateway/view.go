@@ -19,17 +19,11 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// upstream is what the gateway uses of a server's live connection
-// (a *conn.Conn in the relay).
+// upstream is what the gateway uses of a server's live connection for the
+// requests that are not calls (calls go through the server's owner,
+// calls.go). A session's [session.Connection] is one: the compiler checks
+// it where [view.connection] takes one.
 type upstream interface {
-	Capabilities() *mcp.ServerCapabilities
-	ListTools(ctx context.Context) ([]*mcp.Tool, error)
-	ListPrompts(ctx context.Context) ([]*mcp.Prompt, error)
-	ListResources(ctx context.Context) ([]*mcp.Resource, error)
-	ListResourceTemplates(ctx context.Context) ([]*mcp.ResourceTemplate, error)
-	CallTool(ctx context.Context, p *mcp.CallToolParams, progress func(*mcp.ProgressNotificationParams)) (*mcp.CallToolResult, error)
-	GetPrompt(ctx context.Context, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error)
-	ReadResource(ctx context.Context, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error)
 	Complete(ctx context.Context, p *mcp.CompleteParams) (*mcp.CompleteResult, error)
 	Ping(ctx context.Context) (time.Duration, error)
 	HoldSubscription(ctx context.Context, uri string) error
@@ -269,17 +263,13 @@ func (v *view) state(id string) (wire.Server, bool) {
 	return wire.Server{}, false
 }
 
-// connection returns the live connection of server id as an upstream.
+// connection returns the live connection of server id.
 func (v *view) connection(id string) (upstream, error) {
-	c, err := v.user.Connection(id)
-	if err != nil {
-		return nil, err
-	}
-	up, ok := c.(upstream)
+	o, ok := v.user.Server(id)
 	if !ok {
-		return nil, wire.NewError(wire.CodeInternal, "the connection cannot serve agents")
+		return nil, wire.NewError(wire.CodeNotFound, "no such server")
 	}
-	return up, nil
+	return o.Connection()
 }
 
 // sync makes what server id has on the view match the server: its lists
@@ -297,9 +287,11 @@ func (v *view) sync(id string) {
 	}
 	var live upstream
 	if ok && st.State == wire.StateReady && grant.AllowsServer(id) && (v.only == "" || v.only == id) {
-		if up, err := v.connection(id); err == nil {
-			want = v.list(id, up, *grant)
-			live = up
+		if o, found := v.user.Server(id); found {
+			if up, err := o.Connection(); err == nil {
+				want = v.list(id, o, *grant)
+				live = up
+			}
 		}
 	}
 	v.hear(id, live)
@@ -313,21 +305,18 @@ func (v *view) sync(id string) {
 	v.apply(id, have, want)
 }
 
-// list lists what server id exposes on the view, within grant.
-func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
-	ctx, cancel := context.WithTimeout(v.ctx, listTimeout)
-	defer cancel()
-	caps := up.Capabilities()
-	if caps == nil {
-		caps = &mcp.ServerCapabilities{}
-	}
+// list is what server id exposes on the view, within grant: its lists as
+// the server sent them, from the last discovery of its owner o.
+func (v *view) list(id string, o *session.Server, grant agentkeys.Grant) *exposure {
+	lists, caps := o.Lists()
 	e := &exposure{}
+	if lists == nil || caps == nil {
+		return e
+	}
 	if caps.Tools != nil {
-		tools, err := up.ListTools(ctx)
-		v.logFailure(id, "tools", err)
-		names := exposedNames(id, itemNames(tools, func(t *mcp.Tool) string { return t.Name }))
+		names := exposedNames(id, itemNames(lists.Tools, func(t *mcp.Tool) string { return t.Name }))
 		e.tools = map[string]item{}
-		for _, t := range tools {
+		for _, t := range lists.Tools {
 			agg := names[t.Name]
 			if !grant.AllowsTool(id, t.Name, agg) {
 				continue
@@ -338,29 +327,22 @@ func (v *view) list(id string, up upstream, grant agentkeys.Grant) *exposure {
 		}
 	}
 	if caps.Prompts != nil {
-		prompts, err := up.ListPrompts(ctx)
-		v.logFailure(id, "prompts", err)
-		names := exposedNames(id, itemNames(prompts, func(p *mcp.Prompt) string { return p.Name }))
+		names := exposedNames(id, itemNames(lists.Prompts, func(p *mcp.Prompt) string { return p.Name }))
 		e.prompts = map[string]item{}
-		for _, p := range prompts {
+		for _, p := range lists.Prompts {
 			out := *p
 			out.Name = v.nameFor(names[p.Name], p.Name)
 			e.prompts[out.Name] = item{name: p.Name, json: marshal(&out)}
 		}
 	}
 	if caps.Resources != nil {
-		resources, err := up.ListResources(ctx)
-		v.logFailure(id, "resources", err)
-		e.resources = map[string]item{}
-		for _, r := range resources {
+		e.resources, e.templates = map[string]item{}, map[string]item{}
+		for _, r := range lists.Resources {
 			out := *r
 			out.URI = v.uriFor(id, r.URI)
 			e.resources[out.URI] = item{name: r.URI, json: marshal(&out)}
 		}
-		templates, err := up.ListResourceTemplates(ctx)
-		v.logFailure(id, "resource templates", err)
-		e.templates = map[string]item{}
-		for _, t := range templates {
+		for _, t := range lists.Templates {
 			out := *t
 			out.URITemplate = v.uriFor(id, t.URITemplate)
 			e.templates[out.URITemplate] = item{name: t.URITemplate, json: marshal(&out)}
@@ -384,12 +366,6 @@ func (v *view) uriFor(server, uri string) string {
 		return uri
 	}
 	return exposedURI(server, uri)
-}
-
-func (v *view) logFailure(id, list string, err error) {
-	if err != nil {
-		v.g.log.Warn("agent gateway: list failed", "server", id, "list", list, "error", err)
-	}
 }
 
 // apply moves srv from have to want for server id: removes what went, adds

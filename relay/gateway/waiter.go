@@ -27,28 +27,24 @@ type waiter struct {
 	token    any // the agent's progress token; nil: no progress wanted
 	interval time.Duration
 
-	mu       sync.Mutex
-	last     float64
-	sent     bool // a progress notification went out
-	asked    bool
-	out      int // asks shown and not yet settled
-	timedOut bool
-	stopped  bool
-	ticking  chan struct{} // closed to stop the ticker; nil when not ticking
-	tickers  sync.WaitGroup
+	mu      sync.Mutex
+	last    float64
+	sent    bool // a progress notification went out
+	out     int  // asks shown and not yet settled
+	stopped bool
+	ticking chan struct{} // closed to stop the ticker; nil when not ticking
+	tickers sync.WaitGroup
 }
 
 func newWaiter(ctx context.Context, ss *mcp.ServerSession, token any, interval time.Duration) *waiter {
 	return &waiter{ctx: ctx, ss: ss, token: token, interval: interval}
 }
 
-// note hears of an ask; see [session.Caller].
+// note hears of an ask; see [session.Agent].
 func (w *waiter) note(n session.AskNote) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	switch n {
-	case session.AskShown:
-		w.asked = true
+	if n == session.AskShown {
 		w.out++
 		if w.token != nil && w.ticking == nil && !w.stopped && w.interval > 0 {
 			w.ticking = make(chan struct{})
@@ -56,8 +52,6 @@ func (w *waiter) note(n session.AskNote) {
 			go w.tick(w.ticking)
 		}
 		return
-	case session.AskTimedOut:
-		w.timedOut = true
 	}
 	// Settled or timed out: once no ask is out, the call waits no more.
 	if w.out--; w.out <= 0 && w.ticking != nil {
@@ -113,17 +107,14 @@ func (w *waiter) sendLocked(progress, total float64, msg string) {
 	w.ss.NotifyProgress(w.ctx, &mcp.ProgressNotificationParams{ProgressToken: w.token, Progress: progress, Total: total, Message: msg})
 }
 
-// stop ends the waiter: nothing is sent after it returns. It reports
-// whether a person was asked, and whether an ask timed out.
-func (w *waiter) stop() (asked, timedOut bool) {
+// stop ends the waiter: nothing is sent after it returns.
+func (w *waiter) stop() {
 	w.mu.Lock()
 	w.stopped = true
 	if w.ticking != nil {
 		close(w.ticking)
 		w.ticking = nil
 	}
-	asked, timedOut = w.asked, w.timedOut
 	w.mu.Unlock()
 	w.tickers.Wait()
-	return asked, timedOut
 }

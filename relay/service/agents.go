@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/activity"
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
@@ -18,11 +19,12 @@ import (
 // processes (the command line) made to its data directory.
 const DefaultWatchInterval = time.Second
 
-// agentsPart is the agent side of the service: keys, the call log, the tool
-// API, and the watch that applies changes made by the command line.
+// agentsPart is the agent side of the service: keys, the call log (built
+// with the sessions, which record the calls), the tool API, and the watch
+// that applies changes made by the command line.
 type agentsPart struct {
 	keys *agentkeys.Keys
-	log  *gateway.Log
+	log  *activity.Log
 	api  *gateway.API
 	mcp  *gateway.Gateway  // the MCP endpoint
 	auth *agentauth.Server // the endpoint's OAuth authorization server
@@ -31,9 +33,9 @@ type agentsPart struct {
 	done sync.WaitGroup
 }
 
-// initAgents builds the agent keys, the call log, the tool API and the MCP
-// endpoint, registers their dashboard ops on ops and mounts the API and
-// the endpoint on mux.
+// initAgents builds the agent keys, the tool API and the MCP endpoint,
+// registers their dashboard ops and the call log's on dashOps and mounts
+// the API and the endpoint on mux.
 func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *authn.Verifier, origins *authn.OriginPolicy, hc *http.Client) {
 	logger := s.cfg.Logger
 	a := &s.agents
@@ -42,10 +44,9 @@ func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *aut
 	// both routes, built just below.
 	revoked := func(keyID string) { a.api.CloseKey(keyID); a.mcp.CloseKey(keyID) }
 	a.keys = &agentkeys.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Revoked: revoked, Logger: logger}
-	a.log = &gateway.Log{Store: s.store, Sessions: s.sessions, Logger: logger}
 	limits := gateway.NewLimits(rate.Limit(s.cfg.AgentRate), s.cfg.AgentBurst) // one budget per key, on every route
-	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Recorder: a.log, Origins: origins, Logger: logger, Limits: limits}
-	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Recorder: a.log, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits})
+	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Origins: origins, Logger: logger, Limits: limits}
+	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits})
 	a.keys.HandleOps(dashOps)
 	a.log.HandleOps(dashOps)
 	a.auth.HandleOps(dashOps)

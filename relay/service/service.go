@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/activity"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
@@ -123,8 +124,8 @@ func (s *Service) initAuthn() (*authn.Verifier, error) {
 }
 
 // initSessions builds the servers' OAuth, the stdio servers of the
-// configuration, the model and the users' sessions, whose ops it registers
-// on dashOps.
+// configuration, the model, the agent call log and the users' sessions,
+// whose ops it registers on dashOps.
 func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error {
 	cfg := s.cfg
 	auth, err := s.newOAuth(httpClient)
@@ -143,6 +144,7 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 	if err != nil {
 		return err
 	}
+	s.agents.log = &activity.Log{Store: s.store, Logger: cfg.Logger}
 	s.sessions = session.NewManager(session.Config{
 		Store:      s.store,
 		Dial:       s.dialer(httpClient, auth, stdio),
@@ -152,6 +154,7 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 		Auth:       dashboardAuth{auth},
 		Asks:       broker.Config{Timeout: cfg.AskTimeout},
 		Drafter:    drafter,
+		Activity:   s.agents.log,
 		Configured: stdio.list,
 		MaxResult:  cfg.MaxResultBytes,
 	})

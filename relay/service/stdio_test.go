@@ -61,11 +61,11 @@ func awaitReady(t *testing.T, s *session.Session, id string) wire.Server {
 
 func callText(t *testing.T, s *session.Session, id, tool string) string {
 	t.Helper()
-	c, err := s.Connection(id)
-	if err != nil {
-		t.Fatal(err)
+	o, ok := s.Server(id)
+	if !ok {
+		t.Fatalf("no server %s", id)
 	}
-	res, err := c.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(`{}`)}, nil)
+	res, err := o.CallTool(context.Background(), session.Caller{}, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(`{}`)})
 	if err != nil || res.IsError || len(res.Content) != 1 {
 		t.Fatalf("call %s: %+v, %v", tool, res, err)
 	}
@@ -211,7 +211,8 @@ func TestStdioServersDroppedFromTheConfigurationAreForgotten(t *testing.T) {
 	}
 	ann := svc.sessions.Session("ann")
 	awaitReady(t, ann, "stdio-b")
-	if err := ann.SetAskModes(ctx, wire.SetAskModesArgs{Server: "stdio-b", Form: true}); err != nil {
+	b, _ := ann.Server("stdio-b")
+	if err := b.SetAskModes(ctx, wire.SetAskModesArgs{Server: "stdio-b", Form: true}); err != nil {
 		t.Fatalf("ask modes of a configured server: %v", err)
 	}
 	regs, err := svc.store.Servers(ctx, "ann")

@@ -4,60 +4,91 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// The latest agent calls live in the user's state (KindAgentCall changes),
-// so that every dashboard shows an agent's call while it runs and as it
-// ends; the activity log keeps them.
+// Agents' calls. The latest of them live in the user's state
+// (KindAgentCall changes), so that every dashboard shows an agent's call
+// while it runs and as it ends; the activity log ([ActivityLog]) keeps
+// them. A call is shown as running (its Outcome [wire.OutcomeRunning],
+// under an id of its own) from its start, and replaced, in one delta, by
+// the call as the log kept it.
 
-// NoteAgentCall shows a finished agent call in the user's dashboards. The
-// state keeps the latest [wire.MaxLiveAgentCalls]; the call itself is
-// already logged by the caller.
-func (s *Session) NoteAgentCall(c wire.AgentCall) { s.replaceAgentCall("", c) }
-
-// StartAgentCall shows an agent call in progress (its Outcome
-// [wire.OutcomeRunning]) and returns the id under which it shows, for
-// [Session.FinishAgentCall].
-func (s *Session) StartAgentCall(c wire.AgentCall) string {
-	s.mu.Lock()
-	s.runningCalls++
-	c.ID = "running-" + strconv.FormatUint(s.runningCalls, 10)
-	s.mu.Unlock()
-	c.Outcome = wire.OutcomeRunning
-	s.replaceAgentCall("", c)
-	return c.ID
+// ActivityLog keeps agents' calls; relay/activity's *Log is one. It never
+// blocks a call for the store.
+type ActivityLog interface {
+	// Append keeps the ended call c of user, then calls shown with c as
+	// kept (its ID set), or as given when it could not be kept.
+	Append(user string, c wire.AgentCall, shown func(wire.AgentCall))
 }
 
-// FinishAgentCall replaces the running call id with the logged call c, in
-// one delta; an empty id only adds c.
-func (s *Session) FinishAgentCall(id string, c wire.AgentCall) { s.replaceAgentCall(id, c) }
+// maxRecordedName caps the name (or resource URI) of a recorded call,
+// which is kept in the activity log and shown in the dashboards.
+const maxRecordedName = 512
 
-// replaceAgentCall removes call old (if any) and appends c, dropping the
-// oldest calls beyond the bound, and publishes that as one delta.
-func (s *Session) replaceAgentCall(old string, c wire.AgentCall) {
+// showAgentCallLocked shows rc running and returns the id it shows under.
+func (s *Session) showAgentCallLocked(rc *runningCall) string {
+	id := "running-" + strconv.FormatUint(s.calls.Add(1), 10)
+	c := agentCallLocked(rc, wire.OutcomeRunning)
+	c.ID, c.Duration = id, 0
+	s.replaceAgentCallLocked("", c)
+	return id
+}
+
+// recordAgentCall shows that rc ended with outcome and has the log keep
+// it; the call as kept then replaces its running one.
+func (s *Session) recordAgentCall(rc *runningCall, outcome wire.Outcome) {
+	s.mu.Lock()
+	c := agentCallLocked(rc, outcome)
+	s.mu.Unlock()
+	shown := func(kept wire.AgentCall) {
+		if kept.ID == "" {
+			kept.ID = rc.id // not kept: shown under its running id
+		}
+		if kept.ID == "" {
+			return // never shown, never kept
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.replaceAgentCallLocked(rc.id, kept)
+	}
+	if s.m.activity == nil {
+		shown(c)
+		return
+	}
+	s.m.activity.Append(s.user, c, shown)
+}
+
+// agentCallLocked is rc, which ended with outcome, as the log keeps it.
+func agentCallLocked(rc *runningCall, outcome wire.Outcome) wire.AgentCall {
+	a := rc.caller.Agent
+	return wire.AgentCall{
+		Agent: a.Name, KeyID: a.KeyID, Server: rc.o.reg.ID, Tool: wire.Sanitize(rc.name, maxRecordedName),
+		Start: rc.start, Duration: time.Since(rc.start).Milliseconds(), Outcome: outcome, Asked: rc.asked,
+	}
+}
+
+// replaceAgentCallLocked removes call old (if any) and appends c, dropping
+// the oldest calls beyond the bound, and publishes that as one delta.
+func (s *Session) replaceAgentCallLocked(old string, c wire.AgentCall) {
 	b, err := json.Marshal(c)
 	if err != nil {
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var changes []wire.Change
-	if i := slices.IndexFunc(s.agentCalls, func(a wire.AgentCall) bool { return a.ID == old }); old != "" && i >= 0 {
-		changes = append(changes, wire.Change{Kind: wire.KindAgentCall, Server: s.agentCalls[i].Server, Key: old, Remove: true})
-		s.agentCalls = slices.Delete(s.agentCalls, i, i+1)
+	if i := slices.IndexFunc(s.agents, func(a wire.AgentCall) bool { return a.ID == old }); old != "" && i >= 0 {
+		changes = append(changes, wire.Change{Kind: wire.KindAgentCall, Server: s.agents[i].Server, Key: old, Remove: true})
+		s.agents = slices.Delete(s.agents, i, i+1)
 	}
 	changes = append(changes, wire.Change{Kind: wire.KindAgentCall, Server: c.Server, Key: c.ID, Value: b})
-	s.agentCalls = append(s.agentCalls, c)
-	if n := len(s.agentCalls) - wire.MaxLiveAgentCalls; n > 0 {
-		for _, gone := range s.agentCalls[:n] {
+	s.agents = append(s.agents, c)
+	if n := len(s.agents) - wire.MaxLiveAgentCalls; n > 0 {
+		for _, gone := range s.agents[:n] {
 			changes = append(changes, wire.Change{Kind: wire.KindAgentCall, Server: gone.Server, Key: gone.ID, Remove: true})
 		}
-		s.agentCalls = append(s.agentCalls[:0:0], s.agentCalls[n:]...)
+		s.agents = append(s.agents[:0:0], s.agents[n:]...)
 	}
 	s.publishLocked(changes)
 }
-
-// AgentCallID is the id a logged call has on the wire.
-func AgentCallID(id int64) string { return strconv.FormatInt(id, 10) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -21,11 +22,24 @@ func deltaOf(t *testing.T, f wire.Frame) wire.Delta {
 	return d
 }
 
+// agentCall calls the tool t of server id of s for the agent bot.
+func agentCall(t *testing.T, s *Session, id string) {
+	t.Helper()
+	c := Caller{Agent: &Agent{Name: "bot", KeyID: "k1", Label: "1"}}
+	if _, err := owner(t, s, id).CallTool(context.Background(), c, &mcp.CallToolParams{Name: "t"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// withLog is a fixture whose agents' calls the log keeps.
+func withLog(log *memLog) func(*Config) { return func(c *Config) { c.Activity = log } }
+
 func TestAgentCallsInStateAreBoundedAndProportional(t *testing.T) {
-	f := newFixture(t, t.TempDir())
+	f := newFixtureWith(t, t.TempDir(), withLog(&memLog{}))
 	s := f.m.Session("alice")
-	for i := range wire.MaxLiveAgentCalls {
-		s.NoteAgentCall(wire.AgentCall{ID: AgentCallID(int64(i + 1)), Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
+	id := addServer(t, s, "s1", "http://127.0.0.1:9/mcp")
+	for range wire.MaxLiveAgentCalls {
+		agentCall(t, s, id)
 	}
 	sub := s.Subscribe(wire.Hello{})
 	var mirror wire.Snapshot
@@ -35,19 +49,21 @@ func TestAgentCallsInStateAreBoundedAndProportional(t *testing.T) {
 	if len(mirror.AgentCalls) != wire.MaxLiveAgentCalls {
 		t.Fatalf("snapshot has %d calls, want %d", len(mirror.AgentCalls), wire.MaxLiveAgentCalls)
 	}
-	s.NoteAgentCall(wire.AgentCall{ID: "101", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeFailed})
-	d := deltaOf(t, next(t, sub))
-	if len(d.Changes) != 2 || d.Changes[0].Key != "101" || !d.Changes[1].Remove || d.Changes[1].Key != "1" {
-		t.Fatalf("changes %+v, want the new call and the oldest removed", d.Changes)
+	agentCall(t, s, id)
+	started, ended := deltaOf(t, next(t, sub)), deltaOf(t, next(t, sub))
+	if len(started.Changes) != 2 || started.Changes[0].Remove || !started.Changes[1].Remove || started.Changes[1].Key != "1" {
+		t.Fatalf("start: %+v, want the running call and the oldest removed", started.Changes)
 	}
-	for _, c := range d.Changes {
-		if err := mirror.Apply(c); err != nil {
-			t.Fatal(err)
-		}
+	running := started.Changes[0].Key
+	if len(ended.Changes) != 2 || !ended.Changes[0].Remove || ended.Changes[0].Key != running || ended.Changes[1].Key != "101" {
+		t.Fatalf("end: %+v, want the running call replaced by call 101", ended.Changes)
+	}
+	if err := mirror.ApplyAll(append(started.Changes, ended.Changes...)); err != nil {
+		t.Fatal(err)
 	}
 	now, _ := s.Snapshot()
 	if len(mirror.AgentCalls) != len(now.AgentCalls) || mirror.AgentCalls[0].ID != "2" || mirror.AgentCalls[len(mirror.AgentCalls)-1].ID != "101" {
-		t.Errorf("mirror after the delta: %d calls from %s, want the session's %d from 2 to 101",
+		t.Errorf("mirror after the deltas: %d calls from %s, want the session's %d from 2 to 101",
 			len(mirror.AgentCalls), mirror.AgentCalls[0].ID, len(now.AgentCalls))
 	}
 }
@@ -111,48 +127,62 @@ func TestSyncFollowsRegistrationsMadeElsewhere(t *testing.T) {
 	if err := f.m.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	s.NoteAgentCall(wire.AgentCall{ID: "1"})
-	if d := deltaOf(t, next(t, sub)); d.Changes[0].Kind != wire.KindAgentCall {
+	if err := s.SetRoots(context.Background(), []wire.Root{{URI: "file:///tmp", Name: "tmp"}}); err != nil {
+		t.Fatal(err)
+	}
+	if d := deltaOf(t, next(t, sub)); d.Changes[0].Kind != wire.KindRoots {
 		t.Errorf("a sync without changes sent %+v", d.Changes)
 	}
 }
 
 func TestFinishedAgentCallReplacesTheRunningOneInOneDelta(t *testing.T) {
-	f := newFixture(t, t.TempDir())
+	log := &memLog{}
+	f := newFixtureWith(t, t.TempDir(), withLog(log))
 	s := f.m.Session("alice")
+	id := addServer(t, s, "s1", "http://127.0.0.1:9/mcp")
+	release := make(chan struct{})
+	f.conn(id).call = func(context.Context, string) (*mcp.CallToolResult, error) {
+		<-release
+		return &mcp.CallToolResult{}, nil
+	}
 	sub := s.Subscribe(wire.Hello{})
 	snapshotOf(t, sub)
-	id := s.StartAgentCall(wire.AgentCall{Agent: "bot", Server: "s1", Tool: "t"})
+	done := make(chan struct{})
+	go func() { agentCall(t, s, id); close(done) }()
 	d := deltaOf(t, next(t, sub))
 	var a wire.AgentCall
-	if len(d.Changes) != 1 || json.Unmarshal(d.Changes[0].Value, &a) != nil || a.ID != id || a.Outcome != wire.OutcomeRunning {
+	if len(d.Changes) != 1 || json.Unmarshal(d.Changes[0].Value, &a) != nil || a.ID != d.Changes[0].Key || a.Outcome != wire.OutcomeRunning || a.Agent != "bot" || a.Tool != "t" {
 		t.Fatalf("start: %+v", d.Changes)
 	}
-	s.FinishAgentCall(id, wire.AgentCall{ID: "42", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
+	close(release)
+	<-done
 	d = deltaOf(t, next(t, sub))
-	if len(d.Changes) != 2 || !d.Changes[0].Remove || d.Changes[0].Key != id || d.Changes[1].Key != "42" {
-		t.Fatalf("finish: %+v, want the running call removed and call 42 put", d.Changes)
+	if len(d.Changes) != 2 || !d.Changes[0].Remove || d.Changes[0].Key != a.ID || d.Changes[1].Key != "1" {
+		t.Fatalf("end: %+v, want the running call removed and call 1 put", d.Changes)
 	}
 	snap, _ := s.Snapshot()
-	if len(snap.AgentCalls) != 1 || snap.AgentCalls[0].ID != "42" {
-		t.Errorf("state holds %+v, want call 42 only", snap.AgentCalls)
+	if len(snap.AgentCalls) != 1 || snap.AgentCalls[0].ID != "1" || snap.AgentCalls[0].Outcome != wire.OutcomeOK {
+		t.Errorf("state holds %+v, want call 1 only, ok", snap.AgentCalls)
+	}
+	if len(log.calls) != 1 || log.calls[0].Server != id || log.calls[0].KeyID != "k1" {
+		t.Errorf("the log kept %+v", log.calls)
 	}
 }
 
 func TestAgentCallsAreNoServerChangeForWatchers(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
+	s1 := addServer(t, s, "s1", "http://127.0.0.1:9/mcp")
 	var mu sync.Mutex
 	heard := map[string]int{}
 	stop := s.Watch(func(server string) { mu.Lock(); heard[server]++; mu.Unlock() })
 	defer stop()
-	running := s.StartAgentCall(wire.AgentCall{Agent: "bot", Server: "s1", Tool: "t"})
-	s.FinishAgentCall(running, wire.AgentCall{ID: "1", Agent: "bot", Server: "s1", Tool: "t", Outcome: wire.OutcomeOK})
-	id := addServer(t, s, "added", "http://127.0.0.1:9/mcp")
+	agentCall(t, s, s1)
+	id := addServer(t, s, "added", "http://127.0.0.1:9/other")
 	mu.Lock()
 	defer mu.Unlock()
-	if heard["s1"] != 0 {
-		t.Errorf("an agent's call on s1 told the watchers %d times that s1 changed", heard["s1"])
+	if heard[s1] != 0 {
+		t.Errorf("an agent's call on s1 told the watchers %d times that s1 changed", heard[s1])
 	}
 	if heard[id] == 0 {
 		t.Error("adding a server did not tell the watchers")

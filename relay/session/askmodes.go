@@ -20,21 +20,22 @@ const settingTimeout = 5 * time.Second
 // defaultAskModes are the modes of a server nobody changed.
 var defaultAskModes = wire.AskModes{Form: true, URL: true, Sampling: wire.SamplingAsk}
 
-// Asking returns what a connection to reg needs to put its server's asks
-// before reg's user: an asker bound to the server, and the modes to
-// advertise, as set with [Session.SetAskModes]. The session calls it to
-// load a [Dial].
-func (m *Manager) Asking(reg store.Server) (conn.Asker, conn.AskModes) {
-	s := m.Session(reg.User)
+// asking returns what a connection to reg needs to put its server's asks
+// before the person: an asker bound to the server, and the modes to
+// advertise, as set with [Server.SetAskModes]. It loads a [Dial].
+func (o *Server) asking(reg store.Server) (conn.Asker, conn.AskModes) {
+	s, m := o.s, o.s.m
 	modes := m.readAskModes(reg.User, reg.ID)
-	drafter := m.currentDrafter()
+	drafter := m.drafter
 	if modes.Sampling == wire.SamplingModel && drafter == nil {
 		modes.Sampling = wire.SamplingAsk // the model is no longer configured
 	}
 	if drafter != nil {
 		modes.Model = drafter.Name()
 	}
-	s.recordModes(reg.ID, modes)
+	s.mu.Lock()
+	o.modes = modes // the connection's next state shows them
+	s.mu.Unlock()
 	asker := serverAsker{b: s.broker, server: reg.ID, name: reg.Name, sampling: modes.Sampling, drafter: drafter, modelSlots: s.modelSlots,
 		log: m.logger.With("user", reg.User, "server", reg.ID)}
 	return asker, conn.AskModes{Form: modes.Form, URL: modes.URL, Sampling: modes.Sampling != wire.SamplingOff}
@@ -68,57 +69,42 @@ func decodeAskModes(value string) wire.AskModes {
 	return modes
 }
 
-// recordModes notes the modes offered to server id, for the dashboard; the
-// connection's next state carries them.
-func (s *Session) recordModes(id string, modes wire.AskModes) {
-	s.mu.Lock()
-	if e, ok := s.servers[id]; ok {
-		e.modes = modes
-	}
-	s.mu.Unlock()
-}
-
 // handleAskModeOps registers the op that sets a server's ask modes.
 func (m *Manager) handleAskModeOps(mux *ops.Mux) {
-	mux.Handle(wire.OpSetAskModes, on(m, func(ctx context.Context, s *Session, a wire.SetAskModesArgs) (any, error) {
-		return struct{}{}, s.SetAskModes(ctx, a)
+	mux.Handle(wire.OpSetAskModes, onOwner(m, func(ctx context.Context, o *Server, a wire.SetAskModesArgs) (any, error) {
+		return struct{}{}, o.SetAskModes(ctx, a)
 	}))
 }
 
-// SetAskModes changes the kinds of asks server a.Server may raise, persists
+// SetAskModes changes the kinds of asks the server may raise, persists
 // them and reconnects the server, since they are advertised when a session
 // starts.
-func (s *Session) SetAskModes(ctx context.Context, a wire.SetAskModesArgs) error {
+func (o *Server) SetAskModes(ctx context.Context, a wire.SetAskModesArgs) error {
+	s := o.s
 	if a.Sampling == "" {
 		a.Sampling = wire.SamplingAsk
 	}
 	if err := checkSampling(a.Sampling); err != nil {
 		return err
 	}
-	if a.Sampling == wire.SamplingModel && s.m.currentDrafter() == nil {
+	if a.Sampling == wire.SamplingModel && s.m.drafter == nil {
 		return wire.NewError(wire.CodeNotConfigured, "no model is configured: "+howToConfigureModel)
 	}
 	s.redial.Lock()
 	defer s.redial.Unlock()
-	s.mu.Lock()
-	e, ok := s.servers[a.Server]
-	s.mu.Unlock()
-	if !ok {
-		return wire.NewError(wire.CodeNotFound, "no such server")
-	}
 	b, _ := json.Marshal(wire.AskModes{Form: a.Form, URL: a.URL, Sampling: a.Sampling}) // always marshals
-	if err := s.m.store.SetAskModes(ctx, s.user, a.Server, string(b)); err != nil {
-		s.m.logger.Error("store ask modes", "user", s.user, "server", a.Server, "err", err)
+	if err := s.m.store.SetAskModes(ctx, s.user, o.reg.ID, string(b)); err != nil {
+		s.m.logger.Error("store ask modes", "user", s.user, "server", o.reg.ID, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not save the ask modes")
 	}
 	s.mu.Lock()
-	old := e.conn
-	e.conn = nil
+	old := o.conn
+	o.conn = nil
 	s.mu.Unlock()
 	if old != nil {
 		old.Close()
 	}
-	s.connect(e)
+	o.connect()
 	return nil
 }
 

@@ -2,10 +2,8 @@ package session
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
-	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,10 +16,13 @@ import (
 )
 
 // Asks are a server's requests for a person (elicitation forms, consent to
-// open a URL, sampling). Each session has a broker that holds them while they wait;
-// the session holds them as the dashboards see them: in the snapshot, in
-// arrival order, and changed by KindAsk deltas, so that every dashboard of
-// the user shows them, and one that reloads or reconnects shows them again.
+// open a URL, sampling). Each session has a broker that holds them while
+// they wait (the user's cap on pending asks, first answer wins, timeouts);
+// each server's owner holds its asks as the dashboards see them: in the
+// snapshot, in arrival order, and changed by KindAsk deltas, so that every
+// dashboard of the user shows them, and one that reloads or reconnects
+// shows them again. A server removed takes its shown asks with it, and its
+// connection, closing, withdraws them from the broker.
 
 // newBroker is the broker of session s.
 func (m *Manager) newBroker(s *Session) *broker.Broker {
@@ -115,46 +116,29 @@ func (k askSink) PutAsk(a wire.Ask) bool { return k.s.putAsk(a) }
 // RemoveAsk implements [broker.Sink].
 func (k askSink) RemoveAsk(id string) { k.s.removeAsk(id) }
 
-// putAsk shows a, or its new state, on every dashboard; it reports false
-// when a's server is gone or the session closed.
+// putAsk shows a, or its new state, on every dashboard, with its server's
+// asks; it reports false when a's server is gone or the session closed.
 func (s *Session) putAsk(a wire.Ask) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || s.servers[a.Server] == nil {
+	o := s.servers[a.Server]
+	if s.closed || o == nil {
 		return false
 	}
-	if i := s.askIndexLocked(a.ID); i >= 0 {
-		s.asks[i] = a
-	} else {
-		s.asks = append(s.asks, a)
-	}
-	b, _ := json.Marshal(a) // a wire.Ask always marshals
-	s.publishLocked([]wire.Change{{Kind: wire.KindAsk, Server: a.Server, Key: a.ID, Value: b}})
+	o.putAskLocked(a)
 	return true
 }
 
-// removeAsk takes the ask id off every dashboard.
+// removeAsk takes the ask id off every dashboard; an ask gone with its
+// server is gone already.
 func (s *Session) removeAsk(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.askIndexLocked(id)
-	if i < 0 {
-		return // gone with its server
+	for _, o := range s.servers {
+		if o.removeAskLocked(id) {
+			return
+		}
 	}
-	a := s.asks[i]
-	s.asks = slices.Delete(s.asks, i, i+1)
-	s.publishLocked([]wire.Change{{Kind: wire.KindAsk, Server: a.Server, Key: id, Remove: true}})
-}
-
-func (s *Session) askIndexLocked(id string) int {
-	return slices.IndexFunc(s.asks, func(a wire.Ask) bool { return a.ID == id })
-}
-
-// dropAsksLocked forgets the asks of a removed server: the server's removal
-// removes them on the dashboards too. Its connection, closing, withdraws them
-// from the broker.
-func (s *Session) dropAsksLocked(server string) {
-	s.asks = slices.DeleteFunc(s.asks, func(a wire.Ask) bool { return a.Server == server })
 }
 
 // handleAskOps registers the ops on asks: answer, dismiss, complete, draft

@@ -15,7 +15,6 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
-	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -151,10 +150,9 @@ func formParams() *mcp.ElicitParams {
 	return &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: json.RawMessage(nameForm)}
 }
 
-// askerFor returns the asker a connection to server id gets.
-func askerFor(f *fixture, user, id, name string) conn.Asker {
-	asker, _ := f.m.Asking(store.Server{User: user, ID: id, Name: name})
-	return asker
+// askerFor returns the asker the connection to server id was given.
+func askerFor(f *fixture, _, id, _ string) conn.Asker {
+	return f.conn(id).dial.Asker
 }
 
 func TestElicitationFirstAnswerWins(t *testing.T) {
@@ -327,15 +325,12 @@ func TestAskModesArePersistedPerServer(t *testing.T) {
 	ctx := context.Background()
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	other := addServer(t, s, "other", "http://127.0.0.1:9/other")
-	modes := func(f *fixture, server string) conn.AskModes {
-		_, m := f.m.Asking(store.Server{User: "alice", ID: server, Name: "x"})
-		return m
-	}
+	modes := func(f *fixture, server string) conn.AskModes { return f.conn(server).dial.Modes }
 	if got := modes(f, id); got != conn.AllAskModes {
 		t.Fatalf("default modes %+v, want all", got)
 	}
 	before := f.conn(id)
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true, Sampling: wire.SamplingOff}); err != nil {
+	if err := owner(t, s, id).SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true, Sampling: wire.SamplingOff}); err != nil {
 		t.Fatal(err)
 	}
 	before.mu.Lock()
@@ -352,16 +347,16 @@ func TestAskModesArePersistedPerServer(t *testing.T) {
 	if got := modes(f, id); got != (conn.AskModes{Form: true}) {
 		t.Errorf("modes after narrowing %+v, want form only, no sampling", got)
 	}
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: other}); err != nil {
+	if err := owner(t, s, other).SetAskModes(ctx, wire.SetAskModesArgs{Server: other}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: "nope", Form: true}); err == nil {
+	if _, err := runOp(t, s, wire.OpSetAskModes, wire.SetAskModesArgs{Server: "nope", Form: true}); err == nil {
 		t.Error("modes set for an unknown server")
 	}
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Sampling: wire.SamplingModel}); wireCode(err) != wire.CodeNotConfigured {
+	if err := owner(t, s, id).SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Sampling: wire.SamplingModel}); wireCode(err) != wire.CodeNotConfigured {
 		t.Errorf("model mode without a model: %v, want %s", err, wire.CodeNotConfigured)
 	}
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Sampling: "sometimes"}); wireCode(err) != wire.CodeBadRequest {
+	if err := owner(t, s, id).SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Sampling: "sometimes"}); wireCode(err) != wire.CodeBadRequest {
 		t.Errorf("an unknown sampling mode: %v, want %s", err, wire.CodeBadRequest)
 	}
 
@@ -384,7 +379,7 @@ func TestRemovingAServerForgetsItsAskModes(t *testing.T) {
 	s := f.m.Session("alice")
 	ctx := context.Background()
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
+	if err := owner(t, s, id).SetAskModes(ctx, wire.SetAskModesArgs{Server: id, Form: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.RemoveServer(ctx, id); err != nil {

@@ -50,24 +50,24 @@ func (m *Manager) handleAuthOps(mux *ops.Mux) {
 // onOAuthServer is the handler that runs do on a connected server that is
 // not one of the operator's (OAuth is for HTTP servers a person added).
 func onOAuthServer[A interface{ ServerID() string }](m *Manager, do func(ctx context.Context, s *Session, args A) (any, error)) ops.Handler {
-	return on(m, func(ctx context.Context, s *Session, args A) (any, error) {
-		if err := s.refuseOnConfigured(args.ServerID(), "authorized with OAuth"); err != nil {
+	return onOwner(m, func(ctx context.Context, o *Server, args A) (any, error) {
+		if reg := o.registration(); isConfigured(reg) {
+			return nil, refuseConfigured(reg, "authorized with OAuth")
+		}
+		if _, err := o.Connection(); err != nil {
 			return nil, err
 		}
-		if _, err := s.connection(args.ServerID()); err != nil {
-			return nil, err
-		}
-		return do(ctx, s, args)
+		return do(ctx, o.s, args)
 	})
 }
 
-// forgetAuth deletes the OAuth state of a removed server.
-func (s *Session) forgetAuth(ctx context.Context, id string) {
-	if s.m.auth == nil {
+// forgetAuth deletes the OAuth state of user's removed server id.
+func (m *Manager) forgetAuth(ctx context.Context, user, id string) {
+	if m.auth == nil {
 		return
 	}
-	if err := s.m.auth.Forget(ctx, s.user, id); err != nil {
-		s.m.logger.Error("forget oauth", "user", s.user, "server", id, "err", err)
+	if err := m.auth.Forget(ctx, user, id); err != nil {
+		m.logger.Error("forget oauth", "user", user, "server", id, "err", err)
 	}
 }
 

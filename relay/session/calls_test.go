@@ -194,7 +194,7 @@ func TestServerRemovedElsewhereTakesItsCallsAndJournal(t *testing.T) {
 	fr, _ := wire.Op("op-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "block", Call: "call-1"})
 	sub.HandleOp(fr)
 	<-started
-	s.addLog(id, wire.LogEntry{Level: "info", Data: json.RawMessage(`"hello"`)})
+	owner(t, s, id).addLog(wire.LogEntry{Level: "info", Data: json.RawMessage(`"hello"`)})
 
 	other, err := store.Open(context.Background(), dir)
 	if err != nil {
@@ -215,10 +215,10 @@ func TestServerRemovedElsewhereTakesItsCallsAndJournal(t *testing.T) {
 	for fr := next(t, sub); fr.ID != "op-1"; fr = next(t, sub) {
 	}
 	s.mu.Lock()
-	running, journal := len(s.running), s.journals[id]
+	running, kept := s.running, s.servers[id] != nil
 	s.mu.Unlock()
-	if journal != nil {
-		t.Error("the removed server's journal is kept")
+	if snap, _ := s.Snapshot(); kept || snap.JournalOf(id) != nil {
+		t.Error("the removed server's owner or journal is kept")
 	}
 	if running != 0 {
 		t.Errorf("%d calls still running on the removed server", running)

@@ -44,7 +44,7 @@ func (s *Session) startConfigured() {
 	ctx, cancel := context.WithTimeout(context.Background(), configuredTimeout)
 	defer cancel()
 	stored := s.forgetUnconfigured(ctx)
-	var added []*entry
+	var added []*Server
 	for _, c := range s.m.configured {
 		reg := store.Server{User: s.user, ID: c.ID, Name: c.Name, Transport: wire.TransportStdio}
 		if old, ok := stored[c.ID]; ok {
@@ -60,12 +60,12 @@ func (s *Session) startConfigured() {
 		reg.CreatedAt = time.Now()
 		s.mu.Lock()
 		if _, ok := s.servers[c.ID]; !ok && !s.closed {
-			added = append(added, s.addEntryLocked(reg))
+			added = append(added, s.newServerLocked(reg))
 		}
 		s.mu.Unlock()
 	}
-	for _, e := range added {
-		s.connect(e)
+	for _, o := range added {
+		o.connect()
 	}
 }
 
@@ -91,20 +91,8 @@ func (s *Session) forgetUnconfigured(ctx context.Context) map[string]store.Serve
 			s.m.logger.Error("delete unconfigured server", "user", s.user, "server", r.ID, "err", err)
 			continue
 		}
-		s.forgetAuth(ctx, r.ID)
+		s.m.forgetAuth(ctx, s.user, r.ID)
 		s.m.logger.Info("configured server gone from the configuration", "user", s.user, "server", r.ID)
 	}
 	return kept
-}
-
-// refuseOnConfigured is the refusal of an op (what: "authorized with
-// OAuth") on server id when it is one of the operator's, or nil.
-func (s *Session) refuseOnConfigured(id, what string) error {
-	s.mu.Lock()
-	e, ok := s.servers[id]
-	s.mu.Unlock()
-	if ok && isConfigured(e.reg) {
-		return refuseConfigured(e.reg, what)
-	}
-	return nil
 }

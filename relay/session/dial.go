@@ -4,6 +4,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/servercfg"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Dial is everything a connection to one server needs, loaded by the
@@ -42,14 +43,52 @@ type dialed struct {
 }
 
 // Close implements [Connection].
-func (d dialed) Close() error {
+func (d *dialed) Close() error {
 	d.edge.stop()
 	return d.Connection.Close()
 }
 
+// connect dials o's server outside the lock (the dialer may report at
+// once). A dial that a later one superseded (a change of ask modes while
+// it ran) closes its connection instead of installing it, and its reports
+// are ignored, so that only one connection per server is ever alive.
+func (o *Server) connect() {
+	s := o.s
+	s.mu.Lock()
+	o.dials++
+	dial, reg := o.dials, o.reg
+	s.mu.Unlock()
+	switch {
+	case reg.Disconnected:
+		o.update(dial, wire.Server{State: wire.StateFailed}, nil, nil)
+		return
+	case reg.SecretsErr != nil:
+		s.m.logger.Error("server secrets", "user", s.user, "server", reg.ID, "err", reg.SecretsErr)
+		o.update(dial, wire.Server{State: wire.StateFailed, Error: errSecretsLost}, nil, nil)
+		return
+	}
+	ed := s.m.newEdge(s.m.logger.With("user", s.user, "server", reg.ID))
+	c := &dialed{s.m.dial(o.dialFor(reg), func(st conn.State) { o.update(dial, ed.server(st), st.Init, st.Lists) }), ed}
+	s.mu.Lock()
+	installed := !o.closed && !s.closed && o.dials == dial
+	old := o.conn
+	if installed {
+		o.conn, old = c, nil
+	}
+	s.mu.Unlock()
+	if !installed { // removed, closed or superseded while dialing
+		c.Close()
+		return
+	}
+	if old != nil {
+		old.Close()
+	}
+	o.syncClient()
+}
+
 // dialFor loads what a connection to reg needs. It reads the store, so it
 // runs outside the session's lock.
-func (m *Manager) dialFor(reg store.Server) Dial {
-	asker, modes := m.Asking(reg)
-	return Dial{Reg: reg, Asker: asker, Modes: modes, Client: m.ClientFeatures(reg), Subscriptions: m.Subscriptions(reg)}
+func (o *Server) dialFor(reg store.Server) Dial {
+	asker, modes := o.asking(reg)
+	return Dial{Reg: reg, Asker: asker, Modes: modes, Client: o.clientFeatures(), Subscriptions: o.s.m.subscriptions(reg)}
 }

@@ -13,7 +13,7 @@ import (
 // Forwarding sampling to an agent ([wire.OpForwardAsk]): a sampling ask
 // raised during an agent's call, whose key and client allow it, may be
 // handed on the person's click to the agent's own client; its reply is the
-// answer. When the [Caller] of the call that raised a sampling request has
+// answer. When the [Agent] whose call raised a sampling request has
 // an [AgentSampler] able to take it (with tools, if the request offers
 // tools), the ask has Forward set and the broker keeps a forward with it.
 // Nothing is sent to the agent until someone calls it: the person's click.
@@ -68,7 +68,9 @@ func (s *Session) forwardAsk(ctx context.Context, args wire.AskArgs) (any, error
 	if err != nil {
 		return nil, err
 	}
-	s.noteActivity(a.Server, wire.ActivitySamplingForwarded, forwardedText(a))
+	if o, ok := s.Server(a.Server); ok {
+		o.noteActivity(wire.ActivitySamplingForwarded, forwardedText(a))
+	}
 	return struct{}{}, nil
 }
 

@@ -48,42 +48,14 @@ func (j *journal) view(server string) wire.Journal {
 	}
 }
 
-// journalsLocked lists the non-empty journals in server order.
-func (s *Session) journalsLocked() []wire.Journal {
-	var out []wire.Journal
-	for _, id := range s.order {
-		if j := s.journals[id]; j != nil && (len(j.logs) > 0 || len(j.activity) > 0) {
-			out = append(out, j.view(id))
-		}
-	}
-	return out
-}
-
-// journalLocked returns the journal of a registered server, creating it;
-// nil when the server is gone or the session closed.
-func (s *Session) journalLocked(server string) *journal {
-	if s.closed || s.servers[server] == nil {
-		return nil
-	}
-	if s.journals == nil {
-		s.journals = map[string]*journal{}
-	}
-	j := s.journals[server]
-	if j == nil {
-		j = &journal{}
-		s.journals[server] = j
-	}
-	return j
-}
-
-// addLog records a log message of server.
-func (s *Session) addLog(server string, e wire.LogEntry) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	j := s.journalLocked(server)
-	if j == nil {
+// addLog records a log message of the server.
+func (o *Server) addLog(e wire.LogEntry) {
+	o.s.mu.Lock()
+	defer o.s.mu.Unlock()
+	if o.closed {
 		return
 	}
+	j := &o.journal
 	j.logN++
 	e.N = j.logN
 	if len(j.logs) >= wire.MaxLogs {
@@ -91,19 +63,19 @@ func (s *Session) addLog(server string, e wire.LogEntry) {
 		j.logsDropped++
 	}
 	j.logs = append(j.logs, e)
-	s.gatherLocked(wire.KindLog, server, e.N, e)
+	o.s.gatherLocked(wire.KindLog, o.reg.ID, e.N, e)
 }
 
-// noteActivity records one notification of server: kind is one of the
+// noteActivity records one notification of the server: kind is one of the
 // wire.Activity kinds, text says what happened in words (cut to
-// wire.MaxActivityText). Any part of the session may call it.
-func (s *Session) noteActivity(server string, kind wire.ActivityKind, text string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	j := s.journalLocked(server)
-	if j == nil {
+// wire.MaxActivityText).
+func (o *Server) noteActivity(kind wire.ActivityKind, text string) {
+	o.s.mu.Lock()
+	defer o.s.mu.Unlock()
+	if o.closed {
 		return
 	}
+	j := &o.journal
 	j.activityN++
 	a := wire.Activity{N: j.activityN, Time: time.Now(), Kind: kind, Text: wire.Sanitize(text, activityMaxLen)}
 	if len(j.activity) >= wire.MaxActivity {
@@ -111,7 +83,7 @@ func (s *Session) noteActivity(server string, kind wire.ActivityKind, text strin
 		j.actsDrop++
 	}
 	j.activity = append(j.activity, a)
-	s.gatherLocked(wire.KindActivity, server, a.N, a)
+	o.s.gatherLocked(wire.KindActivity, o.reg.ID, a.N, a)
 }
 
 // gatherLocked adds the change putting v to those waiting for the flush.
@@ -149,53 +121,43 @@ func (s *Session) takeGatheredLocked(changes []wire.Change) []wire.Change {
 	return out
 }
 
-// clearJournal empties the logs (kind wire.KindLog) or activity of server.
-func (s *Session) clearJournal(server string, kind wire.ChangeKind) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.servers[server] == nil {
-		return wire.NewError(wire.CodeNotFound, "no such server")
+// clearJournal empties the server's logs (kind wire.KindLog) or activity.
+func (o *Server) clearJournal(kind wire.ChangeKind) {
+	o.s.mu.Lock()
+	defer o.s.mu.Unlock()
+	if kind == wire.KindLog {
+		o.journal.logs, o.journal.logsDropped = nil, 0
+	} else {
+		o.journal.activity, o.journal.actsDrop = nil, 0
 	}
-	if j := s.journals[server]; j != nil {
-		if kind == wire.KindLog {
-			j.logs, j.logsDropped = nil, 0
-		} else {
-			j.activity, j.actsDrop = nil, 0
-		}
-	}
-	s.publishLocked([]wire.Change{{Kind: kind, Server: server, Remove: true}})
-	return nil
-}
-
-// dropJournalLocked forgets a removed server's journal and its gathered
-// changes: the server's removal removes them on the dashboards.
-func (s *Session) dropJournalLocked(server string) {
-	delete(s.journals, server)
-	s.gathered = slices.DeleteFunc(s.gathered, func(c wire.Change) bool { return c.Server == server })
+	o.s.publishLocked([]wire.Change{{Kind: kind, Server: o.reg.ID, Remove: true}})
 }
 
 // handleJournalOps registers the ops on a server's logs and activity.
 func (m *Manager) handleJournalOps(mux *ops.Mux) {
-	mux.Handle(wire.OpSetLogLevel, on(m, func(ctx context.Context, s *Session, a wire.SetLogLevelArgs) (any, error) {
-		return struct{}{}, s.SetLogLevel(ctx, a.Server, a.Level)
+	mux.Handle(wire.OpSetLogLevel, onOwner(m, func(ctx context.Context, o *Server, a wire.SetLogLevelArgs) (any, error) {
+		return struct{}{}, o.SetLogLevel(ctx, a.Level)
 	}))
-	mux.Handle(wire.OpClearLogs, on(m, func(_ context.Context, s *Session, a wire.ServerArgs) (any, error) {
-		return struct{}{}, s.clearJournal(a.Server, wire.KindLog)
+	mux.Handle(wire.OpClearLogs, onOwner(m, func(_ context.Context, o *Server, _ wire.ServerArgs) (any, error) {
+		o.clearJournal(wire.KindLog)
+		return struct{}{}, nil
 	}))
-	mux.Handle(wire.OpClearActivity, on(m, func(_ context.Context, s *Session, a wire.ServerArgs) (any, error) {
-		return struct{}{}, s.clearJournal(a.Server, wire.KindActivity)
+	mux.Handle(wire.OpClearActivity, onOwner(m, func(_ context.Context, o *Server, _ wire.ServerArgs) (any, error) {
+		o.clearJournal(wire.KindActivity)
+		return struct{}{}, nil
 	}))
 }
 
-// SetLogLevel keeps the level of log messages asked of server id (empty for
-// none) and asks the server for it now if it is connected, and again on
-// every connection.
-func (s *Session) SetLogLevel(ctx context.Context, id, level string) error {
+// SetLogLevel keeps the level of log messages asked of the server (empty
+// for none) and asks the server for it now if it is connected, and again
+// on every connection.
+func (o *Server) SetLogLevel(ctx context.Context, level string) error {
+	s := o.s
 	if level != "" && wire.LevelRank(level) < 0 {
 		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("%q is not a log level; use one of debug, info, notice, warning, error, critical, alert, emergency", wire.Sanitize(level, 20)))
 	}
 	s.prefsMu.Lock()
-	c, err := s.changePrefsLocked(ctx, id, func(p *clientPrefs) { p.LogLevel = level })
+	c, err := o.changePrefs(ctx, func(p *clientPrefs) { p.LogLevel = level })
 	s.prefsMu.Unlock() // the server's answer may be slow: dials wait for prefsMu
 	if err != nil || c == nil {
 		return err
@@ -212,19 +174,14 @@ func (s *Session) SetLogLevel(ctx context.Context, id, level string) error {
 }
 
 // serverJournal is the journal of one server's connection.
-type serverJournal struct {
-	s      *Session
-	server string
-}
+type serverJournal struct{ o *Server }
 
 var _ conn.Journal = serverJournal{}
 
 // Log implements [conn.Journal].
 func (j serverJournal) Log(level string, p *mcp.LoggingMessageParams) {
-	j.s.addLog(j.server, mcpwire.LogEntry(level, p))
+	j.o.addLog(mcpwire.LogEntry(level, p))
 }
 
 // Activity implements [conn.Journal].
-func (j serverJournal) Activity(kind wire.ActivityKind, text string) {
-	j.s.noteActivity(j.server, kind, text)
-}
+func (j serverJournal) Activity(kind wire.ActivityKind, text string) { j.o.noteActivity(kind, text) }

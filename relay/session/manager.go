@@ -55,6 +55,16 @@ type Connection interface {
 	Close() error
 	SetRoots(roots []wire.Root)
 	SetLogLevel(ctx context.Context, level string) error
+
+	// What agents use of a connection besides calls (relay/gateway): the
+	// resource subscriptions they hold beside the person's, the log levels
+	// they ask for, and listeners of the server's updates and log messages.
+	HoldSubscription(ctx context.Context, uri string) error
+	ReleaseSubscription(ctx context.Context, uri string) error
+	SetAgentLogLevel(ctx context.Context, holder any, level string) error
+	ReleaseAgentLogLevel(ctx context.Context, holder any) error
+	OnResourceUpdated(fn func(uri string)) (stop func())
+	OnLog(fn func(*mcp.LoggingMessageParams)) (stop func())
 }
 
 // Manager holds the sessions of all users.
@@ -70,6 +80,7 @@ type Manager struct {
 	ops *ops.Mux // routes the dashboards' ops
 
 	icons     *http.Client  // Config.Icons
+	activity  ActivityLog   // Config.Activity
 	asks      broker.Config // tunes each session's broker
 	drafter   Drafter       // writes sampling answers; nil without a model
 	maxResult int           // Config.MaxResult
@@ -100,6 +111,9 @@ type Config struct {
 	Asks broker.Config
 	// Drafter writes sampling answers; nil without a model.
 	Drafter Drafter
+	// Activity keeps the agents' calls; nil keeps none (they are still
+	// shown while they live in the state).
+	Activity ActivityLog
 	// Icons fetches the https icons servers list, to inline them: the
 	// relay's guarded client, without any server's credentials. Without one
 	// such icons are not shown.
@@ -124,7 +138,7 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Ops == nil {
 		cfg.Ops = ops.NewMux()
 	}
-	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, asks: cfg.Asks, drafter: cfg.Drafter,
+	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, activity: cfg.Activity, asks: cfg.Asks, drafter: cfg.Drafter,
 		configured: cfg.Configured, maxResult: cfg.MaxResult, ops: cfg.Ops, sessions: map[string]*Session{}}
 	for _, handle := range []func(*ops.Mux){m.handleServerOps, m.handleAuthOps, m.handleAskModeOps, m.handleCallOps,
 		m.handleAskOps, m.handleRootsOps, m.handleJournalOps, m.handleResourceOps} {

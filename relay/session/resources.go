@@ -33,18 +33,22 @@ type SubscriptionStore interface {
 // handleResourceOps registers the ops on completions and resource
 // subscriptions.
 func (m *Manager) handleResourceOps(mux *ops.Mux) {
-	mux.Handle(wire.OpComplete, onServer(m, func(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) { return complete(ctx, c, a) }))
-	mux.Handle(wire.OpSubscribe, on(m, func(ctx context.Context, s *Session, a wire.SubscribeArgs) (any, error) {
-		return struct{}{}, s.SubscribeResource(ctx, a.Server, a.URI)
+	mux.Handle(wire.OpComplete, onOwner(m, func(ctx context.Context, o *Server, a wire.CompleteArgs) (any, error) { return o.complete(ctx, a) }))
+	mux.Handle(wire.OpSubscribe, onOwner(m, func(ctx context.Context, o *Server, a wire.SubscribeArgs) (any, error) {
+		return struct{}{}, o.Subscribe(ctx, a.URI)
 	}))
-	mux.Handle(wire.OpUnsubscribe, on(m, func(ctx context.Context, s *Session, a wire.SubscribeArgs) (any, error) {
-		return struct{}{}, s.UnsubscribeResource(ctx, a.Server, a.URI)
+	mux.Handle(wire.OpUnsubscribe, onOwner(m, func(ctx context.Context, o *Server, a wire.SubscribeArgs) (any, error) {
+		return struct{}{}, o.Unsubscribe(ctx, a.URI)
 	}))
 }
 
-// complete asks c's server to complete what a dashboard typed. A server
+// complete asks the server to complete what a dashboard typed. A server
 // that did not declare completions is not asked.
-func complete(ctx context.Context, c Connection, a wire.CompleteArgs) (any, error) {
+func (o *Server) complete(ctx context.Context, a wire.CompleteArgs) (any, error) {
+	c, err := o.Connection()
+	if err != nil {
+		return nil, err
+	}
 	p, err := mcpwire.CompleteParams(a)
 	if err != nil {
 		return nil, err
@@ -59,52 +63,43 @@ func complete(ctx context.Context, c Connection, a wire.CompleteArgs) (any, erro
 	return mcpwire.CompleteResult(res.Completion), nil
 }
 
-// SubscribeResource subscribes server id to the resource at uri and remembers it,
-// once the server has accepted, so that it is made again after a reconnect
-// and a relay restart.
-func (s *Session) SubscribeResource(ctx context.Context, id, uri string) error {
-	c, err := s.connection(id)
+// Subscribe subscribes the person to the server's resource at uri and
+// remembers it, once the server has accepted, so that it is made again
+// after a reconnect and a relay restart.
+func (o *Server) Subscribe(ctx context.Context, uri string) error {
+	s := o.s
+	c, err := o.Connection()
 	if err != nil {
 		return err
 	}
 	if err := c.Subscribe(ctx, uri); err != nil {
 		return err
 	}
-	if err := s.m.store.AddSubscription(ctx, s.user, id, uri); err != nil {
-		s.m.logger.Error("store subscription", "user", s.user, "server", id, "err", err)
+	if err := s.m.store.AddSubscription(ctx, s.user, o.reg.ID, uri); err != nil {
+		s.m.logger.Error("store subscription", "user", s.user, "server", o.reg.ID, "err", err)
 		c.Unsubscribe(context.WithoutCancel(ctx), uri)
 		return wire.NewError(wire.CodeInternal, "could not save the subscription")
 	}
 	return nil
 }
 
-// UnsubscribeResource forgets the subscription of server id to uri and tells the
-// server if it is connected.
-func (s *Session) UnsubscribeResource(ctx context.Context, id, uri string) error {
-	s.mu.Lock()
-	e, ok := s.servers[id]
-	var c Connection
-	if ok {
-		c = e.conn
-	}
-	s.mu.Unlock()
-	if !ok {
-		return wire.NewError(wire.CodeNotFound, "no such server")
-	}
-	if err := s.m.store.RemoveSubscription(ctx, s.user, id, uri); err != nil {
-		s.m.logger.Error("forget subscription", "user", s.user, "server", id, "err", err)
+// Unsubscribe forgets the person's subscription to the server's resource
+// at uri and tells the server if it is connected.
+func (o *Server) Unsubscribe(ctx context.Context, uri string) error {
+	s := o.s
+	if err := s.m.store.RemoveSubscription(ctx, s.user, o.reg.ID, uri); err != nil {
+		s.m.logger.Error("forget subscription", "user", s.user, "server", o.reg.ID, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not forget the subscription")
 	}
-	if c != nil {
+	if c, err := o.Connection(); err == nil {
 		c.Unsubscribe(ctx, uri)
 	}
 	return nil
 }
 
-// Subscriptions returns the resource URIs reg's server is subscribed to,
-// for its connection to subscribe to again. The session calls it to load a
-// [Dial].
-func (m *Manager) Subscriptions(reg store.Server) []string {
+// subscriptions returns the resource URIs reg's server is subscribed to,
+// for its connection to subscribe to again, to load a [Dial].
+func (m *Manager) subscriptions(reg store.Server) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), settingTimeout)
 	defer cancel()
 	uris, err := m.store.Subscriptions(ctx, reg.User, reg.ID)

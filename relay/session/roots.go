@@ -43,42 +43,37 @@ type ClientFeatures struct {
 	Journal  conn.Journal
 }
 
-// ClientFeatures returns the client features of a connection to reg, as
-// the person chose them. The session calls it to load a [Dial].
-func (m *Manager) ClientFeatures(reg store.Server) ClientFeatures {
-	s := m.Session(reg.User)
+// clientFeatures returns the client features of a connection to the
+// server, as the person chose them, to load a [Dial].
+func (o *Server) clientFeatures() ClientFeatures {
+	s := o.s
 	s.prefsMu.Lock()
 	defer s.prefsMu.Unlock()
-	s.mu.Lock()
-	e := s.servers[reg.ID]
-	s.mu.Unlock()
-	var level string
-	if e != nil {
-		level = s.prefsOf(e).LogLevel
-	}
+	level := o.prefsOf().LogLevel
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return ClientFeatures{Roots: s.rootsForLocked(e), LogLevel: level, Journal: serverJournal{s: s, server: reg.ID}}
+	return ClientFeatures{Roots: o.rootsLocked(), LogLevel: level, Journal: serverJournal{o}}
 }
 
-// prefsOf returns e's client preferences, read from the store the first
-// time (a failure is logged and leaves the defaults). The caller holds
-// prefsMu, not mu.
-func (s *Session) prefsOf(e *entry) clientPrefs {
+// prefsOf returns the server's client preferences, read from the store the
+// first time (a failure is logged and leaves the defaults). The caller
+// holds prefsMu, not mu.
+func (o *Server) prefsOf() clientPrefs {
+	s := o.s
 	s.mu.Lock()
-	prefs, loaded := e.prefs, e.prefsLoaded
+	prefs, loaded := o.prefs, o.prefsLoaded
 	s.mu.Unlock()
 	if loaded {
 		return prefs
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), settingTimeout)
 	defer cancel()
-	prefs, err := s.m.store.ClientPrefs(ctx, s.user, e.reg.ID)
+	prefs, err := s.m.store.ClientPrefs(ctx, s.user, o.reg.ID)
 	if err != nil {
-		s.m.logger.Error("read client preferences", "user", s.user, "server", e.reg.ID, "err", err)
+		s.m.logger.Error("read client preferences", "user", s.user, "server", o.reg.ID, "err", err)
 	}
 	s.mu.Lock()
-	e.prefs, e.prefsLoaded = prefs, err == nil
+	o.prefs, o.prefsLoaded = prefs, err == nil
 	s.mu.Unlock()
 	return prefs
 }
@@ -98,28 +93,20 @@ func (s *Session) loadRoots() {
 	}
 }
 
-// rootsForLocked is the roots server e sees: none when hidden from it.
-func (s *Session) rootsForLocked(e *entry) []wire.Root {
-	if e != nil && e.prefs.RootsHidden {
+// rootsLocked is the roots the server sees: none when hidden from it.
+func (o *Server) rootsLocked() []wire.Root {
+	if o.prefs.RootsHidden {
 		return nil
 	}
-	return slices.Clone(s.roots)
+	return slices.Clone(o.s.roots)
 }
 
-// stampClientLocked puts the person's client preferences into a server's state.
-func stampClientLocked(e *entry, st *wire.Server) {
-	st.RootsExcluded = e.prefs.RootsHidden
-	if st.Logging != nil {
-		st.Logging = &wire.Logging{Level: e.prefs.LogLevel}
-	}
-}
-
-// syncClient gives a newly installed connection the current roots and log
-// level, in case they changed while it was being dialed.
-func (s *Session) syncClient(e *entry) {
-	s.mu.Lock()
-	c, roots := e.conn, s.rootsForLocked(e)
-	s.mu.Unlock()
+// syncClient gives a newly installed connection the current roots, in
+// case they changed while it was being dialed.
+func (o *Server) syncClient() {
+	o.s.mu.Lock()
+	c, roots := o.conn, o.rootsLocked()
+	o.s.mu.Unlock()
 	if c != nil {
 		c.SetRoots(roots)
 	}
@@ -131,7 +118,11 @@ func (m *Manager) handleRootsOps(mux *ops.Mux) {
 		return struct{}{}, s.SetRoots(ctx, a.Roots)
 	}))
 	mux.Handle(wire.OpExcludeRoots, on(m, func(ctx context.Context, s *Session, a wire.ExcludeRootsArgs) (any, error) {
-		return struct{}{}, s.ExcludeRoots(ctx, a.Server, a.Excluded)
+		o, err := s.server(a.Server)
+		if err != nil {
+			return nil, err
+		}
+		return struct{}{}, o.ExcludeRoots(ctx, a.Excluded)
 	}))
 }
 
@@ -161,8 +152,8 @@ func (s *Session) SetRoots(ctx context.Context, roots []wire.Root) error {
 	}
 	var offers []offer
 	for _, id := range s.order {
-		if e := s.servers[id]; e.conn != nil {
-			offers = append(offers, offer{e.conn, s.rootsForLocked(e)})
+		if o := s.servers[id]; o.conn != nil {
+			offers = append(offers, offer{o.conn, o.rootsLocked()})
 		}
 	}
 	s.mu.Unlock()
@@ -176,54 +167,45 @@ func (s *Session) SetRoots(ctx context.Context, roots []wire.Root) error {
 	return nil
 }
 
-// ExcludeRoots hides the person's roots from server id (it sees an empty
+// ExcludeRoots hides the person's roots from the server (it sees an empty
 // list), or offers them again.
-func (s *Session) ExcludeRoots(ctx context.Context, id string, excluded bool) error {
+func (o *Server) ExcludeRoots(ctx context.Context, excluded bool) error {
+	s := o.s
 	s.prefsMu.Lock()
 	defer s.prefsMu.Unlock()
-	c, err := s.changePrefsLocked(ctx, id, func(p *clientPrefs) { p.RootsHidden = excluded })
+	c, err := o.changePrefs(ctx, func(p *clientPrefs) { p.RootsHidden = excluded })
 	if err != nil || c == nil {
 		return err
 	}
 	s.mu.Lock()
-	e := s.servers[id]
-	var roots []wire.Root
-	if e != nil {
-		roots = s.rootsForLocked(e)
-	}
+	roots := o.rootsLocked()
 	s.mu.Unlock()
 	c.SetRoots(roots)
 	return nil
 }
 
-// changePrefsLocked changes and stores server id's client preferences,
-// shows them on the dashboards, and returns the server's connection (nil
-// while it is dialed: the dial reads the new preferences). The caller holds
-// prefsMu until it has passed the change on to the connection, so that
-// changes reach it in order.
-func (s *Session) changePrefsLocked(ctx context.Context, id string, change func(*clientPrefs)) (Connection, error) {
-	s.mu.Lock()
-	e, ok := s.servers[id]
-	s.mu.Unlock()
-	if !ok {
-		return nil, wire.NewError(wire.CodeNotFound, "no such server")
-	}
-	prefs := s.prefsOf(e)
+// changePrefs changes and stores the server's client preferences, shows
+// them on the dashboards, and returns its connection (nil while it is
+// dialed: the dial reads the new preferences). The caller holds prefsMu
+// until it has passed the change on to the connection, so that changes
+// reach it in order.
+func (o *Server) changePrefs(ctx context.Context, change func(*clientPrefs)) (Connection, error) {
+	s := o.s
+	prefs := o.prefsOf()
 	change(&prefs)
-	if err := s.m.store.SetClientPrefs(ctx, s.user, id, prefs); err != nil {
-		s.m.logger.Error("store client preferences", "user", s.user, "server", id, "err", err)
+	if err := s.m.store.SetClientPrefs(ctx, s.user, o.reg.ID, prefs); err != nil {
+		s.m.logger.Error("store client preferences", "user", s.user, "server", o.reg.ID, "err", err)
 		return nil, wire.NewError(wire.CodeInternal, "could not save the change")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.servers[id] != e {
+	if o.closed {
 		return nil, wire.NewError(wire.CodeNotFound, "the server was removed")
 	}
-	e.prefs, e.prefsLoaded = prefs, true
-	st := e.state
-	s.stampLocked(e, &st)
-	changes := wire.DiffServer(e.state, st)
-	e.state = st
-	s.publishLocked(changes)
-	return e.conn, nil
+	o.prefs, o.prefsLoaded = prefs, true
+	o.restampLocked()
+	if o.conn == nil {
+		return nil, nil
+	}
+	return o.conn, nil
 }

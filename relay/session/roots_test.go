@@ -40,7 +40,7 @@ func TestRootsReachDashboardsAndServersButNotExcludedOnes(t *testing.T) {
 	a := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	b := addServer(t, s, "b", "http://127.0.0.1:9/b")
 	ctx := context.Background()
-	if err := s.ExcludeRoots(ctx, b, true); err != nil {
+	if err := owner(t, s, b).ExcludeRoots(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	sub := s.Subscribe(wire.Hello{})
@@ -65,7 +65,7 @@ func TestRootsReachDashboardsAndServersButNotExcludedOnes(t *testing.T) {
 		t.Errorf("excluded server b was offered %+v; want none", got)
 	}
 
-	if err := s.ExcludeRoots(ctx, b, false); err != nil {
+	if err := owner(t, s, b).ExcludeRoots(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := rootsOf(f.conn(b)); !reflect.DeepEqual(got, roots) {
@@ -76,7 +76,7 @@ func TestRootsReachDashboardsAndServersButNotExcludedOnes(t *testing.T) {
 	if len(changes) != 1 || json.Unmarshal(changes[0].Value, &meta) != nil || meta.ID != b || meta.RootsExcluded {
 		t.Errorf("changes %+v; want server b's state, no longer excluded", changes)
 	}
-	if err := s.ExcludeRoots(ctx, "nope", true); wireCodeOf(err) != wire.CodeNotFound {
+	if _, err := runOp(t, s, wire.OpExcludeRoots, wire.ExcludeRootsArgs{Server: "nope", Excluded: true}); wireCodeOf(err) != wire.CodeNotFound {
 		t.Errorf("excluding an unknown server: %v; want not found", err)
 	}
 }
@@ -139,10 +139,10 @@ func TestRootsAndClientPrefsSurviveARestart(t *testing.T) {
 	if err := s.SetRoots(ctx, roots); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetLogLevel(ctx, id, wire.LevelWarning); err != nil {
+	if err := owner(t, s, id).SetLogLevel(ctx, wire.LevelWarning); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.ExcludeRoots(ctx, id, true); err != nil {
+	if err := owner(t, s, id).ExcludeRoots(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	f.m.Close()
@@ -175,10 +175,10 @@ func TestLogLevelIsCheckedAndPassedOn(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	ctx := context.Background()
-	if err := s.SetLogLevel(ctx, id, "verbose"); wireCodeOf(err) != wire.CodeBadRequest {
+	if err := owner(t, s, id).SetLogLevel(ctx, "verbose"); wireCodeOf(err) != wire.CodeBadRequest {
 		t.Errorf("an unknown level: %v; want a bad request", err)
 	}
-	if err := s.SetLogLevel(ctx, id, wire.LevelDebug); err != nil {
+	if err := owner(t, s, id).SetLogLevel(ctx, wire.LevelDebug); err != nil {
 		t.Fatal(err)
 	}
 	c := f.conn(id)
@@ -206,8 +206,7 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 		j.Log(wire.LevelInfo, &mcp.LoggingMessageParams{Level: "info", Data: "line " + string(rune('a'+i%26))})
 	}
 	j.Activity(wire.ActivityToolsChanged, "The list of tools changed.")
-	s.noteActivity(id, wire.ActivityProgress, "half\x00way")
-	s.noteActivity("gone", wire.ActivityProgress, "nobody")
+	owner(t, s, id).noteActivity(wire.ActivityProgress, "half\x00way")
 
 	want, seq := s.Snapshot()
 	jw := want.JournalOf(id)
@@ -260,9 +259,7 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 // stay, then removes the server and checks that its journal goes.
 func checkJournalCleared(t *testing.T, s *Session, id string, late *Subscriber, mirror *wire.Snapshot) {
 	t.Helper()
-	if err := s.clearJournal(id, wire.KindLog); err != nil {
-		t.Fatal(err)
-	}
+	owner(t, s, id).clearJournal(wire.KindLog)
 	changes := changesOf(t, next(t, late))
 	if len(changes) != 1 || !changes[0].Remove || changes[0].Kind != wire.KindLog {
 		t.Fatalf("clearing sent %+v; want one removal of the logs", changes)

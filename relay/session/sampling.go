@@ -32,8 +32,6 @@ type Drafter interface {
 	Draft(ctx context.Context, req *wire.SamplingRequest) (wire.SamplingResult, error)
 }
 
-func (m *Manager) currentDrafter() Drafter { return m.drafter }
-
 // draft asks the model for a draft answer to the pending sampling ask id.
 func (s *Session) draft(ctx context.Context, id string) (any, error) {
 	a, ok := s.broker.Get(id)
@@ -43,7 +41,7 @@ func (s *Session) draft(ctx context.Context, id string) (any, error) {
 	case a.Kind != wire.AskSampling || a.Sampling == nil:
 		return nil, wire.NewError(wire.CodeBadRequest, "only a sampling request can be drafted with a model")
 	}
-	d := s.m.currentDrafter()
+	d := s.m.drafter
 	if d == nil {
 		return nil, wire.NewError(wire.CodeNotConfigured, "no model is configured: "+howToConfigureModel)
 	}
@@ -72,7 +70,7 @@ func (a serverAsker) Sample(ctx context.Context, p *mcp.CreateMessageWithToolsPa
 	}
 	ask := wire.Ask{Server: a.server, ServerName: a.name, Kind: wire.AskSampling, From: askFrom(from, wire.AskFromSampling), Sampling: req}
 	caller, settle := onBehalf(ctx, &ask)
-	ctx = offerForward(ctx, &ask, caller.Sampler, p)
+	ctx = offerForward(ctx, &ask, caller.sampler(), p)
 	ans, err := a.askSampling(ctx, ask)
 	var we *wire.Error
 	settle(errors.As(err, &we) && we.Code == wire.CodeCancelled)

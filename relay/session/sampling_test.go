@@ -110,7 +110,7 @@ func TestModelModeAnswersWithoutACard(t *testing.T) {
 	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+	if err := owner(t, s, id).SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
 		t.Fatal(err)
 	}
 	r := awaitAsk(t, sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams()))
@@ -150,7 +150,7 @@ func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
 	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	if err := s.SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
+	if err := owner(t, s, id).SetAskModes(context.Background(), wire.SetAskModesArgs{Server: id, Form: true, URL: true, Sampling: wire.SamplingModel}); err != nil {
 		t.Fatal(err)
 	}
 	asker := askerFor(f, "alice", id, "docs")

@@ -134,17 +134,15 @@ func stampConfig(reg store.Server, st *wire.Server) {
 	}
 }
 
-// Update edits server a.Server in place and restarts its connection with
-// the new settings. Its tokens, ask modes, subscriptions and preferences
-// stay, unless the URL's origin changes: then its OAuth tokens and
-// registrations are dropped, in the same transaction.
-func (s *Session) Update(ctx context.Context, a wire.UpdateServerArgs) error {
+// Update edits the server in place and restarts its connection with the
+// new settings. Its tokens, ask modes, subscriptions and preferences stay,
+// unless the URL's origin changes: then its OAuth tokens and registrations
+// are dropped, in the same transaction.
+func (o *Server) Update(ctx context.Context, a wire.UpdateServerArgs) error {
+	s := o.s
 	s.config.Lock()
 	defer s.config.Unlock()
-	e, reg, err := s.entryOf(a.Server)
-	if err != nil {
-		return err
-	}
+	reg := o.registration()
 	if isConfigured(reg) {
 		return refuseConfigured(reg, "edited")
 	}
@@ -175,65 +173,56 @@ func (s *Session) Update(ctx context.Context, a wire.UpdateServerArgs) error {
 		}
 	}
 	s.m.logger.Info("server updated", "user", s.user, "server", reg.ID, "url", withoutQuery(next.URL), "origin_changed", originChanged)
-	s.restart(e, func(r *store.Server) { *r = next })
+	o.restart(func(r *store.Server) { *r = next })
 	return nil
 }
 
-// SetConnected connects or disconnects server id without removing it; the
-// choice is stored, so a disconnected server stays so across restarts.
-func (s *Session) SetConnected(ctx context.Context, id string, connected bool) error {
+// SetConnected connects or disconnects the server without removing it;
+// the choice is stored, so a disconnected server stays so across restarts.
+func (o *Server) SetConnected(ctx context.Context, connected bool) error {
+	s := o.s
 	s.config.Lock()
 	defer s.config.Unlock()
-	e, reg, err := s.entryOf(id)
-	if err != nil {
-		return err
-	}
+	reg := o.registration()
 	if reg.Disconnected == !connected {
 		return nil
 	}
-	if err := s.m.store.SetServerDisconnected(ctx, s.user, id, !connected); err != nil {
-		s.m.logger.Error("store server connection", "user", s.user, "server", id, "err", err)
+	if err := s.m.store.SetServerDisconnected(ctx, s.user, reg.ID, !connected); err != nil {
+		s.m.logger.Error("store server connection", "user", s.user, "server", reg.ID, "err", err)
 		return wire.NewError(wire.CodeInternal, "could not save the change")
 	}
-	s.m.logger.Info("server connection set", "user", s.user, "server", id, "connected", connected)
-	s.restart(e, func(r *store.Server) { r.Disconnected = !connected })
+	s.m.logger.Info("server connection set", "user", s.user, "server", reg.ID, "connected", connected)
+	o.restart(func(r *store.Server) { r.Disconnected = !connected })
 	return nil
 }
 
-// restart changes e's registration with change, shows it, closes e's
+// restart changes the registration with change, shows it, closes the
 // connection and dials again (a disconnected server is not dialed).
-func (s *Session) restart(e *entry, change func(*store.Server)) {
+func (o *Server) restart(change func(*store.Server)) {
+	s := o.s
 	s.mu.Lock()
-	if s.servers[e.reg.ID] != e {
+	if o.closed {
 		s.mu.Unlock()
 		return
 	}
-	change(&e.reg)
-	old := e.conn
-	e.conn = nil
-	st := e.state
-	s.stampLocked(e, &st)
-	changes := wire.DiffServer(e.state, st)
-	e.state = st
-	s.publishLocked(changes)
+	change(&o.reg)
+	old := o.conn
+	o.conn = nil
+	o.restampLocked()
 	s.mu.Unlock()
 	if old != nil {
 		old.Close()
 	}
-	s.connect(e)
+	o.connect()
 }
 
-// entryOf returns server id's entry and a copy of its registration.
-func (s *Session) entryOf(id string) (*entry, store.Server, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.servers[id]
-	if !ok {
-		return nil, store.Server{}, wire.NewError(wire.CodeNotFound, "no such server")
-	}
-	reg := e.reg
+// registration returns a copy of the server's registration.
+func (o *Server) registration() store.Server {
+	o.s.mu.Lock()
+	defer o.s.mu.Unlock()
+	reg := o.reg
 	reg.Headers = maps.Clone(reg.Headers)
-	return e, reg, nil
+	return reg
 }
 
 // checkNameFree fails when a server other than id has name.

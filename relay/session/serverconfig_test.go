@@ -41,7 +41,7 @@ func TestHeadersReachTheDialerAndOnlyTheirNamesTheState(t *testing.T) {
 	}
 	// An edit of the path that leaves the key masked keeps the key.
 	moved := "https://h.example/v2?api_key=•••"
-	if err := s.Update(context.Background(), wire.UpdateServerArgs{Server: res.ID, URL: &moved}); err != nil {
+	if err := owner(t, s, res.ID).Update(context.Background(), wire.UpdateServerArgs{Server: res.ID, URL: &moved}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.conn(res.ID).dial.Reg.URL; got != "https://h.example/v2?api_key=sk-42" {
@@ -110,7 +110,7 @@ func TestUpdateRestartsTheConnectionAndKeepsTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetAskModes(ctx, wire.SetAskModesArgs{Server: res.ID, Form: true}); err != nil {
+	if err := owner(t, s, res.ID).SetAskModes(ctx, wire.SetAskModesArgs{Server: res.ID, Form: true}); err != nil {
 		t.Fatal(err)
 	}
 	o := f.store.OAuth(f.store.Sealer())
@@ -119,7 +119,7 @@ func TestUpdateRestartsTheConnectionAndKeepsTheRest(t *testing.T) {
 	}
 	first := f.conn(res.ID)
 	name, u, transport := "renamed", "https://a.example/v2", wire.TransportSSE
-	err = s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, Name: &name, URL: &u, Transport: &transport,
+	err = owner(t, s, res.ID).Update(ctx, wire.UpdateServerArgs{Server: res.ID, Name: &name, URL: &u, Transport: &transport,
 		Headers: map[string]string{"X-Key": "two", "X-Gone": ""}, Retry: &wire.Retry{Attempts: 3}})
 	if err != nil {
 		t.Fatal(err)
@@ -144,14 +144,14 @@ func TestUpdateRestartsTheConnectionAndKeepsTheRest(t *testing.T) {
 	// A new origin never gets the header values typed for the old one:
 	// the move waits for them to be typed again.
 	other := "https://b.example/mcp"
-	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other}); codeOf(err) != wire.CodeBadRequest || !strings.Contains(err.Error(), "X-Key") {
+	if err := owner(t, s, res.ID).Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other}); codeOf(err) != wire.CodeBadRequest || !strings.Contains(err.Error(), "X-Key") {
 		t.Fatalf("a move keeping the header values: %v", err)
 	}
 	if _, ok, _ := o.Token(ctx, "alice", res.ID); !ok {
 		t.Error("a refused move dropped the token")
 	}
 	// A new origin drops the authorization.
-	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other, Headers: map[string]string{"X-Key": "for-b"}}); err != nil {
+	if err := owner(t, s, res.ID).Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &other, Headers: map[string]string{"X-Key": "for-b"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, _ := o.Token(ctx, "alice", res.ID); ok {
@@ -162,7 +162,7 @@ func TestUpdateRestartsTheConnectionAndKeepsTheRest(t *testing.T) {
 	}
 	// Bad input changes nothing.
 	bad := "127.0.0.1:8192/mcp"
-	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &bad}); codeOf(err) != wire.CodeInvalidURL {
+	if err := owner(t, s, res.ID).Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &bad}); codeOf(err) != wire.CodeInvalidURL {
 		t.Errorf("bad URL: %v", err)
 	}
 	if regs, _ := f.store.Servers(ctx, "alice"); regs[0].URL != other {
@@ -177,7 +177,7 @@ func TestDisconnectedServerStaysDisconnectedAcrossARestart(t *testing.T) {
 	ctx := context.Background()
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	c := f.conn(id)
-	if err := s.SetConnected(ctx, id, false); err != nil {
+	if err := owner(t, s, id).SetConnected(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if !c.closed || !stateOf(t, s, id).Disconnected {
@@ -194,7 +194,7 @@ func TestDisconnectedServerStaysDisconnectedAcrossARestart(t *testing.T) {
 	if g.conn(id) != nil || !stateOf(t, s, id).Disconnected {
 		t.Fatal("a disconnected server was dialed after a restart")
 	}
-	if err := s.SetConnected(ctx, id, true); err != nil {
+	if err := owner(t, s, id).SetConnected(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	if g.conn(id) == nil || stateOf(t, s, id).Disconnected {
@@ -212,11 +212,11 @@ func TestAMaskedKeyGoesBackOnlyToItsOwnOrigin(t *testing.T) {
 	}
 	shown := stateOf(t, s, res.ID).URL
 	moved := strings.Replace(shown, "https://a.example", "https://evil.example", 1)
-	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &moved}); codeOf(err) != wire.CodeInvalidURL {
+	if err := owner(t, s, res.ID).Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &moved}); codeOf(err) != wire.CodeInvalidURL {
 		t.Fatalf("moving the masked key to another origin: %v", err)
 	}
 	samePath := strings.Replace(shown, "/mcp", "/v2", 1)
-	if err := s.Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &samePath}); err != nil {
+	if err := owner(t, s, res.ID).Update(ctx, wire.UpdateServerArgs{Server: res.ID, URL: &samePath}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.conn(res.ID).dial.Reg.URL; got != "https://a.example/v2?api_key=sk-secret-1" {

@@ -1,14 +1,14 @@
 package session
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
-	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -17,7 +17,10 @@ import (
 // reconnecting dashboard can resume instead of reloading a snapshot.
 const historySize = 512
 
-// Session is one user's state. Only its methods change it.
+// Session is one user's state: the owners of the user's servers (see
+// [Server]) and what is the user's own (roots, the agent calls shown, the
+// asks waiting in the broker), and the sequence of deltas that keeps every
+// open dashboard in step. Only its methods and its servers' change it.
 type Session struct {
 	user string
 	m    *Manager
@@ -25,14 +28,11 @@ type Session struct {
 	mu      sync.Mutex
 	epoch   string
 	seq     uint64
-	servers map[string]*entry
+	servers map[string]*Server
 	order   []string    // server ids in registration order
 	history []sentDelta // the last historySize deltas, oldest first
 	subs    map[*Subscriber]struct{}
 	closed  bool
-	asks    []wire.Ask              // pending asks in arrival order
-	calls   []wire.Call             // calls in the state, in the order they started
-	running map[string]*runningCall // running calls by id
 
 	broker *broker.Broker // holds the asks while they wait
 	// modelSlots bounds the sampling requests the model answers at once
@@ -43,29 +43,16 @@ type Session struct {
 	// remove, sync) with their store writes, outside mu.
 	config sync.Mutex
 
-	roots    []wire.Root         // the person's roots; see roots.go
-	prefsMu  sync.Mutex          // one change of roots or client preferences at a time
-	journals map[string]*journal // each server's logs and activity; see journal.go
-	gathered []wire.Change       // journal changes waiting to be published
-	flushing bool                // a flush of gathered is scheduled
+	roots    []wire.Root      // the person's roots; see roots.go
+	prefsMu  sync.Mutex       // one change of roots or client preferences at a time
+	gathered []wire.Change    // journal changes waiting to be published
+	flushing bool             // a flush of gathered is scheduled
+	calls    atomic.Uint64    // calls started, to name an agent's running ones
+	running  int              // calls in flight on all servers; under mu
+	agents   []wire.AgentCall // the latest agent calls, oldest first
 
-	agentCalls   []wire.AgentCall // the latest agent calls, oldest first; under mu
-	runningCalls uint64           // agent calls started, to name the running ones; under mu
-
-	watchers []*watcher // Go-level listeners (agent.go), under mu
-}
-
-// entry is one registered server: its registration, the state last emitted
-// by its connection, and the connection.
-type entry struct {
-	reg   store.Server
-	state wire.Server
-	conn  Connection
-	modes wire.AskModes // the kinds of asks offered to the server
-	dials int           // connections started for it; only the latest may install itself or emit
-	prefs clientPrefs   // roots hidden, log level; read when first dialed
-	// prefsLoaded is set once prefs were read from the store.
-	prefsLoaded bool
+	watchers []*watcher // Go-level listeners (watch.go), under mu
+	arrivals uint64     // calls and asks shown so far (Server.arrived)
 }
 
 type sentDelta struct {
@@ -78,7 +65,7 @@ func newSession(user string, m *Manager) *Session {
 		user:    user,
 		m:       m,
 		epoch:   randomHex(8),
-		servers: map[string]*entry{},
+		servers: map[string]*Server{},
 		subs:    map[*Subscriber]struct{}{},
 
 		modelSlots: make(chan struct{}, maxModelAnswers),
@@ -96,12 +83,55 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 }
 
 func (s *Session) snapshotLocked() wire.Snapshot {
-	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)), Asks: slices.Clone(s.asks), AgentCalls: slices.Clone(s.agentCalls), Calls: slices.Clone(s.calls)}
-	snap.Roots, snap.Journals = slices.Clone(s.roots), s.journalsLocked()
+	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)),
+		AgentCalls: slices.Clone(s.agents), Roots: slices.Clone(s.roots)}
 	for _, id := range s.order {
-		snap.Servers = append(snap.Servers, s.servers[id].state)
+		o := s.servers[id]
+		snap.Servers = append(snap.Servers, o.state)
+		snap.Asks = append(snap.Asks, o.asks...)
+		snap.Calls = append(snap.Calls, o.calls...)
+		if j := o.journal.view(id); len(j.Logs) > 0 || len(j.Activity) > 0 {
+			snap.Journals = append(snap.Journals, j)
+		}
 	}
+	// As the deltas showed them: asks and calls in the order they
+	// arrived, whatever their servers.
+	arrived := func(kind, server, id string) uint64 { return s.servers[server].arrived[kind+id] }
+	slices.SortStableFunc(snap.Asks, func(a, b wire.Ask) int {
+		return cmp.Compare(arrived("ask:", a.Server, a.ID), arrived("ask:", b.Server, b.ID))
+	})
+	slices.SortStableFunc(snap.Calls, func(a, b wire.Call) int {
+		return cmp.Compare(arrived("call:", a.Server, a.ID), arrived("call:", b.Server, b.ID))
+	})
 	return snap
+}
+
+// Servers returns the current state of the user's servers, in registration
+// order.
+func (s *Session) Servers() []wire.Server {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]wire.Server, 0, len(s.order))
+	for _, id := range s.order {
+		out = append(out, s.servers[id].state)
+	}
+	return out
+}
+
+// Server returns the owner of the user's server id.
+func (s *Session) Server(id string) (*Server, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o, ok := s.servers[id]
+	return o, ok
+}
+
+// server returns the owner of server id, or a [*wire.Error].
+func (s *Session) server(id string) (*Server, error) {
+	if o, ok := s.Server(id); ok {
+		return o, nil
+	}
+	return nil, wire.NewError(wire.CodeNotFound, "no such server")
 }
 
 // restore adds a persisted registration and connects it.
@@ -112,80 +142,10 @@ func (s *Session) restore(reg store.Server) {
 		s.mu.Unlock()
 		return
 	}
-	e := s.addEntryLocked(reg)
+	o := s.newServerLocked(reg)
 	s.mu.Unlock()
-	s.connect(e)
-	s.resumeTasks(e)
-}
-
-// addEntryLocked registers e in memory and broadcasts it in state connecting.
-func (s *Session) addEntryLocked(reg store.Server) *entry {
-	e := &entry{reg: reg, state: wire.Server{State: wire.StateConnecting}}
-	s.stampLocked(e, &e.state)
-	s.servers[reg.ID] = e
-	s.order = append(s.order, reg.ID)
-	s.publishLocked([]wire.Change{serverChange(e.state)})
-	return e
-}
-
-// connect dials e's server outside the lock (the dialer may emit at once).
-// A dial that a later one superseded (a change of ask modes while it
-// ran) closes its connection instead of installing it, and its emits are
-// ignored, so that only one connection per server is ever alive.
-func (s *Session) connect(e *entry) {
-	s.mu.Lock()
-	e.dials++
-	dial, reg := e.dials, e.reg
-	s.mu.Unlock()
-	switch {
-	case reg.Disconnected:
-		s.update(e, dial, wire.Server{State: wire.StateFailed})
-		return
-	case reg.SecretsErr != nil:
-		s.m.logger.Error("server secrets", "user", s.user, "server", reg.ID, "err", reg.SecretsErr)
-		s.update(e, dial, wire.Server{State: wire.StateFailed, Error: errSecretsLost})
-		return
-	}
-	ed := s.m.newEdge(s.m.logger.With("user", s.user, "server", reg.ID))
-	var c Connection = dialed{s.m.dial(s.m.dialFor(reg), func(st conn.State) { s.update(e, dial, ed.server(st)) }), ed}
-	s.mu.Lock()
-	installed := s.servers[e.reg.ID] == e && !s.closed && e.dials == dial
-	if installed {
-		e.conn, c = c, e.conn
-	}
-	s.mu.Unlock()
-	if c != nil { // removed, closed or superseded while dialing
-		c.Close()
-	}
-	if installed {
-		s.syncClient(e)
-	}
-}
-
-// update folds the new state of e's connection number dial into the session
-// and publishes what changed.
-func (s *Session) update(e *entry, dial int, st wire.Server) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.servers[e.reg.ID] != e || e.dials != dial {
-		return // removed or superseded: a late emit changes nothing
-	}
-	s.stampLocked(e, &st)
-	st = st.Deduped()
-	changes := wire.DiffServer(e.state, st)
-	e.state = st
-	s.publishLocked(changes)
-}
-
-// stampLocked makes the registration, not the connection, the source of a
-// server's identity.
-func (s *Session) stampLocked(e *entry, st *wire.Server) {
-	st.ID, st.Name, st.URL, st.Transport = e.reg.ID, e.reg.Name, displayURL(e.reg), e.reg.Transport
-	st.Configured = isConfigured(e.reg)
-	stampConfig(e.reg, st)
-	modes := e.modes
-	st.AskModes = &modes
-	stampClientLocked(e, st)
+	o.connect()
+	o.resumeTasks()
 }
 
 // publishLocked sends changes as the next delta to every subscriber.
@@ -213,7 +173,6 @@ func (s *Session) publishLocked(changes []wire.Change) {
 	for sub := range s.subs {
 		sub.send(b)
 	}
-	s.notifyLocked(changes)
 }
 
 // Subscribe attaches a dashboard. It first receives what it missed since
@@ -288,15 +247,17 @@ func (s *Session) unsubscribe(sub *Subscriber) {
 	s.mu.Unlock()
 }
 
-// close disconnects every dashboard and closes every connection.
+// close disconnects every dashboard and closes every connection. The
+// calls in flight stop without a trace: a restart follows their tasks
+// again.
 func (s *Session) close() {
 	s.mu.Lock()
 	s.closed = true
-	s.abandonCallsLocked("")
 	var conns []Connection
-	for _, e := range s.servers {
-		if e.conn != nil {
-			conns = append(conns, e.conn)
+	for _, o := range s.servers {
+		o.abandonCallsLocked()
+		if o.conn != nil {
+			conns = append(conns, o.conn)
 		}
 	}
 	subs := s.subs
@@ -310,11 +271,6 @@ func (s *Session) close() {
 		wg.Go(func() { c.Close() })
 	}
 	wg.Wait()
-}
-
-func serverChange(st wire.Server) wire.Change {
-	b, _ := json.Marshal(st.Meta()) // a wire.Server always marshals
-	return wire.Change{Kind: wire.KindServer, Server: st.ID, Key: st.ID, Value: b}
 }
 
 func randomHex(n int) string {

@@ -61,7 +61,15 @@ func (c *testConn) SetLogLevel(_ context.Context, level string) error {
 	c.mu.Unlock()
 	return nil
 }
-func (c *testConn) Retry() { c.mu.Lock(); c.retries++; c.mu.Unlock() }
+func (c *testConn) Retry()                                            { c.mu.Lock(); c.retries++; c.mu.Unlock() }
+func (c *testConn) HoldSubscription(context.Context, string) error    { return nil }
+func (c *testConn) ReleaseSubscription(context.Context, string) error { return nil }
+func (c *testConn) SetAgentLogLevel(context.Context, any, string) error {
+	return nil
+}
+func (c *testConn) ReleaseAgentLogLevel(context.Context, any) error { return nil }
+func (c *testConn) OnResourceUpdated(func(string)) func()           { return func() {} }
+func (c *testConn) OnLog(func(*mcp.LoggingMessageParams)) func()    { return func() {} }
 func (c *testConn) Close() error {
 	c.mu.Lock()
 	c.closed = true
@@ -106,6 +114,32 @@ func newFixtureWith(t *testing.T, dir string, tweak func(*Config)) *fixture {
 	f.m = NewManager(cfg)
 	t.Cleanup(func() { f.m.Close(); st.Close() })
 	return f
+}
+
+// owner returns the owner of s's server id.
+func owner(t *testing.T, s *Session, id string) *Server {
+	t.Helper()
+	o, ok := s.Server(id)
+	if !ok {
+		t.Fatalf("no server %s", id)
+	}
+	return o
+}
+
+// memLog is an activity log in memory that numbers the calls it keeps, as
+// the store does.
+type memLog struct {
+	mu    sync.Mutex
+	calls []wire.AgentCall
+}
+
+// Append implements [ActivityLog].
+func (l *memLog) Append(_ string, c wire.AgentCall, shown func(wire.AgentCall)) {
+	l.mu.Lock()
+	c.ID = fmt.Sprint(len(l.calls) + 1)
+	l.calls = append(l.calls, c)
+	l.mu.Unlock()
+	shown(c)
 }
 
 func (f *fixture) conn(id string) *testConn {

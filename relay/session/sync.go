@@ -3,9 +3,9 @@ package session
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
-	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Sync makes the sessions' servers match the registrations in the store:
@@ -54,29 +54,26 @@ func (s *Session) sync(ctx context.Context) error {
 	for _, r := range regs {
 		stored[r.ID] = r
 	}
-	var added []*entry
+	var added []*Server
 	for _, r := range regs {
 		if _, ok := s.servers[r.ID]; !ok && !isConfigured(r) {
-			added = append(added, s.addEntryLocked(r))
+			added = append(added, s.newServerLocked(r))
 		}
 	}
 	var gone []Connection
 	var goneIDs []string
-	for _, id := range append([]string(nil), s.order...) {
-		if _, ok := stored[id]; ok || isConfigured(s.servers[id].reg) {
-			continue
-		}
-		e := s.servers[id]
-		s.dropEntryLocked(id)
-		goneIDs = append(goneIDs, id)
-		if e.conn != nil {
-			gone = append(gone, e.conn)
+	for _, id := range slices.Clone(s.order) {
+		if o := s.servers[id]; stored[id].ID == "" && !isConfigured(o.reg) {
+			goneIDs = append(goneIDs, id)
+			if c := o.closeLocked(); c != nil {
+				gone = append(gone, c)
+			}
 		}
 	}
 	s.mu.Unlock()
-	for _, e := range added {
-		s.m.logger.Info("server registered elsewhere", "user", s.user, "server", e.reg.ID)
-		s.connect(e)
+	for _, o := range added {
+		s.m.logger.Info("server registered elsewhere", "user", s.user, "server", o.reg.ID)
+		o.connect()
 	}
 	for _, id := range goneIDs {
 		s.m.logger.Info("server removed elsewhere", "user", s.user, "server", id)
@@ -85,20 +82,4 @@ func (s *Session) sync(ctx context.Context) error {
 		c.Close()
 	}
 	return nil
-}
-
-// dropEntryLocked forgets server id in memory, with its asks, journal and
-// calls, and tells the dashboards.
-func (s *Session) dropEntryLocked(id string) {
-	delete(s.servers, id)
-	s.dropAsksLocked(id)
-	s.dropJournalLocked(id)
-	s.abandonCallsLocked(id)
-	for i, oid := range s.order {
-		if oid == id {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	s.publishLocked([]wire.Change{{Kind: wire.KindServer, Server: id, Key: id, Remove: true}})
 }

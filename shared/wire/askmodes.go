@@ -33,3 +33,6 @@ type SetAskModesArgs struct {
 	URL      bool         `json:"url"`
 	Sampling SamplingMode `json:"sampling"` // SamplingOff, SamplingAsk or SamplingModel; empty keeps SamplingAsk
 }
+
+// ServerID returns the server the arguments name.
+func (a SetAskModesArgs) ServerID() string { return a.Server }

@@ -140,3 +140,12 @@ func (a GetPromptArgs) ServerID() string { return a.Server }
 
 // ServerID returns the server the arguments name.
 func (a ReadResourceArgs) ServerID() string { return a.Server }
+
+// CallID returns the id of the call the arguments make.
+func (a CallToolArgs) CallID() string { return a.Call }
+
+// CallID returns the id of the call the arguments make.
+func (a GetPromptArgs) CallID() string { return a.Call }
+
+// CallID returns the id of the call the arguments make.
+func (a ReadResourceArgs) CallID() string { return a.Call }

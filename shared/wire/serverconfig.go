@@ -75,3 +75,9 @@ type SkippedServer struct {
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
 }
+
+// ServerID returns the server the arguments name.
+func (a UpdateServerArgs) ServerID() string { return a.Server }
+
+// ServerID returns the server the arguments name.
+func (a SetServerConnectedArgs) ServerID() string { return a.Server }

@@ -1,4 +1,4 @@
-package gateway
+package activity
 
 import (
 	"context"
@@ -19,36 +19,35 @@ const maxPendingCalls = 4 * store.MaxAgentCalls
 // does not wait for it ([Log.Flush]).
 const activityBatchDelay = 25 * time.Millisecond
 
-// pendingCall is an ended call waiting to be written.
-type pendingCall struct {
-	running string // the id of the running call shown, if any
-	call    store.AgentCall
+// pending is an ended call waiting to be written.
+type pending struct {
+	user  string
+	call  wire.AgentCall
+	shown func(wire.AgentCall) // told once the call is written, or not
 }
 
-// activityWriter writes ended calls off the calls' path: one goroutine at
+// writer writes ended calls off the calls' path: one goroutine at
 // a time takes what is pending and writes it in one transaction, so that a
 // call never waits for SQLite's single writer and a burst costs one commit.
 // Its zero value is ready.
-type activityWriter struct {
-	pending  []pendingCall
+type writer struct {
+	pending  []pending
 	written  chan struct{} // closed once pending is written; nil when nothing is pending
 	inflight chan struct{} // closed once the batch being written is; nil when none is
 	hurry    chan struct{} // cuts the writer's gathering short; one slot
 }
 
-// enqueue hands the ended call c to the writer, starting it if needed.
-func (l *Log) enqueue(running string, c store.AgentCall) {
+// enqueue hands the ended call p to the writer, starting it if needed.
+func (l *Log) enqueue(p pending) {
 	l.mu.Lock()
 	w := &l.w
 	if len(w.pending) >= maxPendingCalls {
 		l.mu.Unlock()
-		if l.Logger != nil {
-			l.Logger.Error("log agent call", "user", c.User, "err", "too many calls waiting for the store")
-		}
-		l.show(running, c, false)
+		l.logError("log agent call", "user", p.user, "err", "too many calls waiting for the store")
+		p.shown(p.call)
 		return
 	}
-	w.pending = append(w.pending, pendingCall{running, c})
+	w.pending = append(w.pending, p)
 	if w.written == nil {
 		w.written = make(chan struct{})
 	}
@@ -83,17 +82,17 @@ func (l *Log) write(hurry <-chan struct{}) {
 		l.mu.Unlock()
 		calls := make([]store.AgentCall, len(batch))
 		for i, p := range batch {
-			calls[i] = p.call
+			calls[i] = storedCall(p.user, p.call)
 		}
 		out, err := l.Store.AddAgentCalls(context.Background(), calls)
-		if err != nil && l.Logger != nil {
-			l.Logger.Error("log agent calls", "calls", len(calls), "err", err)
+		if err != nil {
+			l.logError("log agent calls", "calls", len(calls), "err", err)
 		}
 		for i, p := range batch {
 			if err != nil {
-				l.show(p.running, p.call, false)
+				p.shown(p.call)
 			} else {
-				l.show(p.running, out[i], true)
+				p.shown(wireCall(out[i]))
 			}
 		}
 		close(done)
@@ -120,24 +119,5 @@ func (l *Log) Flush(ctx context.Context) {
 	select {
 	case <-wait:
 	case <-ctx.Done():
-	}
-}
-
-// show puts the ended call c in place of the running call in the user's
-// dashboards; kept says whether c was written (and has its id), otherwise
-// the running call is only taken off.
-func (l *Log) show(running string, c store.AgentCall, kept bool) {
-	if l.Sessions == nil {
-		return
-	}
-	if kept {
-		l.Sessions.Session(c.User).FinishAgentCall(running, wireCall(c))
-		return
-	}
-	if running != "" {
-		l.Sessions.Session(c.User).FinishAgentCall(running, wire.AgentCall{
-			ID: running, Agent: c.Agent, Server: c.Server, Tool: c.Tool, Start: c.Start,
-			Duration: c.Duration.Milliseconds(), Outcome: wire.Outcome(c.Outcome), Asked: c.Asked,
-		})
 	}
 }
