@@ -1,7 +1,11 @@
 // Package gateway is the relay's agent endpoint: an MCP server (the go-sdk's
 // Streamable HTTP handler, both protocol eras it serves) through which a
 // person's agents use that person's servers, on the same connections the
-// dashboard uses.
+// dashboard uses. An agent's call runs through the one call path of the
+// server's owner (relay/session), as a person's does (calls.go): the owner
+// checks the grant, decides on a task, records the call in the activity
+// and attributes the server's questions to it; what agents are shown of a
+// server are its owner's lists as the server sent them.
 //
 //   - [Path] (/mcp) aggregates the tools, prompts, resources and resource
 //     templates of the ready servers the agent's key may use;
@@ -12,15 +16,14 @@
 // relay/agentauth (Authorization: Bearer); a request without one gets 401
 // with WWW-Authenticate naming the endpoint's Protected Resource Metadata
 // ([Config.Protected]), and a token works only on the endpoint it is bound
-// to ([Grant.Resource]). An [agentkeys.Authenticator] turns it into a [agentkeys.Grant], checked
-// on every request, list and call, so that a narrowed or revoked key takes
-// effect within a live session, and [Gateway.CloseKey] ends a key's
-// sessions at once. [Keys] trusts a key read from the store for
-// [KeyCacheTTL] (1 s): a revocation through the relay or seen by its watch
-// of the data directory evicts it at once, one made by another process
-// while the watch has not run yet takes effect within that second. Calls in flight end with their key: revoking it
-// ([Keys.Closed], which tells both the gateway and the [API]) or its expiry
-// cancels them, and the server hears notifications/cancelled. A browser
+// to (agentkeys.Grant.Resource). An [agentkeys.Authenticator] turns it
+// into an [agentkeys.Grant], checked on every request, list and call, so
+// that a narrowed or revoked key takes effect within a live session, and
+// [Gateway.CloseKey] ends a key's sessions at once (relay/agentkeys caches
+// a key read from the store for a second). Calls in flight end with their
+// key: revoking it (agentkeys.Keys.Closed, which tells both the gateway and
+// the [API]) or its expiry cancels them, and the server hears
+// notifications/cancelled, and tasks/cancel for a call run as a task. A browser
 // request (one with an Origin header) must come from an allowed origin;
 // the Host check is the router's. Each key (and each OAuth grant) has one
 // token bucket ([Limits]), shared with the tool API. A key reaches only the
@@ -55,8 +58,8 @@
 //
 // A question a server asks during an agent's call (an elicitation form or
 // URL, a -32042 URL requirement) goes to the person's dashboards, labelled
-// with the agent and the tool (relay/conn attributes it to the call; see
-// caller.go there); cancelling the call withdraws it. The agent gets only
+// with the agent and the tool (relay/conn attributes it to the call, the
+// call's owner labels it); cancelling the call withdraws it. The agent gets only
 // the call's final result; while it waits it gets progress notifications
 // ("waiting for a person in Switchboard") if it sent a progress token, and
 // a tool error if nobody answered in time. A sampling request is such a
