@@ -89,8 +89,7 @@ func (p *tab) waitNewCard(kind wire.AskKind, before []string) string {
 	before = append([]string{}, before...) // JSON [] rather than null
 	find := fmt.Sprintf(`[...document.querySelectorAll(%s)].map(c => c.dataset.askId).find(id => !%s.includes(id)) ?? ""`,
 		jsString(fmt.Sprintf(`.ask-card[data-kind=%s]`, jsString(string(kind)))), mustJSON(before))
-	p.waitJS("a new "+string(kind)+" card", find+` !== ""`)
-	return eval[string](p, find)
+	return waitValue[string](p, "a new "+string(kind)+" card", find)
 }
 
 // callIDs returns the ids of the calls of the tool called name shown.
@@ -114,8 +113,7 @@ func (p *tab) startCallWith(name, args string) string {
 	p.callTool(name, args)
 	find := fmt.Sprintf(`[...document.querySelectorAll(%s)].map(c => c.dataset.callId).find(id => !%s.includes(id)) ?? ""`,
 		jsString(fmt.Sprintf(`.call-result[data-tool-name=%s]`, jsString(name))), mustJSON(before))
-	p.waitJS("the call of "+name+" on the page", find+` !== ""`)
-	return eval[string](p, find)
+	return waitValue[string](p, "the call of "+name+" on the page", find)
 }
 
 // callSel selects the shown call id.

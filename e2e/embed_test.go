@@ -150,8 +150,10 @@ func aFreshTokenKeepsTheSocket(t *testing.T, w *embedWorld) {
 // it signs out and tells the host, and a token handed then signs it in
 // again.
 func anExpiredTokenSignsOutAndAsksTheHost(t *testing.T, w *embedWorld) {
-	// The host hands one 5 s token and no token function.
-	e := openEmbed(t, w.hostURL, url.Values{"user": {"alice"}, "view": {"questions"}, "ttl": {"5"}, "refresh": {"0"}})
+	// The host hands one token and no token function. The token lives 12 s
+	// from the page's load: long enough for the embed to come live on a
+	// loaded machine (the wasm compiles meanwhile), short enough to wait for.
+	e := openEmbed(t, w.hostURL, url.Values{"user": {"alice"}, "view": {"questions"}, "ttl": {"12"}, "refresh": {"0"}})
 	e.frame.waitEmbed("live")
 	e.host.waitHostEvent("signed-out", "true")
 	e.frame.waitEmbed(string("signed-out"))

@@ -69,6 +69,21 @@ func (p *tab) waitJS(what, expr string) {
 	}
 }
 
+// waitValue waits until a JavaScript expression has a truthy value (a
+// non-empty string, say) and returns that value: the one the wait saw, so
+// that a page that changes right after cannot make the test read another.
+func waitValue[T any](p *tab, what, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout+actionSlack)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr,
+		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(waitTimeout)))
+	if err != nil {
+		p.t.Fatalf("waiting for %s: %v\n%s", what, err, p.describe())
+	}
+	return v
+}
+
 // eval returns the value of a JavaScript expression.
 func eval[T any](p *tab, expr string) T {
 	p.t.Helper()

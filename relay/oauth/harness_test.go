@@ -161,27 +161,45 @@ func (w *world) complete(user, server string) (authURL string) {
 	return authURL
 }
 
-// autoApprove authorizes every time user's server at the world's resource
-// server needs a person (its OAuth status turns Required), as a headless
-// client does, until the test ends; it returns how many it started. It
-// follows the OAuth client, not the connection's states: a need that comes
-// while the connection still shows authenticating (a step-up right after
-// the last) changes no state the connection reports.
-func (w *world) autoApprove(user, server string) *counter {
+// autoApprove authorizes, as a headless person does, every time user's
+// server at the world's resource server waits for a person: its connection
+// (r reports its states) shows authenticating and its OAuth status needs
+// an authorization. It follows both until the test ends, since a need that
+// comes while the connection already shows authenticating (a step-up right
+// after the last) changes no state the connection reports, and a need the
+// connection gave up on is never shown. It returns how many it started.
+func (w *world) autoApprove(user, server string, r *recorder) *counter {
 	n := &counter{}
 	client := w.mgr.For(user, server, w.rs.URL())
-	done := make(chan struct{})
-	stopped := make(chan struct{})
+	var mu sync.Mutex
+	showing := false // the connection shows authenticating
+	wake := make(chan struct{}, 1)
+	for _, st := range []wire.ServerState{wire.StateConnecting, wire.StateConnected, wire.StateDiscovering,
+		wire.StateReady, wire.StateFailed, wire.StateAuthenticating} {
+		r.OnEnter(st, func() {
+			mu.Lock()
+			showing = st == wire.StateAuthenticating
+			mu.Unlock()
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		})
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
 	w.t.Cleanup(func() { close(done); <-stopped })
 	go func() {
 		defer close(stopped)
 		failed := false // approving the need in sight failed: wait until it clears
 		for {
 			st, changed := client.Watch()
+			mu.Lock()
+			waiting := showing
+			mu.Unlock()
 			switch {
 			case !st.Required:
 				failed = false
-			case !failed:
+			case waiting && !failed:
 				// A need still seen after an approval is a new one: the
 				// approval's callback ended the one it answered.
 				n.add()
@@ -189,6 +207,7 @@ func (w *world) autoApprove(user, server string) *counter {
 			}
 			select {
 			case <-changed:
+			case <-wake:
 			case <-done:
 				return
 			}

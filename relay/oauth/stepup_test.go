@@ -62,7 +62,7 @@ func TestStepUpAsksForMoreScopeAndRetriesTheCall(t *testing.T) {
 func TestStepUpForACallGivesUpAfterThreeAuthorizations(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{WithheldScopes: []string{"mcp:admin"}}, adminScope)
 	c, r := authorized(t, w)
-	approvals := w.autoApprove("ann", "s1")
+	approvals := w.autoApprove("ann", "s1", r)
 	err := <-callAdmin(c)
 	if err == nil {
 		t.Fatal("the admin call succeeded although the scope is never granted")
@@ -71,7 +71,7 @@ func TestStepUpForACallGivesUpAfterThreeAuthorizations(t *testing.T) {
 		t.Errorf("%d step-up authorizations, want 3", n)
 	}
 	if approvals.get() != 3 {
-		t.Errorf("the server needed a person %d times, want 3", approvals.get())
+		t.Errorf("the server waited for a person %d times, want 3", approvals.get())
 	}
 	r.AwaitState(wire.StateReady)
 	echo(t, c, "the connection is still fine")
@@ -81,7 +81,7 @@ func TestConnectionGivesUpAfterThreeAuthorizationsThatDoNotHelp(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{WithheldScopes: []string{"mcp:admin"}},
 		oauthfixture.ResourceConfig{Scopes: []string{"mcp:read"}, StepUpScopes: []string{"mcp:admin"}})
 	c, r := w.connect("ann", "s1", w.rs.URL(), "")
-	w.autoApprove("ann", "s1")
+	w.autoApprove("ann", "s1", r)
 	failed := r.AwaitState(wire.StateFailed)
 	if !strings.Contains(failed.Error, "after 3 authorizations") {
 		t.Errorf("error %q", failed.Error)
