@@ -93,22 +93,6 @@ type Ask struct {
 	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time
 }
 
-// Ops on asks.
-const (
-	// OpAnswerAsk answers an ask: [AnswerAskArgs] → {}. The first answer
-	// wins; an answer to an unknown or settled ask is a [CodeNotFound] error,
-	// one to a refused ask a [CodeBadRequest] error.
-	// An accepted form must validate against its schema ([CodeBadRequest]
-	// with the field errors otherwise); URL answers carry no content.
-	OpAnswerAsk OpName = "ask.answer"
-	// OpDismissAsk stops waiting for a URL ask's completion, or takes a
-	// refused ask off the dashboards: [AskArgs] → {}.
-	OpDismissAsk OpName = "ask.dismiss"
-	// OpCompleteAsk marks a waiting URL ask as done by the person (when the
-	// server sends no completion notification): [AskArgs] → {}.
-	OpCompleteAsk OpName = "ask.complete"
-)
-
 // AnswerAskArgs are the arguments of [OpAnswerAsk].
 type AnswerAskArgs struct {
 	Ask     string         `json:"ask"`

@@ -20,12 +20,6 @@ type AskModes struct {
 	Model string `json:"model,omitempty"`
 }
 
-// OpSetAskModes changes the kinds of asks a server may raise:
-// [SetAskModesArgs] → {}. The server reconnects, since they are advertised
-// when a session starts. SamplingModel without a configured model is a
-// [CodeNotConfigured] error.
-const OpSetAskModes OpName = "server.set_ask_modes"
-
 // SetAskModesArgs are the arguments of [OpSetAskModes].
 type SetAskModesArgs struct {
 	Server   string       `json:"server"`

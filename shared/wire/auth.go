@@ -17,17 +17,6 @@ type AuthState struct {
 	Error           string   `json:"error,omitempty"`           // why the last authorization failed, sanitized
 }
 
-// Ops on OAuth.
-const (
-	// OpAuthorize starts an authorization for a server in state
-	// authenticating: [ServerArgs] → [AuthorizeResult]. The dashboard opens
-	// the URL in a popup; the relay's callback finishes the flow.
-	OpAuthorize OpName = "server.authorize"
-	// OpSetClient stores pre-registered client credentials for a server:
-	// [SetClientArgs] → {}. The secret is write-only: it never comes back.
-	OpSetClient OpName = "server.set_client"
-)
-
 // AuthorizeResult is the result of [OpAuthorize].
 type AuthorizeResult struct {
 	URL string `json:"url"` // the authorization server's authorization URL, checked http(s)

@@ -91,18 +91,10 @@ const (
 	TaskSupportForbidden = "forbidden"
 )
 
-// OpCancelCall cancels a running call from any dashboard of its user:
-// [CallArgs] → {}. The call ends as failed with [CodeCancelled] (or with its
-// result, if that came first); a task is cancelled with tasks/cancel.
-const OpCancelCall OpName = "call.cancel"
-
 // CallArgs name one call.
 type CallArgs struct {
 	Call string `json:"call"`
 }
-
-// OpPing pings a server: [ServerArgs] → [PingResult].
-const OpPing OpName = "server.ping"
 
 // PingResult is the result of [OpPing].
 type PingResult struct {

@@ -1,10 +1,5 @@
 package wire
 
-// OpComplete asks a server to suggest values for a prompt argument or a
-// resource template variable: [CompleteArgs] → [CompleteResult]. It fails
-// with [CodeBadRequest] when the server did not declare completions.
-const OpComplete OpName = "completion.complete"
-
 // Reference types of [CompleteRef].
 const (
 	RefPrompt   = "ref/prompt"   // a prompt argument; Name is the prompt

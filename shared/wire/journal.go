@@ -69,18 +69,6 @@ const (
 	ActivityElicitComplete   ActivityKind = "elicitation_complete"
 )
 
-// Ops on a server's journal.
-const (
-	// OpSetLogLevel sets the lowest level of log messages the server should
-	// send: [SetLogLevelArgs] → {}. The level is kept and asked for again
-	// on every connection. An empty level asks for none.
-	OpSetLogLevel OpName = "server.set_log_level"
-	// OpClearLogs clears a server's logs on every dashboard: [ServerArgs] → {}.
-	OpClearLogs OpName = "server.clear_logs"
-	// OpClearActivity clears a server's activity: [ServerArgs] → {}.
-	OpClearActivity OpName = "server.clear_activity"
-)
-
 // SetLogLevelArgs are the arguments of [OpSetLogLevel].
 type SetLogLevelArgs struct {
 	Server string `json:"server"`

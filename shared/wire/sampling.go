@@ -57,12 +57,6 @@ const (
 	StopMaxTokens = "maxTokens"
 )
 
-// OpDraftAsk asks the relay's configured model for a draft answer to a
-// pending sampling ask: [AskArgs] → [SamplingResult]. The draft goes only
-// to the dashboard that asked; nothing reaches the server until the person
-// answers. Without a configured model it is a [CodeNotConfigured] error.
-const OpDraftAsk OpName = "ask.draft"
-
 // Limits of sampling requests and answers.
 const (
 	// MaxSamplingBytes caps the JSON of one sampling request the relay

@@ -12,17 +12,29 @@ const (
 	TransportStdio = "stdio"
 )
 
-// Server configuration ops.
-const (
-	// OpUpdateServer edits a server in place: [UpdateServerArgs] → {}.
-	OpUpdateServer OpName = "server.update"
-	// OpSetServerConnected connects or disconnects a server without removing
-	// it: [SetServerConnectedArgs] → {}.
-	OpSetServerConnected OpName = "server.set_connected"
-	// OpImportServers adds the HTTP entries of an mcpServers JSON document:
-	// [ImportServersArgs] → [ImportServersResult].
-	OpImportServers OpName = "servers.import"
-)
+// AddServerArgs are the arguments of [OpAddServer].
+type AddServerArgs struct {
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Transport string `json:"transport,omitempty"` // TransportStreamable (default) or TransportSSE
+	// ID is a caller-chosen id (normalized by the relay); empty for a generated one.
+	ID string `json:"id,omitempty"`
+	// Headers are sent upstream on every request; their values are secrets.
+	Headers map[string]string `json:"headers,omitempty"`
+	Retry   *Retry            `json:"retry,omitempty"`
+}
+
+// AddServerResult is the result of [OpAddServer]. Existing is set when a
+// server with the same name and normalized URL was already registered.
+type AddServerResult struct {
+	ID       string `json:"id"`
+	Existing bool   `json:"existing,omitempty"`
+}
+
+// ServerArgs name one server.
+type ServerArgs struct {
+	Server string `json:"server"`
+}
 
 // Retry is a server's reconnect policy. Zero fields take the relay's defaults.
 type Retry struct {
@@ -81,3 +93,6 @@ func (a UpdateServerArgs) ServerID() string { return a.Server }
 
 // ServerID returns the server the arguments name.
 func (a SetServerConnectedArgs) ServerID() string { return a.Server }
+
+// ServerID returns the server the arguments name.
+func (a ServerArgs) ServerID() string { return a.Server }

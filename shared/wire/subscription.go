@@ -1,16 +1,5 @@
 package wire
 
-// Ops on resource subscriptions. A subscription is remembered by the relay
-// and made again on every new session with the server, until unsubscribed.
-const (
-	// OpSubscribe subscribes to a resource's updates: [SubscribeArgs] → {}.
-	// It fails with [CodeBadRequest] when the server did not declare
-	// resources.subscribe.
-	OpSubscribe OpName = "resource.subscribe"
-	// OpUnsubscribe ends a subscription: [SubscribeArgs] → {}.
-	OpUnsubscribe OpName = "resource.unsubscribe"
-)
-
 // KindSubscription is the change kind of a subscription; Key is the
 // resource URI and Value a [Subscription].
 const KindSubscription ChangeKind = "subscription"
