@@ -2,11 +2,6 @@ package wire
 
 import "time"
 
-// KindAgentCall is the change kind of agent calls: Key is the call's id,
-// Value an [AgentCall]. The state keeps the latest [MaxLiveAgentCalls];
-// older ones are removed by changes and stay listed by [OpListActivity].
-const KindAgentCall ChangeKind = "agent_call"
-
 // Limits of the agent views.
 const (
 	MaxLiveAgentCalls = 100 // agent calls kept in a user's state

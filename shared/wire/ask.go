@@ -53,10 +53,6 @@ const (
 	ActionCancel  Action = "cancel"
 )
 
-// KindAsk is the change kind of asks: Server is the asking server's id, Key
-// the ask id, Value an [Ask].
-const KindAsk ChangeKind = "ask"
-
 // Ask is one pending request for a person.
 type Ask struct {
 	ID         string   `json:"id"`

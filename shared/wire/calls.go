@@ -11,10 +11,6 @@ import (
 // their result; they change by [KindCall] deltas, one call at a time. The
 // op that started a call still gets the result as its answer.
 
-// KindCall is the change kind of calls: Server is the called server's id,
-// Key the call id, Value a [Call].
-const KindCall ChangeKind = "call"
-
 // Limits on calls in the state.
 const (
 	// MaxCallsPerServer is how many calls of one server the state keeps;

@@ -27,16 +27,6 @@ const (
 	MaxActivityText = 300
 )
 
-// Change kinds of a server's journal.
-const (
-	// KindLog appends one [LogEntry] to the server's logs; Key is its N.
-	// With Remove, it clears the server's logs.
-	KindLog ChangeKind = "log"
-	// KindActivity appends one [Activity] to the server's activity; Key is
-	// its N. With Remove, it clears the server's activity.
-	KindActivity ChangeKind = "activity"
-)
-
 // Log levels of MCP (RFC 5424 severities), least severe first.
 const (
 	LevelDebug     = "debug"

@@ -26,11 +26,6 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 }
 
-// KindRoots replaces the person's whole list of roots: Server and Key are
-// empty and Value is a JSON array of [Root]. The list is short (at most
-// [MaxRoots]) and edited as a whole, so a change carries all of it.
-const KindRoots ChangeKind = "roots"
-
 // SetRootsArgs are the arguments of [OpSetRoots].
 type SetRootsArgs struct {
 	Roots []Root `json:"roots"`

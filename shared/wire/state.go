@@ -149,35 +149,3 @@ type ResourceTemplate struct {
 	MIMEType    string `json:"mimeType,omitempty"`
 	Icons       []Icon `json:"icons,omitempty"` // safe icons only (see [Icon])
 }
-
-// ChangeKind names what a [Change] puts or removes.
-type ChangeKind string
-
-// Change kinds.
-const (
-	KindServer   ChangeKind = "server"   // Key is the server id; Value is [Server.Meta]
-	KindTool     ChangeKind = "tool"     // Key is the tool name; Value is a [Tool]
-	KindPrompt   ChangeKind = "prompt"   // Key is the prompt name; Value is a [Prompt]
-	KindResource ChangeKind = "resource" // Key is the resource URI; Value is a [Resource]
-	KindTemplate ChangeKind = "template" // Key is the URI template; Value is a [ResourceTemplate]
-)
-
-// Delta is the data of a [TypeDelta] frame. The frame's Seq is the
-// sequence number after applying it; it is always the previous one plus one.
-type Delta struct {
-	Changes []Change `json:"changes"`
-}
-
-// Change puts or removes one item. Removing a server removes its lists too.
-// A put of a server keeps its lists; a put of an item replaces the item of the
-// same key or appends it.
-type Change struct {
-	Kind   ChangeKind      `json:"kind"`
-	Server string          `json:"server"`
-	Key    string          `json:"key"`
-	Remove bool            `json:"remove,omitempty"`
-	Value  json.RawMessage `json:"value,omitempty"`
-	// At, on a put of a new server or of an item new to a server's list, is
-	// its index; without it (or out of range) it goes to the end.
-	At *int `json:"at,omitempty"`
-}

@@ -1,8 +1,7 @@
 package wire
 
-// KindSubscription is the change kind of a subscription; Key is the
-// resource URI and Value a [Subscription].
-const KindSubscription ChangeKind = "subscription"
+// Resource subscriptions: made with [OpSubscribe], kept by the relay, and
+// shown in the state as [KindSubscription] changes.
 
 // MaxSubscriptions is how many resources one server may have subscriptions to.
 const MaxSubscriptions = 100
