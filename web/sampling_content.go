@@ -65,12 +65,12 @@ func renderSamplingBlock(c wire.SamplingContent) app.UI {
 			}),
 		)
 	}
-	return app.Div().Class("sampling-block", "sampling-unknown").Text("A block of type " + strconv.Quote(c.Type) + " that Switchboard does not show.")
+	return app.Div().Class("sampling-block", "sampling-unknown").Text("A block of type " + strconv.Quote(string(c.Type)) + " that Switchboard does not show.")
 }
 
 // renderMedia plays an image or sound from its data, or says why not.
 func renderMedia(c wire.SamplingContent) app.UI {
-	label := c.Type + " (" + c.MIMEType + ")"
+	label := string(c.Type) + " (" + c.MIMEType + ")"
 	if !wire.RenderableMedia(c.Type, c.MIMEType) {
 		return app.Div().Class("sampling-block", "sampling-media-refused").
 			Text("An " + label + " that Switchboard does not display: only common image and audio types are shown.")

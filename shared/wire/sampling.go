@@ -34,15 +34,6 @@ const (
 	RoleAssistant = "assistant"
 )
 
-// Sampling content types.
-const (
-	ContentText       = "text"
-	ContentImage      = "image"
-	ContentAudio      = "audio"
-	ContentToolUse    = "tool_use"
-	ContentToolResult = "tool_result"
-)
-
 // Tool choice modes.
 const (
 	ToolChoiceAuto     = "auto"
@@ -95,10 +86,10 @@ type SamplingMessage struct {
 // SamplingContent is one block of a sampling message. Only the fields of
 // its type are set.
 type SamplingContent struct {
-	Type     string `json:"type"` // ContentText, ContentImage, ContentAudio, ContentToolUse, ContentToolResult
-	Text     string `json:"text,omitempty"`
-	MIMEType string `json:"mimeType,omitempty"` // image and audio
-	Data     string `json:"data,omitempty"`     // image and audio, base64
+	Type     ContentType `json:"type"` // ContentText, ContentImage, ContentAudio, ContentToolUse, ContentToolResult
+	Text     string      `json:"text,omitempty"`
+	MIMEType string      `json:"mimeType,omitempty"` // image and audio
+	Data     string      `json:"data,omitempty"`     // image and audio, base64
 
 	ID    string          `json:"id,omitempty"`    // tool_use: its id
 	Name  string          `json:"name,omitempty"`  // tool_use: the tool
@@ -124,31 +115,4 @@ type SamplingResult struct {
 	Model      string            `json:"model"`      // the model (or person) that wrote it
 	StopReason string            `json:"stopReason"` // StopEndTurn, StopToolUse, StopMaxTokens
 	Content    []SamplingContent `json:"content"`    // text, image, audio or tool_use blocks
-}
-
-// Media types the dashboard renders from data, and the relay accepts in an
-// answer; anything else (SVG, which can carry script, above all) is shown as
-// a description only.
-var (
-	imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
-	audioTypes = []string{"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/webm", "audio/flac", "audio/aac", "audio/mp4"}
-)
-
-// RenderableMedia reports whether a block of content type typ
-// ([ContentImage] or [ContentAudio]) with media type mime may be rendered
-// from its data.
-func RenderableMedia(typ, mime string) bool {
-	var allowed []string
-	switch typ {
-	case ContentImage:
-		allowed = imageTypes
-	case ContentAudio:
-		allowed = audioTypes
-	}
-	for _, t := range allowed {
-		if t == mime {
-			return true
-		}
-	}
-	return false
 }
