@@ -50,7 +50,7 @@ type Config struct {
 	// wire.TransportSSE (the legacy HTTP+SSE transport) or
 	// wire.TransportAuto, which tries Streamable HTTP and falls back to SSE
 	// when the endpoint answers 400, 404 or 405 (never on 401 or 403).
-	Transport string
+	Transport wire.Transport
 	// Command is the process of a wire.TransportStdio server (see stdio.go).
 	Command *Command
 	// Auth, when set, authorizes the connection with OAuth: it supplies the

@@ -19,7 +19,7 @@ type State struct {
 	// session failed; set when State is failed.
 	Error string
 	// TransportInUse is the transport found, with transport auto.
-	TransportInUse string
+	TransportInUse wire.Transport
 	Auth           *wire.AuthState // OAuth status, with an [Authorizer]
 	// Subscriptions are the person's resource subscriptions, by URI.
 	Subscriptions []wire.Subscription

@@ -1,10 +1,5 @@
 package wire
 
-// Transports besides [TransportStreamable].
-const (
-	TransportSSE = "sse" // the legacy HTTP+SSE transport
-)
-
 // AuthState is what a dashboard may know of a server's OAuth: never a token,
 // a refresh token or a client secret, only whether they are set.
 type AuthState struct {

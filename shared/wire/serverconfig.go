@@ -5,18 +5,11 @@ import "encoding/json"
 // Server configuration: how a person adds, edits, connects, disconnects,
 // imports and exports servers.
 
-// More transports: auto tries Streamable HTTP and falls back to SSE; stdio
-// servers come only from the relay operator's configuration file.
-const (
-	TransportAuto  = "auto"
-	TransportStdio = "stdio"
-)
-
 // AddServerArgs are the arguments of [OpAddServer].
 type AddServerArgs struct {
-	Name      string `json:"name"`
-	URL       string `json:"url"`
-	Transport string `json:"transport,omitempty"` // TransportStreamable (default) or TransportSSE
+	Name      string    `json:"name"`
+	URL       string    `json:"url"`
+	Transport Transport `json:"transport,omitempty"` // TransportStreamable (default), TransportSSE or TransportAuto
 	// ID is a caller-chosen id (normalized by the relay); empty for a generated one.
 	ID string `json:"id,omitempty"`
 	// Headers are sent upstream on every request; their values are secrets.
@@ -50,7 +43,7 @@ type UpdateServerArgs struct {
 	Server    string            `json:"server"`
 	Name      *string           `json:"name,omitempty"`
 	URL       *string           `json:"url,omitempty"`
-	Transport *string           `json:"transport,omitempty"`
+	Transport *Transport        `json:"transport,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
 	Retry     *Retry            `json:"retry,omitempty"`
 }

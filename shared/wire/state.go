@@ -15,11 +15,6 @@ const (
 	StateAuthenticating ServerState = "authenticating"
 )
 
-// Transports.
-const (
-	TransportStreamable = "streamable-http"
-)
-
 // Snapshot is the data of a [TypeSnapshot] frame: a user's whole state.
 // The frame's Seq is the sequence number this state corresponds to.
 type Snapshot struct {
@@ -39,13 +34,13 @@ type Snapshot struct {
 
 // Server is one registered MCP server as the dashboard sees it.
 type Server struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	URL       string `json:"url"`
-	Transport string `json:"transport"`
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	URL       string    `json:"url"`
+	Transport Transport `json:"transport"`
 	// TransportInUse is the transport the connection uses (set when
 	// Transport is TransportAuto and it found one).
-	TransportInUse string      `json:"transportInUse,omitempty"`
+	TransportInUse Transport   `json:"transportInUse,omitempty"`
 	State          ServerState `json:"state"`
 	Error          string      `json:"error,omitempty"` // sanitized, set when State is failed
 
