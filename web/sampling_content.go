@@ -30,14 +30,14 @@ func renderSamplingMessages(msgs []wire.SamplingMessage) app.UI {
 }
 
 // roleLabel names a message's author.
-func roleLabel(role string) string {
+func roleLabel(role wire.Role) string {
 	switch role {
 	case wire.RoleUser:
 		return "User"
 	case wire.RoleAssistant:
 		return "Assistant"
 	}
-	return "Role " + strconv.Quote(role)
+	return "Role " + strconv.Quote(string(role))
 }
 
 // renderSamplingBlock shows one content block.

@@ -69,7 +69,7 @@ func annotations(a *mcp.Annotations) *wire.ContentAnnotations {
 	}
 	out := &wire.ContentAnnotations{LastModified: line(a.LastModified, maxTimeRunes)}
 	for _, r := range a.Audience {
-		if r := string(r); (r == wire.AudienceUser || r == wire.AudienceAssistant) && !slices.Contains(out.Audience, r) {
+		if r := wire.Role(r); (r == wire.RoleUser || r == wire.RoleAssistant) && !slices.Contains(out.Audience, r) {
 			out.Audience = append(out.Audience, r)
 		}
 	}

@@ -39,7 +39,7 @@ type GetPromptResult struct {
 
 // PromptMessage is one message of a [GetPromptResult].
 type PromptMessage struct {
-	Role    string  `json:"role"`
+	Role    Role    `json:"role"`
 	Content Content `json:"content"`
 }
 

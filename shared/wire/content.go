@@ -36,20 +36,14 @@ type Content struct {
 // ContentAnnotations are the hints a server attaches to a content block
 // (MCP annotations): for whom it is, how much it matters, when it changed.
 type ContentAnnotations struct {
-	// Audience holds "user", "assistant" or both.
-	Audience []string `json:"audience,omitempty"`
+	// Audience holds RoleUser, RoleAssistant or both.
+	Audience []Role `json:"audience,omitempty"`
 	// Priority runs from 0 (entirely optional) to 1 (effectively required);
 	// 0 also when the server gave none.
 	Priority float64 `json:"priority,omitempty"`
 	// LastModified is an ISO 8601 time as the server wrote it, sanitized.
 	LastModified string `json:"lastModified,omitempty"`
 }
-
-// Content audiences.
-const (
-	AudienceUser      = "user"
-	AudienceAssistant = "assistant"
-)
 
 // Media types the dashboard renders from data, and the relay accepts in an
 // answer; anything else (SVG, which can carry script, above all) is shown as

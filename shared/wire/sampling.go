@@ -28,12 +28,6 @@ const (
 	SamplingModel SamplingMode = "model" // the configured model answers, without a card
 )
 
-// Roles of sampling messages.
-const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-)
-
 // Tool choice modes.
 const (
 	ToolChoiceAuto     = "auto"
@@ -79,7 +73,7 @@ type SamplingRequest struct {
 
 // SamplingMessage is one message of a conversation.
 type SamplingMessage struct {
-	Role    string            `json:"role"` // RoleUser or RoleAssistant
+	Role    Role              `json:"role"` // RoleUser or RoleAssistant, or the server's own word
 	Content []SamplingContent `json:"content"`
 }
 

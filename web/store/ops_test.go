@@ -224,7 +224,7 @@ func TestResourceReadAndPromptGetShowText(t *testing.T) {
 		{URI: "file:///b.bin", MIMEType: "application/octet-stream", Blob: "AAAA"},
 	}})
 	s.result(pid, wire.GetPromptResult{Description: "A greeting", Messages: []wire.PromptMessage{
-		{Role: "user", Content: wire.Content{Type: wire.ContentText, Text: "Hello Ada"}},
+		{Role: wire.RoleUser, Content: wire.Content{Type: wire.ContentText, Text: "Hello Ada"}},
 	}})
 	res := c.View().Calls[1:]
 	if len(res) != 1 || res[0].Kind != wire.CallKindResource || res[0].Text != "alpha\n[binary content, application/octet-stream, 3 bytes]" {

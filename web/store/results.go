@@ -60,7 +60,7 @@ func promptOutcome(data json.RawMessage) (string, bool) {
 		parts = append(parts, r.Description)
 	}
 	for _, m := range r.Messages {
-		parts = append(parts, m.Role+": "+contentText(m.Content))
+		parts = append(parts, string(m.Role)+": "+contentText(m.Content))
 	}
 	return strings.Join(parts, "\n\n"), false
 }
