@@ -52,9 +52,9 @@ type Lists struct {
 	Resources []*mcp.Resource
 	Templates []*mcp.ResourceTemplate
 	// TaskSupport is each listed tool's execution.taskSupport as the server
-	// sent it (the go-sdk drops it), by name. It and Uncallable are replaced
-	// with Tools.
-	TaskSupport map[string]string
+	// sent it (the go-sdk drops it), by name: unsanitized, maybe none of
+	// wire's TaskSupport* values. It and Uncallable are replaced with Tools.
+	TaskSupport map[string]wire.TaskSupport
 	// Uncallable says why the connection does not call a tool, by name: one
 	// that runs only as a task on a server that did not declare
 	// task-augmented tools/call.

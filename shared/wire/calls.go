@@ -66,26 +66,10 @@ type Call struct {
 
 // CallTask is the MCP task a call runs as.
 type CallTask struct {
-	ID            string `json:"id"`
-	Status        string `json:"status"` // TaskWorking, TaskInputRequired, or a terminal status
-	StatusMessage string `json:"statusMessage,omitempty"`
+	ID            string     `json:"id"`
+	Status        TaskStatus `json:"status"` // the server's word, sanitized: one of the Task* statuses, or another
+	StatusMessage string     `json:"statusMessage,omitempty"`
 }
-
-// Task statuses (MCP 2025-11-25).
-const (
-	TaskWorking       = "working"
-	TaskInputRequired = "input_required"
-	TaskCompleted     = "completed"
-	TaskFailed        = "failed"
-	TaskCancelled     = "cancelled"
-)
-
-// Tool task support (a tool's execution.taskSupport).
-const (
-	TaskSupportRequired  = "required"
-	TaskSupportOptional  = "optional"
-	TaskSupportForbidden = "forbidden"
-)
 
 // CallArgs name one call.
 type CallArgs struct {

@@ -103,8 +103,8 @@ type Tool struct {
 	Icons        []Icon          `json:"icons,omitempty"` // safe icons only (see [Icon])
 	// TaskSupport is the tool's execution.taskSupport (TaskSupport*), and
 	// Uncallable, when set, says why the relay cannot call the tool.
-	TaskSupport string `json:"taskSupport,omitempty"`
-	Uncallable  string `json:"uncallable,omitempty"`
+	TaskSupport TaskSupport `json:"taskSupport,omitempty"`
+	Uncallable  string      `json:"uncallable,omitempty"`
 }
 
 // Prompt is an MCP prompt.
