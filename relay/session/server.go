@@ -141,7 +141,7 @@ func (o *Server) stampLocked(st *wire.Server) {
 	st.AskModes = &modes
 	st.RootsExcluded = o.prefs.RootsHidden
 	if st.Logging != nil {
-		st.Logging = &wire.Logging{Level: o.prefs.LogLevel}
+		st.Logging = &wire.Logging{Level: wire.LogLevel(o.prefs.LogLevel)}
 	}
 }
 

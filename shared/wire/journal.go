@@ -27,24 +27,6 @@ const (
 	MaxActivityText = 300
 )
 
-// Log levels of MCP (RFC 5424 severities), least severe first.
-const (
-	LevelDebug     = "debug"
-	LevelInfo      = "info"
-	LevelNotice    = "notice"
-	LevelWarning   = "warning"
-	LevelError     = "error"
-	LevelCritical  = "critical"
-	LevelAlert     = "alert"
-	LevelEmergency = "emergency"
-)
-
-// LogLevels lists the levels least severe first.
-var LogLevels = []string{LevelDebug, LevelInfo, LevelNotice, LevelWarning, LevelError, LevelCritical, LevelAlert, LevelEmergency}
-
-// LevelRank orders levels: debug is 0, emergency 7, an unknown level -1.
-func LevelRank(level string) int { return slices.Index(LogLevels, level) }
-
 // ActivityKind names the notification an [Activity] records.
 type ActivityKind string
 
@@ -61,8 +43,8 @@ const (
 
 // SetLogLevelArgs are the arguments of [OpSetLogLevel].
 type SetLogLevelArgs struct {
-	Server string `json:"server"`
-	Level  string `json:"level"` // one of LogLevels, or empty for none
+	Server string   `json:"server"`
+	Level  LogLevel `json:"level"` // one of LogLevels, or empty for none
 }
 
 // ServerID implements the relay's server-naming op arguments.
@@ -71,7 +53,7 @@ func (a SetLogLevelArgs) ServerID() string { return a.Server }
 // Logging is a server's logging, present when the server declares the
 // logging capability.
 type Logging struct {
-	Level string `json:"level,omitempty"` // the level asked for; empty when none
+	Level LogLevel `json:"level,omitempty"` // the level asked for; empty when none
 }
 
 // LogEntry is one log message of a server. Data is the message's JSON as
@@ -80,7 +62,7 @@ type Logging struct {
 type LogEntry struct {
 	N      uint64          `json:"n"` // numbers the server's entries from 1
 	Time   time.Time       `json:"time"`
-	Level  string          `json:"level"`
+	Level  LogLevel        `json:"level"`
 	Logger string          `json:"logger,omitempty"`
 	Data   json.RawMessage `json:"data,omitempty"`
 }
