@@ -17,8 +17,9 @@ type AskKind string
 
 // Ask kinds.
 const (
-	AskForm AskKind = "form" // fill a form described by Schema
-	AskURL  AskKind = "url"  // consent to open URL
+	AskForm     AskKind = "form"     // fill a form described by Schema
+	AskURL      AskKind = "url"      // consent to open URL
+	AskSampling AskKind = "sampling" // write the message described by Sampling (sampling.go)
 )
 
 // AskFrom is why a server is asking.
@@ -29,6 +30,7 @@ const (
 	AskFromElicitation AskFrom = "elicitation"   // an elicitation/create request
 	AskFromURLRequired AskFrom = "url_required"  // a -32042 error listing URL elicitations to complete before a retry
 	AskFromInput       AskFrom = "input_request" // a 2026-07-28 multi-round-trip input request
+	AskFromSampling    AskFrom = "sampling"      // a sampling/createMessage request
 )
 
 // AskState is where an ask is in its life.

@@ -3,12 +3,6 @@ package wire
 // Ask modes: the kinds of asks a person lets one server raise. The relay
 // advertises only these to the server, when a session starts.
 
-// Elicitation modes a server may be offered.
-const (
-	ModeForm = "form"
-	ModeURL  = "url"
-)
-
 // AskModes are the kinds of asks a server may raise.
 type AskModes struct {
 	Form     bool         `json:"form"`     // elicitation forms

@@ -12,7 +12,3 @@ package wire
 // MaxForwardErrorRunes caps the error of an agent's client that the
 // dashboard is shown.
 const MaxForwardErrorRunes = 300
-
-// ActivitySamplingForwarded is the activity of a sampling request the
-// person handed to an agent, which answered it.
-const ActivitySamplingForwarded ActivityKind = "sampling_forwarded"

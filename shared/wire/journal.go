@@ -39,6 +39,9 @@ const (
 	ActivityProgress         ActivityKind = "progress"
 	ActivityCancelled        ActivityKind = "cancelled"
 	ActivityElicitComplete   ActivityKind = "elicitation_complete"
+	// ActivitySamplingForwarded: the person handed a sampling request to an
+	// agent, which answered it (forward.go).
+	ActivitySamplingForwarded ActivityKind = "sampling_forwarded"
 )
 
 // SetLogLevelArgs are the arguments of [OpSetLogLevel].

@@ -11,13 +11,6 @@ import "encoding/json"
 // "user rejected" error), or first asks the relay for a draft with
 // [OpDraftAsk].
 
-// AskSampling is the kind of a sampling ask: write the message described
-// by Sampling.
-const AskSampling AskKind = "sampling"
-
-// AskFromSampling is the origin of an ask raised by sampling/createMessage.
-const AskFromSampling AskFrom = "sampling"
-
 // SamplingMode is how the relay answers a server's sampling requests.
 type SamplingMode string
 
