@@ -108,7 +108,7 @@ func renderSamplingParams(r *wire.SamplingRequest) app.UI {
 		rows = append(rows, infoRow("Priorities", "cost "+priority(p.CostPriority)+", speed "+priority(p.SpeedPriority)+", intelligence "+priority(p.IntelligencePriority)))
 	}
 	if len(r.Tools) > 0 {
-		rows = append(rows, infoRow("Tool choice", orDefault(r.ToolChoice, wire.ToolChoiceAuto)))
+		rows = append(rows, infoRow("Tool choice", orDefault(string(r.ToolChoice), string(wire.ToolChoiceAuto))))
 	}
 	return app.Div().Class("sampling-params").Body(
 		app.If(r.SystemPrompt != "", func() app.UI {

@@ -21,18 +21,27 @@ const (
 	SamplingModel SamplingMode = "model" // the configured model answers, without a card
 )
 
-// Tool choice modes.
+// ToolChoice is how a sampling request lets the writer use the tools it
+// offers (its toolChoice's mode). A server may send another word: it is
+// kept, sanitized.
+type ToolChoice string
+
+// Tool choices.
 const (
-	ToolChoiceAuto     = "auto"
-	ToolChoiceRequired = "required"
-	ToolChoiceNone     = "none"
+	ToolChoiceAuto     ToolChoice = "auto"     // the writer may call tools
+	ToolChoiceRequired ToolChoice = "required" // the writer must call at least one
+	ToolChoiceNone     ToolChoice = "none"     // the writer must not call any
 )
 
-// Stop reasons of a [SamplingResult].
+// StopReason says why a [SamplingResult]'s writer stopped. An agent's client
+// may give another word: it is kept, sanitized.
+type StopReason string
+
+// Stop reasons.
 const (
-	StopEndTurn   = "endTurn"
-	StopToolUse   = "toolUse"
-	StopMaxTokens = "maxTokens"
+	StopEndTurn   StopReason = "endTurn"   // the message is complete
+	StopToolUse   StopReason = "toolUse"   // the message calls tools
+	StopMaxTokens StopReason = "maxTokens" // the message hit the token limit
 )
 
 // Limits of sampling requests and answers.
@@ -57,8 +66,8 @@ type SamplingRequest struct {
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 	// Tools are the tools the server offers the writer; ToolChoice is
 	// ToolChoiceAuto, ToolChoiceRequired or ToolChoiceNone ("" when unset).
-	Tools      []Tool `json:"tools,omitempty"`
-	ToolChoice string `json:"toolChoice,omitempty"`
+	Tools      []Tool     `json:"tools,omitempty"`
+	ToolChoice ToolChoice `json:"toolChoice,omitempty"`
 	// Drafter names the model the relay drafts with ([OpDraftAsk]); empty
 	// when no model is configured.
 	Drafter string `json:"drafter,omitempty"`
@@ -100,6 +109,6 @@ type ModelPreferences struct {
 // server gets, or a draft of it.
 type SamplingResult struct {
 	Model      string            `json:"model"`      // the model (or person) that wrote it
-	StopReason string            `json:"stopReason"` // StopEndTurn, StopToolUse, StopMaxTokens
+	StopReason StopReason        `json:"stopReason"` // StopEndTurn, StopToolUse, StopMaxTokens
 	Content    []SamplingContent `json:"content"`    // text, image, audio or tool_use blocks
 }

@@ -67,7 +67,7 @@ type Server struct {
 	// Capabilities are those the server declared; ClientCapabilities name
 	// those the relay advertised to it (ClientCap*).
 	Capabilities       *ServerCapabilities `json:"capabilities,omitempty"`
-	ClientCapabilities []string            `json:"clientCapabilities,omitempty"`
+	ClientCapabilities []ClientCapability  `json:"clientCapabilities,omitempty"`
 
 	Tools     []Tool             `json:"tools,omitempty"`
 	Prompts   []Prompt           `json:"prompts,omitempty"`
