@@ -84,7 +84,10 @@ func TestEverythingServer(t *testing.T) {
 		t.Skipf("Node.js is needed for the everything server: %v", err)
 	}
 	var rows []everythingRow
-	for _, tr := range []struct{ name, arg, path, transport string }{
+	for _, tr := range []struct {
+		name, arg, path string
+		transport       wire.Transport
+	}{
 		{"streamable-http", "streamableHttp", "/mcp", wire.TransportStreamable},
 		{"sse", "sse", "/sse", wire.TransportSSE},
 	} {
@@ -139,7 +142,7 @@ func startEverything(t *testing.T, transport string) string {
 }
 
 // driveEverything adds the server to a fresh relay and uses all it offers.
-func driveEverything(t *testing.T, transportName, url, transport string) []everythingRow {
+func driveEverything(t *testing.T, transportName, url string, transport wire.Transport) []everythingRow {
 	r := startRelay(t)
 	s, _ := r.openSocket(t, r.sessionCookie(t))
 	f := s.op(wire.OpAddServer, wire.AddServerArgs{Name: "everything-" + transportName, URL: url, Transport: transport})

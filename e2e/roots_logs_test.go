@@ -40,10 +40,10 @@ func (p *tab) logLevels(text string) []string {
 }
 
 // waitLogLine waits for the entry of level whose text contains text.
-func (p *tab) waitLogLine(level, text string) {
+func (p *tab) waitLogLine(level wire.LogLevel, text string) {
 	p.t.Helper()
 	p.waitJS(fmt.Sprintf("a %s log line with %q", level, text), fmt.Sprintf(`[...document.querySelectorAll("#log-list .log-entry")]
-		.some(e => e.dataset.level === %s && e.querySelector(".log-data").textContent.includes(%s))`, jsString(level), jsString(text)))
+		.some(e => e.dataset.level === %s && e.querySelector(".log-data").textContent.includes(%s))`, jsString(string(level)), jsString(text)))
 }
 
 func TestRootsEditedInTheDashboardReachTheServer(t *testing.T) {
@@ -119,7 +119,7 @@ func TestLogsArriveAtTheChosenLevelAndStopBelowIt(t *testing.T) {
 
 	p.click("#tab-logs")
 	p.waitPresent("#log-level")
-	p.chooseOption("#log-level", "log level", wire.LevelNotice)
+	p.chooseOption("#log-level", "log level", string(wire.LevelNotice))
 	fx.Await(t, waitTimeout, "logging/setLevel notice", func() bool { return slices.Equal(fx.Levels(), []string{"notice"}) })
 	p.click("#tab-tools")
 	p.callTool("log", `{"message":"first"}`)
@@ -132,7 +132,7 @@ func TestLogsArriveAtTheChosenLevelAndStopBelowIt(t *testing.T) {
 	// The notice carries an object: a tree whose keys show as text.
 	p.waitText(`#log-list .log-entry[data-level="notice"] .json-tree`, "detail")
 
-	p.chooseOption("#log-level", "log level", wire.LevelError)
+	p.chooseOption("#log-level", "log level", string(wire.LevelError))
 	fx.Await(t, waitTimeout, "logging/setLevel error", func() bool { return slices.Equal(fx.Levels(), []string{"notice", "error"}) })
 	p.click("#tab-tools")
 	p.callTool("log", `{"message":"second"}`)
@@ -143,7 +143,7 @@ func TestLogsArriveAtTheChosenLevelAndStopBelowIt(t *testing.T) {
 	}
 	p.screenshot("logs-pane")
 
-	p.chooseOption("#log-filter", "log filter", wire.LevelCritical)
+	p.chooseOption("#log-filter", "log filter", string(wire.LevelCritical))
 	p.waitJS("only critical and above shown", `[...document.querySelectorAll("#log-list .log-entry")]
 		.every(e => ["critical", "alert", "emergency"].includes(e.dataset.level))`)
 	p.waitText("#logs-count", "shown")

@@ -93,7 +93,7 @@ func TestServerWithAHeaderAndAnSSEServerBecomeReadyAndSecretsStayInTheRelay(t *t
 	p.fill("#add-header-value-0", headerSecret)
 	p.click("#add-submit")
 	p.waitServer("keyed", wire.StateReady)
-	if got := p.text(rowSel("keyed") + " .server-url"); !strings.Contains(got, "auto ("+wire.TransportStreamable+")") {
+	if got := p.text(rowSel("keyed") + " .server-url"); !strings.Contains(got, "auto ("+string(wire.TransportStreamable)+")") {
 		t.Errorf("row says %q, want the transport auto found", got)
 	}
 	if eval[string](p, `document.querySelector("#add-header-value-0")?.value ?? ""`) != "" {
@@ -123,24 +123,24 @@ func TestEditDisconnectReconnectAndBadURLsExplained(t *testing.T) {
 	// fixed in place.
 	p.fill("#add-name", "moving")
 	p.fill("#add-url", sse)
-	p.setValue("#add-transport", wire.TransportStreamable)
+	p.setValue("#add-transport", string(wire.TransportStreamable))
 	p.click("#add-submit")
 	p.waitServer("moving", wire.StateFailed)
 	p.waitText(rowSel("moving")+" .server-error", "switch the transport to SSE or auto")
 	id := p.serverID("moving")
 	p.openServer("moving")
 	p.click("#tab-settings")
-	p.setValue("#edit-transport", wire.TransportSSE)
+	p.setValue("#edit-transport", string(wire.TransportSSE))
 	p.click("#edit-submit")
 	p.waitServer("moving", wire.StateReady)
 	p.waitText("#edit-note", "Saved")
 
 	// A new URL and transport: the same server, ready on the new one.
 	p.setValue("#edit-url", streamable)
-	p.setValue("#edit-transport", wire.TransportStreamable)
+	p.setValue("#edit-transport", string(wire.TransportStreamable))
 	p.click("#edit-submit")
 	p.waitJS("the row on the new URL", fmt.Sprintf(`document.querySelector(%s)?.textContent.includes(%s)`,
-		jsString(rowSel("moving")+" .server-url"), jsString(wire.TransportStreamable+" · "+strings.TrimPrefix(strings.TrimSuffix(streamable, "/mcp"), "http://"))))
+		jsString(rowSel("moving")+" .server-url"), jsString(string(wire.TransportStreamable)+" · "+strings.TrimPrefix(strings.TrimSuffix(streamable, "/mcp"), "http://"))))
 	p.waitServer("moving", wire.StateReady)
 	if p.serverID("moving") != id {
 		t.Error("the edit changed the server's id")

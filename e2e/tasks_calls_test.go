@@ -68,7 +68,7 @@ func TestTaskCancelledFromThePage(t *testing.T) {
 	if text := p.waitCallText(id, callError); !strings.Contains(text, "Cancelled") {
 		t.Errorf("cancelled call says %q", text)
 	}
-	if got := fx.Status(task); got != wire.TaskCancelled {
+	if got := fx.Status(task); got != string(wire.TaskCancelled) {
 		t.Errorf("the server's task is %q, want cancelled", got)
 	}
 }
@@ -155,7 +155,7 @@ func TestSecondTabSeesACallAndCancelsIt(t *testing.T) {
 	if text := b.waitCallText(other, callError); !strings.Contains(text, "Cancelled") {
 		t.Errorf("the second tab says %q", text)
 	}
-	if got := fx.Status(task); got != wire.TaskCancelled {
+	if got := fx.Status(task); got != string(wire.TaskCancelled) {
 		t.Errorf("the server's task is %q, want cancelled", got)
 	}
 }

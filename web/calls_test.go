@@ -42,7 +42,7 @@ func TestNewCallsLeaveTheRestOfTheListInPlace(t *testing.T) {
 
 func TestAToolResultShowsTheTaskItRanAs(t *testing.T) {
 	c := store.Call{ID: "op-1", Kind: wire.CallKindTool, Name: "research", Status: store.CallOK,
-		Task: &wire.CallTask{Status: wire.TaskCompleted}, Tool: &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "report"}}}}
+		Task: &wire.CallTask{Status: wire.TaskCompleted}, Tool: &wire.CallToolResult{Content: []wire.Content{{Type: wire.ContentText, Text: "report"}}}}
 	html := rendered(t, renderCalls("Tool calls", []store.Call{c}))
 	if tag := element(html, `class="call-task"`); !strings.Contains(tag, `data-task-status="completed"`) {
 		t.Errorf("the result does not show its task: %q in\n%s", tag, html)

@@ -15,9 +15,18 @@ func renderCapabilities(s wire.Server) app.UI {
 		app.H3().Class("list-title").Text("Capabilities"),
 		app.Dl().ID("server-capabilities").Class("info-list").Body(
 			infoRow("Declared by the server", orNotYet(serverCapabilityWords(s.Capabilities))),
-			infoRow("Advertised by the relay", orNone(strings.Join(s.ClientCapabilities, ", "))),
+			infoRow("Advertised by the relay", orNone(clientCapabilityWords(s.ClientCapabilities))),
 		),
 	)
+}
+
+// clientCapabilityWords lists the capabilities the relay advertised.
+func clientCapabilityWords(caps []wire.ClientCapability) string {
+	names := make([]string, len(caps))
+	for i, c := range caps {
+		names[i] = string(c)
+	}
+	return strings.Join(names, ", ")
 }
 
 // serverCapabilityWords lists declared capabilities, e.g. "tools (list

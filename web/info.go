@@ -22,7 +22,7 @@ func renderInfo(s wire.Server) app.UI {
 			infoRow("Server", orNotYet(name)),
 			infoRow("Version", orNotYet(version)),
 			infoRow("Protocol version", orNotYet(s.ProtocolVersion)),
-			infoRow("Transport", s.Transport),
+			infoRow("Transport", string(s.Transport)),
 			infoRow("URL", s.URL),
 			infoRow("State", string(s.State)),
 		),

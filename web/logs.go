@@ -31,7 +31,7 @@ type LogsTab struct {
 	Logs     []wire.LogEntry
 	Dropped  uint64
 
-	filter   string // the lowest level shown; all when empty
+	filter   wire.LogLevel // the lowest level shown; all when empty
 	saving   bool
 	clearing bool
 	problem  string
@@ -65,12 +65,12 @@ func (t *LogsTab) Render() app.UI {
 			app.Label().Class("journal-control").For(logFilterID).Body(
 				app.Span().Text("Show "),
 				app.Select().ID(logFilterID).OnChange(func(ctx app.Context, e app.Event) {
-					t.filter = ctx.JSSrc().Get("value").String()
+					t.filter = wire.LogLevel(ctx.JSSrc().Get("value").String())
 				}).Body(
 					app.Option().Value("").Text("all levels"),
 					app.Range(wire.LogLevels[1:]).Slice(func(i int) app.UI {
 						l := wire.LogLevels[i+1]
-						return app.Option().Value(l).Text(l + " and above")
+						return app.Option().Value(l).Text(string(l) + " and above")
 					}),
 				),
 			),
@@ -95,12 +95,12 @@ func (t *LogsTab) renderLevel() app.UI {
 	return app.Label().Class("journal-control").For(logLevelID).Body(
 		app.Span().Text("Server sends "),
 		disabledIf(app.Select().ID(logLevelID), t.saving).OnChange(func(ctx app.Context, e app.Event) {
-			t.setLevel(ctx.JSSrc().Get("value").String())
+			t.setLevel(wire.LogLevel(ctx.JSSrc().Get("value").String()))
 		}).Body(
 			app.Option().Value("").Text("no log messages"),
 			app.Range(wire.LogLevels).Slice(func(i int) app.UI {
 				l := wire.LogLevels[i]
-				return app.Option().Value(l).Text(l + " and above")
+				return app.Option().Value(l).Text(string(l) + " and above")
 			}),
 		),
 	)
@@ -118,7 +118,7 @@ func (t *LogsTab) renderEntry(e wire.LogEntry) app.UI {
 	return app.Li().Class("log-entry", "journal-entry", t.marks.class(logKey(e))).
 		DataSet("level", e.Level).DataSet("n", e.N).Body(
 		app.Time().Class("journal-time").DateTime(e.Time.Format(time.RFC3339Nano)).Text(timeOfDay(e.Time)),
-		app.Span().Class("log-level", "level-"+levelClass(e.Level)).Text(e.Level),
+		app.Span().Class("log-level", "level-"+levelClass(e.Level)).Text(string(e.Level)),
 		app.If(e.Logger != "", func() app.UI { return app.Span().Class("log-logger").Text(e.Logger) }),
 		renderLogData(e.Data),
 	)
@@ -147,11 +147,11 @@ func (t *LogsTab) showLevel(ctx app.Context) {
 		return
 	}
 	level := t.Logging.Level
-	ctx.Defer(func(app.Context) { setDOMValue(logLevelID, level) })
+	ctx.Defer(func(app.Context) { setDOMValue(logLevelID, string(level)) })
 }
 
 // setLevel asks the relay for a new level.
-func (t *LogsTab) setLevel(level string) {
+func (t *LogsTab) setLevel(level wire.LogLevel) {
 	t.saving, t.problem = true, ""
 	send(wire.OpSetLogLevel, wire.SetLogLevelArgs{Server: t.ServerID, Level: level}, func(r store.Reply) {
 		t.later(func(ctx app.Context) {
@@ -195,7 +195,7 @@ func renderLogData(data json.RawMessage) app.UI {
 }
 
 // levelClass groups levels for colour: the three above error look alike.
-func levelClass(level string) string {
+func levelClass(level wire.LogLevel) string {
 	switch r := wire.LevelRank(level); {
 	case r >= wire.LevelRank(wire.LevelError):
 		return "error"

@@ -30,14 +30,14 @@ func renderSamplingMessages(msgs []wire.SamplingMessage) app.UI {
 }
 
 // roleLabel names a message's author.
-func roleLabel(role string) string {
+func roleLabel(role wire.Role) string {
 	switch role {
 	case wire.RoleUser:
 		return "User"
 	case wire.RoleAssistant:
 		return "Assistant"
 	}
-	return "Role " + strconv.Quote(role)
+	return "Role " + strconv.Quote(string(role))
 }
 
 // renderSamplingBlock shows one content block.
@@ -65,12 +65,12 @@ func renderSamplingBlock(c wire.SamplingContent) app.UI {
 			}),
 		)
 	}
-	return app.Div().Class("sampling-block", "sampling-unknown").Text("A block of type " + strconv.Quote(c.Type) + " that Switchboard does not show.")
+	return app.Div().Class("sampling-block", "sampling-unknown").Text("A block of type " + strconv.Quote(string(c.Type)) + " that Switchboard does not show.")
 }
 
 // renderMedia plays an image or sound from its data, or says why not.
 func renderMedia(c wire.SamplingContent) app.UI {
-	label := c.Type + " (" + c.MIMEType + ")"
+	label := string(c.Type) + " (" + c.MIMEType + ")"
 	if !wire.RenderableMedia(c.Type, c.MIMEType) {
 		return app.Div().Class("sampling-block", "sampling-media-refused").
 			Text("An " + label + " that Switchboard does not display: only common image and audio types are shown.")
@@ -108,7 +108,7 @@ func renderSamplingParams(r *wire.SamplingRequest) app.UI {
 		rows = append(rows, infoRow("Priorities", "cost "+priority(p.CostPriority)+", speed "+priority(p.SpeedPriority)+", intelligence "+priority(p.IntelligencePriority)))
 	}
 	if len(r.Tools) > 0 {
-		rows = append(rows, infoRow("Tool choice", orDefault(r.ToolChoice, wire.ToolChoiceAuto)))
+		rows = append(rows, infoRow("Tool choice", orDefault(string(r.ToolChoice), string(wire.ToolChoiceAuto))))
 	}
 	return app.Div().Class("sampling-params").Body(
 		app.If(r.SystemPrompt != "", func() app.UI {

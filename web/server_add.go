@@ -83,7 +83,7 @@ func (f *AddServerForm) submit(ctx app.Context, e app.Event) {
 	}
 	f.note = ""
 	args, problem, field := checkAddServer(addInput{Name: domValue("add-name"), ID: domValue("add-id"), URL: domValue("add-url"),
-		Transport: domValue("add-transport"), Headers: headerRowsValue("add-header", f.headers), Taken: f.Taken})
+		Transport: wire.Transport(domValue("add-transport")), Headers: headerRowsValue("add-header", f.headers), Taken: f.Taken})
 	if f.problem, f.field = problem, field; problem != "" {
 		return
 	}
@@ -108,7 +108,7 @@ func (f *AddServerForm) added(ctx app.Context, r store.Reply) {
 	setDOMValue("add-name", "")
 	setDOMValue("add-url", "")
 	setDOMValue("add-id", "")
-	setDOMValue("add-transport", wire.TransportAuto)
+	setDOMValue("add-transport", string(wire.TransportAuto))
 	clearHeaderRows("add-header", f.headers)
 	f.headers = 0
 	if res.Existing {

@@ -107,11 +107,12 @@ func renderNumber(id, label string, n int, invalid bool) app.UI {
 
 // settingsInput is what the settings form holds.
 type settingsInput struct {
-	Name, URL, Transport string
-	Replace              map[string]string // existing header → new value ("" keeps it)
-	Delete               map[string]bool   // existing headers to delete
-	New                  []headerRow
-	Retry                [3]string // attempts, first delay, longest delay as typed
+	Name, URL string
+	Transport wire.Transport
+	Replace   map[string]string // existing header → new value ("" keeps it)
+	Delete    map[string]bool   // existing headers to delete
+	New       []headerRow
+	Retry     [3]string // attempts, first delay, longest delay as typed
 }
 
 // checkSettings returns the update op's arguments with only what changed,
@@ -193,7 +194,7 @@ func (f *ServerSettings) submit(ctx app.Context, e app.Event) {
 		return
 	}
 	s := f.Server
-	in := settingsInput{Name: domValue("edit-name"), URL: domValue("edit-url"), Transport: domValue("edit-transport"),
+	in := settingsInput{Name: domValue("edit-name"), URL: domValue("edit-url"), Transport: wire.Transport(domValue("edit-transport")),
 		Replace: map[string]string{}, Delete: map[string]bool{}, New: headerRowsValue("edit-new-header", f.headers),
 		Retry: [3]string{domValue("edit-retry-attempts"), domValue("edit-retry-base"), domValue("edit-retry-max")}}
 	for i, name := range s.HeaderNames {

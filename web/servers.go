@@ -297,7 +297,7 @@ func serverNames(servers []wire.Server) []string {
 // transportLabel names a server's transport, with the one auto found.
 func transportLabel(s wire.Server) string {
 	if s.TransportInUse != "" && s.TransportInUse != s.Transport {
-		return s.Transport + " (" + s.TransportInUse + ")"
+		return string(s.Transport) + " (" + string(s.TransportInUse) + ")"
 	}
-	return s.Transport
+	return string(s.Transport)
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // taskStatusWords says a task status in words.
-var taskStatusWords = map[string]string{
+var taskStatusWords = map[wire.TaskStatus]string{
 	wire.TaskWorking:       "working",
 	wire.TaskInputRequired: "waiting for your answer",
 	wire.TaskCompleted:     "completed",
@@ -23,7 +23,7 @@ func renderCallTask(t *wire.CallTask) app.UI {
 	}
 	words := taskStatusWords[t.Status]
 	if words == "" {
-		words = t.Status
+		words = string(t.Status)
 	}
 	text := "Task " + words
 	if t.StatusMessage != "" {

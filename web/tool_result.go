@@ -37,7 +37,7 @@ func renderToolResult(c store.Call) app.UI {
 		}),
 		app.Div().Class("result-blocks").Body(
 			app.Range(r.Content).Slice(func(i int) app.UI {
-				if r.IsError && r.Content[i].Type == "text" {
+				if r.IsError && r.Content[i].Type == wire.ContentText {
 					return app.Text("") // its text is the error above
 				}
 				return renderBlock(c.Server, r.Content[i], &budget)
@@ -62,9 +62,9 @@ func renderToolResult(c store.Call) app.UI {
 
 // renderBlock is one content block; budget is the text preview left.
 func renderBlock(server string, b wire.Content, budget *int) app.UI {
-	block := app.Div().Class("result-block", "block-"+b.Type).DataSet("type", b.Type)
+	block := app.Div().Class("result-block", "block-"+string(b.Type)).DataSet("type", b.Type)
 	switch b.Type {
-	case "text":
+	case wire.ContentText:
 		text, cut := preview(b.Text, budget)
 		return block.Body(
 			app.Pre().Class("result-text", "code-block").Text(visibleControls(text)),
@@ -72,11 +72,11 @@ func renderBlock(server string, b wire.Content, budget *int) app.UI {
 				return app.P().Class("result-cut", "sb-note").Text("… " + sizeText(cut) + " more not shown.")
 			}),
 		)
-	case "image", "audio":
+	case wire.ContentImage, wire.ContentAudio:
 		return block.Body(renderToolMedia(b))
-	case "resource_link":
+	case wire.ContentResourceLink:
 		return block.Body(&ResultLink{Server: server, URI: b.URI, Name: b.Name, MIMEType: b.MIMEType})
-	case "resource":
+	case wire.ContentResource:
 		rc, ok := store.EmbeddedResource(b)
 		if !ok {
 			return block.Body(app.P().Class("sb-error").Text("An embedded resource that cannot be read."))
@@ -87,7 +87,7 @@ func renderBlock(server string, b wire.Content, budget *int) app.UI {
 		}
 		return block.Body(renderContent(rc))
 	}
-	return block.Body(app.P().Class("sb-note").Text("A block of type “" + visibleControls(wire.Sanitize(b.Type, 40)) + "” the dashboard does not show."))
+	return block.Body(app.P().Class("sb-note").Text("A block of type “" + visibleControls(wire.Sanitize(string(b.Type), 40)) + "” the dashboard does not show."))
 }
 
 // renderToolMedia shows an image or plays a sound from its data when its type
@@ -96,15 +96,15 @@ func renderToolMedia(b wire.Content) app.UI {
 	mime := baseMIME(b.MIMEType)
 	size := store.BlobSize(b.Data)
 	allowed := inlineImages
-	if b.Type == "audio" {
+	if b.Type == wire.ContentAudio {
 		allowed = inlineAudio
 	}
 	switch {
 	case !allowed[mime]:
-		return app.P().Class("media-refused", "sb-note").Text("A " + b.Type + " of type “" + visibleControls(wire.Sanitize(mime, 60)) + "”, which the page does not play or show.")
+		return app.P().Class("media-refused", "sb-note").Text("A " + string(b.Type) + " of type “" + visibleControls(wire.Sanitize(mime, 60)) + "”, which the page does not play or show.")
 	case size > maxInlineMedia || !validBase64(b.Data):
-		return app.P().Class("media-refused", "sb-note").Text("A " + b.Type + " of " + sizeText(size) + " that is too large or not valid base64.")
-	case b.Type == "image":
+		return app.P().Class("media-refused", "sb-note").Text("A " + string(b.Type) + " of " + sizeText(size) + " that is too large or not valid base64.")
+	case b.Type == wire.ContentImage:
 		return app.Img().Class("result-image").Src("%s", dataURL(mime, b.Data)).Alt("%s", "Image from the tool ("+mime+")")
 	}
 	return app.Audio().Class("result-audio").Controls(true).Src("%s", dataURL(mime, b.Data)).Aria("label", "Sound from the tool ("+mime+")")

@@ -13,12 +13,12 @@ func TestToolResultShowsEveryBlockSafely(t *testing.T) {
 	png := "iVBORw0KGgo="
 	r := &wire.CallToolResult{
 		Content: []wire.Content{
-			{Type: "text", Text: "esc\x1b[0m " + hostile},
-			{Type: "image", MIMEType: "image/png", Data: png},
-			{Type: "image", MIMEType: "image/svg+xml", Data: "PHN2Zz4="},
-			{Type: "audio", MIMEType: "audio/wav", Data: "UklGRg=="},
-			{Type: "resource_link", URI: "file:///notes.txt", Name: hostile},
-			{Type: "resource", Resource: json.RawMessage(`{"uri": "x://a.bin", "mimeType": "application/octet-stream", "blob": "AAEC"}`)},
+			{Type: wire.ContentText, Text: "esc\x1b[0m " + hostile},
+			{Type: wire.ContentImage, MIMEType: "image/png", Data: png},
+			{Type: wire.ContentImage, MIMEType: "image/svg+xml", Data: "PHN2Zz4="},
+			{Type: wire.ContentAudio, MIMEType: "audio/wav", Data: "UklGRg=="},
+			{Type: wire.ContentResourceLink, URI: "file:///notes.txt", Name: hostile},
+			{Type: wire.ContentResource, Resource: json.RawMessage(`{"uri": "x://a.bin", "mimeType": "application/octet-stream", "blob": "AAEC"}`)},
 		},
 		StructuredContent: json.RawMessage(`{"n": 1}`),
 		OutputCheck:       &wire.OutputCheck{Problems: []wire.SchemaProblem{{Path: "/n", Reason: "must be text"}}},
@@ -40,7 +40,7 @@ func TestToolResultShowsEveryBlockSafely(t *testing.T) {
 
 func TestLargeToolResultShowsAPreview(t *testing.T) {
 	text := strings.Repeat("x", 3*maxPreview)
-	r := &wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: text}, {Type: "text", Text: "second"}}}
+	r := &wire.CallToolResult{Content: []wire.Content{{Type: wire.ContentText, Text: text}, {Type: wire.ContentText, Text: "second"}}}
 	html := rendered(t, renderToolResult(store.Call{ID: "c1", Name: "big", Tool: r, Size: len(text) + 100}))
 	if strings.Count(html, "x") > maxPreview+100 {
 		t.Errorf("the preview holds %d characters", strings.Count(html, "x"))

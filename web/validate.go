@@ -32,9 +32,10 @@ const (
 
 // addInput is what the add-server form holds.
 type addInput struct {
-	Name, ID, URL, Transport string
-	Headers                  []headerRow
-	Taken                    []string // the names of the person's servers
+	Name, ID, URL string
+	Transport     wire.Transport
+	Headers       []headerRow
+	Taken         []string // the names of the person's servers
 }
 
 // headerRow is one header row of a server form.

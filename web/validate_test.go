@@ -46,7 +46,8 @@ func TestCheckAddServer(t *testing.T) {
 
 func TestCheckAddServerSendsTheChosenTransport(t *testing.T) {
 	cases := []struct {
-		transport, want, wantProblem string
+		transport, want wire.Transport
+		wantProblem     string
 	}{
 		{"", wire.TransportAuto, ""},
 		{wire.TransportAuto, wire.TransportAuto, ""},

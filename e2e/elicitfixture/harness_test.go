@@ -43,7 +43,7 @@ func newRelay(t *testing.T, asks broker.Config) *relay {
 		return conn.Start(conn.Config{
 			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0),
 			HealthInterval: 200 * time.Millisecond, RetryMin: 50 * time.Millisecond, RetryMax: 400 * time.Millisecond,
-			Asker: d.Asker, Modes: d.Modes, Transport: reg.Transport,
+			Asker: d.Asker, Modes: d.Modes, Transport: wire.Transport(reg.Transport),
 		}, emit)
 	}})
 	t.Cleanup(func() {

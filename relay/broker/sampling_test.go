@@ -12,7 +12,7 @@ import (
 
 const citySchema = `{"type":"object","properties":{"city":{"type":"string","minLength":2}},"required":["city"]}`
 
-func samplingAsk(toolChoice string, tools ...wire.Tool) wire.Ask {
+func samplingAsk(toolChoice wire.ToolChoice, tools ...wire.Tool) wire.Ask {
 	return wire.Ask{Server: "s1", ServerName: "one", Kind: wire.AskSampling, From: wire.AskFromSampling,
 		Sampling: &wire.SamplingRequest{MaxTokens: 100, ToolChoice: toolChoice, Tools: tools,
 			Messages: []wire.SamplingMessage{{Role: wire.RoleUser, Content: []wire.SamplingContent{{Type: wire.ContentText, Text: "Weather?"}}}}}}

@@ -29,12 +29,12 @@ func serversAdd() *command {
 	c := newCommand("servers add")
 	name := c.fs.String("name", "", "name of the server (required)")
 	url := c.fs.String("url", "", "URL of the server's MCP endpoint (required)")
-	transport := c.fs.String("transport", wire.TransportAuto, "auto, streamable-http or sse")
+	transport := c.fs.String("transport", string(wire.TransportAuto), "auto, streamable-http or sse")
 	c.run = func(ctx context.Context, st *store.Store, out io.Writer) error {
 		if c.fs.NArg() > 0 {
 			return fmt.Errorf("unexpected arguments: %v", c.fs.Args())
 		}
-		id, existing, err := addServer(ctx, st, *c.user, wire.AddServerArgs{Name: *name, URL: *url, Transport: *transport})
+		id, existing, err := addServer(ctx, st, *c.user, wire.AddServerArgs{Name: *name, URL: *url, Transport: wire.Transport(*transport)})
 		if err != nil {
 			return err
 		}

@@ -29,7 +29,7 @@ func configureMachine(ctx context.Context, st *store.Store, o *store.OAuthStore,
 	if err := oauth.CheckMachine(mc); err != nil {
 		return fmt.Errorf("machine access: %w", err)
 	}
-	srv := store.Server{User: user, ID: serverID, Name: cfg.Scenario, URL: serverURL, Transport: wire.TransportStreamable}
+	srv := store.Server{User: user, ID: serverID, Name: cfg.Scenario, URL: serverURL, Transport: string(wire.TransportStreamable)}
 	if err := st.PutServer(ctx, srv); err != nil {
 		return err
 	}

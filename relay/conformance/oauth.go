@@ -67,7 +67,7 @@ func newHeadless(ctx context.Context, cfg Config, sc scenario, serverURL string)
 		}
 	}()
 	// The OAuth records belong to a registered server.
-	if err := st.PutServer(ctx, store.Server{User: user, ID: serverID, Name: serverID, URL: serverURL, Transport: wire.TransportAuto}); err != nil {
+	if err := st.PutServer(ctx, store.Server{User: user, ID: serverID, Name: serverID, URL: serverURL, Transport: string(wire.TransportAuto)}); err != nil {
 		return nil, err
 	}
 	key := make([]byte, sealKeyBytes)

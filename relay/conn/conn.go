@@ -50,7 +50,7 @@ type Config struct {
 	// wire.TransportSSE (the legacy HTTP+SSE transport) or
 	// wire.TransportAuto, which tries Streamable HTTP and falls back to SSE
 	// when the endpoint answers 400, 404 or 405 (never on 401 or 403).
-	Transport string
+	Transport wire.Transport
 	// Command is the process of a wire.TransportStdio server (see stdio.go).
 	Command *Command
 	// Auth, when set, authorizes the connection with OAuth: it supplies the
@@ -63,7 +63,7 @@ type Config struct {
 	// that declares logging (empty: none); [Conn.SetLogLevel] changes it.
 	// Journal receives log messages and notifications; nil discards them.
 	Roots    []wire.Root
-	LogLevel string
+	LogLevel wire.LogLevel
 	Journal  Journal
 	// Subscriptions are the URIs of the resources subscribed to: each new
 	// session subscribes to them again.
@@ -142,7 +142,7 @@ type Conn struct {
 	subs    map[string]wire.Subscription // kept subscriptions, by URI
 
 	progress progressTokens
-	logLevel string // guarded by mu; see SetLogLevel
+	logLevel wire.LogLevel // guarded by mu; see SetLogLevel
 	// ra reads along what the server sends: schema key orders, what tasks
 	// need, the log and progress messages read (relay/readalong).
 	ra readalong.Reader
@@ -158,7 +158,7 @@ type Conn struct {
 	calls       callRegistry
 	updated     listeners[string]
 	logs        listeners[*mcp.LoggingMessageParams]
-	agentLevels map[any]string
+	agentLevels map[any]wire.LogLevel
 	agentSubs   map[string]int
 
 	// shown and shownError are the lifecycle state last reported and its

@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // kinds is a set of lists.
@@ -92,10 +94,10 @@ func (c *Conn) discoverTools(ctx context.Context, s *session, caps *mcp.ServerCa
 		c.ordered(tools)
 	}
 	next.Tools = tools
-	next.TaskSupport, next.Uncallable = c.ra.Tasks.Supports(), nil
+	next.TaskSupport, next.Uncallable = taskSupports(c.ra.Tasks.Supports()), nil
 	if !c.ra.Tasks.ToolCalls() {
 		for name, support := range next.TaskSupport {
-			if support == supportRequired {
+			if support == wire.TaskSupportRequired {
 				if next.Uncallable == nil {
 					next.Uncallable = map[string]string{}
 				}
@@ -107,6 +109,19 @@ func (c *Conn) discoverTools(ctx context.Context, s *session, caps *mcp.ServerCa
 	s.tools = names(tools, func(t *mcp.Tool) string { return t.Name })
 	c.mu.Unlock()
 	return nil
+}
+
+// taskSupports types the execution.taskSupport the server listed, by tool
+// name.
+func taskSupports(listed map[string]string) map[string]wire.TaskSupport {
+	if listed == nil {
+		return nil
+	}
+	out := make(map[string]wire.TaskSupport, len(listed))
+	for name, s := range listed {
+		out[name] = wire.TaskSupport(s)
+	}
+	return out
 }
 
 // ordered sets the schemas of tools to their encoding in the server's key

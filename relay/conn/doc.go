@@ -95,7 +95,10 @@
 //
 // Of shared/wire, the connection uses what is the relay's own state rather
 // than MCP's: lifecycle states ([wire.ServerState]), the OAuth status
-// ([wire.AuthState]), subscriptions, roots and log levels as the person set
-// them, the activity kinds of its journal, transport names, [wire.Sanitize]
-// and limits. It does not use wire's mirrors of MCP objects.
+// ([wire.AuthState]), subscriptions, roots and log levels ([wire.LogLevel])
+// as the person set them, the activity kinds of its journal, transports
+// ([wire.Transport]), [wire.Sanitize] and limits; a task's status and a
+// tool's task support it reports as [wire.TaskStatus] and
+// [wire.TaskSupport], the server's words unsanitized. It does not use
+// wire's mirrors of MCP objects.
 package conn

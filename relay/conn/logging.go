@@ -26,7 +26,7 @@ import (
 type Journal interface {
 	// Log receives one log message the person asked for; level is its level,
 	// one of wire.LogLevels (info for one the server named otherwise).
-	Log(level string, p *mcp.LoggingMessageParams)
+	Log(level wire.LogLevel, p *mcp.LoggingMessageParams)
 	// Activity receives one notification in words: kind is one of the
 	// wire.Activity kinds.
 	Activity(kind wire.ActivityKind, text string)
@@ -35,8 +35,8 @@ type Journal interface {
 // noJournal is the journal of a connection configured without one.
 type noJournal struct{}
 
-func (noJournal) Log(string, *mcp.LoggingMessageParams) {}
-func (noJournal) Activity(wire.ActivityKind, string)    {}
+func (noJournal) Log(wire.LogLevel, *mcp.LoggingMessageParams) {}
+func (noJournal) Activity(wire.ActivityKind, string)           {}
 
 // declaresLogging reports whether the server of init declares logging.
 func declaresLogging(init *mcp.InitializeResult) bool {
@@ -47,9 +47,9 @@ func declaresLogging(init *mcp.InitializeResult) bool {
 // [wire.LogLevels] or empty for none. It is kept for later sessions; on a
 // live session of a server that declares logging it applies at once. Errors
 // are [*Error].
-func (c *Conn) SetLogLevel(ctx context.Context, level string) error {
+func (c *Conn) SetLogLevel(ctx context.Context, level wire.LogLevel) error {
 	if level != "" && wire.LevelRank(level) < 0 {
-		return newError(BadRequest, "unknown log level "+wire.Sanitize(level, 20))
+		return newError(BadRequest, "unknown log level "+wire.Sanitize(string(level), 20))
 	}
 	c.mu.Lock()
 	c.logLevel = level
@@ -88,7 +88,7 @@ func (c *Conn) applyLogLevel(ctx context.Context, s *session, changed bool) erro
 }
 
 // personLogLevel is the level the person asked for; empty for none.
-func (c *Conn) personLogLevel() string {
+func (c *Conn) personLogLevel() wire.LogLevel {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.logLevel
@@ -96,7 +96,7 @@ func (c *Conn) personLogLevel() string {
 
 // wantedLogLevel is the lowest level anyone wants, the person or an agent
 // ([Conn.SetAgentLogLevel]); empty when nobody wants any.
-func (c *Conn) wantedLogLevel() string {
+func (c *Conn) wantedLogLevel() wire.LogLevel {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	level := c.logLevel
@@ -121,7 +121,7 @@ func (c *Conn) levelPerRequest(next mcp.MethodHandler) mcp.MethodHandler {
 			if meta == nil {
 				meta = map[string]any{}
 			}
-			meta[mcp.MetaKeyLogLevel] = level
+			meta[mcp.MetaKeyLogLevel] = string(level)
 			params.SetMeta(meta)
 		}
 		return next(ctx, method, req)
@@ -138,7 +138,7 @@ func (c *Conn) logMessage(_ context.Context, req *mcp.LoggingMessageRequest) {
 		return
 	}
 	c.passLog(p)
-	level := string(p.Level)
+	level := wire.LogLevel(p.Level)
 	if wire.LevelRank(level) < 0 {
 		level = wire.LevelInfo
 	}

@@ -23,7 +23,7 @@ type dyingServer struct {
 	died chan struct{}
 }
 
-func newDyingServer(t *testing.T, transport string, e era, resumable bool) *dyingServer {
+func newDyingServer(t *testing.T, transport wire.Transport, e era, resumable bool) *dyingServer {
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "dying", Version: "1"}, nil)
 	addEcho(server)
@@ -63,7 +63,7 @@ func newDyingServer(t *testing.T, transport string, e era, resumable bool) *dyin
 func TestCallFailsAsConnectionLostWithinTwoSecondsWhenTheServerDies(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		transport string
+		transport wire.Transport
 		e         era
 		resumable bool // the server numbers its events, so the go-sdk tries to resume
 	}{
@@ -84,7 +84,7 @@ func TestCallFailsAsConnectionLostWithinTwoSecondsWhenTheServerDies(t *testing.T
 
 // testConnectionLost calls the dying tool of a server as the dashboard (or
 // as an agent, through the pass-through call) and checks how the call ends.
-func testConnectionLost(t *testing.T, transport string, e era, resumable, agent bool) {
+func testConnectionLost(t *testing.T, transport wire.Transport, e era, resumable, agent bool) {
 	d := newDyingServer(t, transport, e, resumable)
 	cfg := testConfig(d.url)
 	cfg.Transport = transport

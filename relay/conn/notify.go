@@ -149,13 +149,13 @@ func (c *Conn) heldByAgents(uri string) bool {
 // session) wants, one of [wire.LogLevels]. The server is asked for the
 // lowest level anyone wants (the person's, [Conn.SetLogLevel], or an
 // agent's); each listener filters what it passes on.
-func (c *Conn) SetAgentLogLevel(ctx context.Context, holder any, level string) error {
+func (c *Conn) SetAgentLogLevel(ctx context.Context, holder any, level wire.LogLevel) error {
 	if wire.LevelRank(level) < 0 {
-		return newError(BadRequest, "unknown log level "+wire.Sanitize(level, 20))
+		return newError(BadRequest, "unknown log level "+wire.Sanitize(string(level), 20))
 	}
 	c.mu.Lock()
 	if c.agentLevels == nil {
-		c.agentLevels = map[any]string{}
+		c.agentLevels = map[any]wire.LogLevel{}
 	}
 	c.agentLevels[holder] = level
 	c.mu.Unlock()

@@ -38,7 +38,7 @@ func (c *Conn) CallTool(ctx context.Context, p *mcp.CallToolParams, progress fun
 	if err := c.knownTool(s, p.Name); err != nil {
 		return nil, err
 	}
-	if c.ra.Tasks.Support(p.Name) == supportRequired {
+	if c.TaskRequired(p.Name) {
 		return nil, newError(BadRequest, "this tool runs only as a task")
 	}
 	q := *p

@@ -30,7 +30,7 @@ var errNoGuardedClient = &permanentError{why: "the relay has no guarded HTTP cli
 // an address the network guard refuses, a TLS failure, or an endpoint whose
 // first answer (status) says it is not an MCP endpoint of transport. It
 // returns err unchanged otherwise.
-func permanent(err error, status int, transport string) error {
+func permanent(err error, status int, transport wire.Transport) error {
 	var (
 		certInvalid  x509.CertificateInvalidError
 		unknownAuth  x509.UnknownAuthorityError
@@ -53,7 +53,7 @@ func permanent(err error, status int, transport string) error {
 
 // wrongTransportHint explains a 400, 404 or 405 to the first request of
 // transport, and what to switch to.
-func wrongTransportHint(status int, transport string) string {
+func wrongTransportHint(status int, transport wire.Transport) string {
 	answer := fmt.Sprintf("the server answered %d %s", status, http.StatusText(status))
 	switch transport {
 	case wire.TransportSSE:

@@ -16,7 +16,7 @@ import (
 
 // logged is one log message a connection journaled, at its level.
 type logged struct {
-	Level string
+	Level wire.LogLevel
 	P     *mcp.LoggingMessageParams
 }
 
@@ -32,7 +32,7 @@ func newJournalRecorder() *journalRecorder {
 	return &journalRecorder{changed: make(chan struct{}, 1)}
 }
 
-func (j *journalRecorder) Log(level string, p *mcp.LoggingMessageParams) {
+func (j *journalRecorder) Log(level wire.LogLevel, p *mcp.LoggingMessageParams) {
 	j.mu.Lock()
 	j.logs = append(j.logs, logged{level, p})
 	j.mu.Unlock()
@@ -79,7 +79,7 @@ func (j *journalRecorder) await(t *testing.T, what string, ok func(logs []logged
 func levelsFrom(logs []logged, i int) []string {
 	var out []string
 	for _, e := range logs[i:] {
-		out = append(out, e.Level)
+		out = append(out, string(e.Level))
 	}
 	return out
 }

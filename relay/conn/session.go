@@ -95,11 +95,11 @@ func (c *Conn) connect(streamEnded, broken func()) (*mcp.ClientSession, error) {
 	if c.http == nil {
 		return nil, errNoGuardedClient
 	}
-	kinds := []string{c.cfg.Transport}
+	kinds := []wire.Transport{c.cfg.Transport}
 	if c.cfg.Transport == wire.TransportAuto {
-		kinds = []string{wire.TransportStreamable, wire.TransportSSE}
+		kinds = []wire.Transport{wire.TransportStreamable, wire.TransportSSE}
 		if c.state.TransportInUse == wire.TransportSSE {
-			kinds = []string{wire.TransportSSE, wire.TransportStreamable}
+			kinds = []wire.Transport{wire.TransportSSE, wire.TransportStreamable}
 		}
 	}
 	for i := 0; ; i++ {

@@ -15,7 +15,7 @@ import (
 // carrying its requests through c's client with first noting the
 // endpoint's first answer. streamEnded and broken are as for
 // [watchingClient].
-func (c *Conn) transport(kind string, streamEnded, broken func(), first *firstAnswer) mcp.Transport {
+func (c *Conn) transport(kind wire.Transport, streamEnded, broken func(), first *firstAnswer) mcp.Transport {
 	noted := wrapTransport(c.http, func(base http.RoundTripper) http.RoundTripper {
 		first.base = base
 		return lingering{base: first}

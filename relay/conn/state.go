@@ -19,7 +19,7 @@ type State struct {
 	// session failed; set when State is failed.
 	Error string
 	// TransportInUse is the transport found, with transport auto.
-	TransportInUse string
+	TransportInUse wire.Transport
 	Auth           *wire.AuthState // OAuth status, with an [Authorizer]
 	// Subscriptions are the person's resource subscriptions, by URI.
 	Subscriptions []wire.Subscription
@@ -52,9 +52,9 @@ type Lists struct {
 	Resources []*mcp.Resource
 	Templates []*mcp.ResourceTemplate
 	// TaskSupport is each listed tool's execution.taskSupport as the server
-	// sent it (the go-sdk drops it), by name. It and Uncallable are replaced
-	// with Tools.
-	TaskSupport map[string]string
+	// sent it (the go-sdk drops it), by name: unsanitized, maybe none of
+	// wire's TaskSupport* values. It and Uncallable are replaced with Tools.
+	TaskSupport map[string]wire.TaskSupport
 	// Uncallable says why the connection does not call a tool, by name: one
 	// that runs only as a task on a server that did not declare
 	// task-augmented tools/call.

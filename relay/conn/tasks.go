@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/readalong"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // JSON-RPC methods of tasks the connection sends.
@@ -23,19 +24,13 @@ const (
 type taskInfo = readalong.Task
 
 // Task is a task a tool call runs as, as the server reported it last: its
-// id, status (working, input_required, completed, failed, cancelled) and
-// status message, unsanitized.
+// id, status (one of wire's Task* statuses, or any other word) and status
+// message, unsanitized.
 type Task struct {
-	ID, Status, StatusMessage string
+	ID            string
+	Status        wire.TaskStatus
+	StatusMessage string
 }
-
-// Task statuses and tool task support (MCP 2025-11-25).
-const (
-	taskWorking     = "working"
-	taskCancelled   = "cancelled"
-	supportRequired = "required"
-	supportOptional = "optional"
-)
 
 // Task polling and creation limits.
 const (
@@ -91,12 +86,12 @@ func registerTaskMethods(client *mcp.Client) {
 // A tool the relay cannot call, one that requires tasks on a server that did
 // not declare task-augmented tools/call, is a [BadRequest].
 func (c *Conn) TaskMode(name string) (task bool, err error) {
-	support := c.ra.Tasks.Support(name)
+	support := c.taskSupport(name)
 	declared := c.ra.Tasks.ToolCalls()
 	switch {
-	case support == supportRequired && !declared:
+	case support == wire.TaskSupportRequired && !declared:
 		return false, newError(BadRequest, uncallableNoTasks)
-	case support == supportRequired, support == supportOptional && declared:
+	case support == wire.TaskSupportRequired, support == wire.TaskSupportOptional && declared:
 		return true, nil
 	}
 	return false, nil
@@ -104,7 +99,13 @@ func (c *Conn) TaskMode(name string) (task bool, err error) {
 
 // TaskRequired reports whether tool name runs only as a task.
 func (c *Conn) TaskRequired(name string) bool {
-	return c.ra.Tasks.Support(name) == supportRequired
+	return c.taskSupport(name) == wire.TaskSupportRequired
+}
+
+// taskSupport is tool name's execution.taskSupport as listed last, which
+// may be none of wire's (then the tool runs plainly).
+func (c *Conn) taskSupport(name string) wire.TaskSupport {
+	return wire.TaskSupport(c.ra.Tasks.Support(name))
 }
 
 // uncallableNoTasks is why a tool that requires tasks cannot be called.
@@ -183,7 +184,7 @@ func (c *Conn) createTask(ctx context.Context, s *session, params *taskCallParam
 // WatchTask follows a task created earlier (before a reconnect or a restart
 // of the relay) until its result; status gets each status seen.
 func (c *Conn) WatchTask(ctx context.Context, taskID string, status func(Task)) (*mcp.CallToolResult, error) {
-	return c.followTask(ctx, taskInfo{TaskID: taskID, Status: taskWorking, StatusMessage: "following the task again"}, status)
+	return c.followTask(ctx, taskInfo{TaskID: taskID, Status: string(wire.TaskWorking), StatusMessage: "following the task again"}, status)
 }
 
 // followTask polls task t at the server's poll interval, and wakes on its
@@ -202,10 +203,10 @@ func (c *Conn) followTask(ctx context.Context, t taskInfo, status func(Task)) (*
 	}
 	report(t)
 	for {
-		if t.Status == taskCancelled {
+		if wire.TaskStatus(t.Status) == wire.TaskCancelled {
 			return nil, newError(Cancelled, "the server cancelled the task")
 		}
-		if t.Status != taskWorking {
+		if wire.TaskStatus(t.Status) != wire.TaskWorking {
 			res, err := c.taskResult(ctx, t.TaskID)
 			if err == nil || !hasCode(err, NotReady) {
 				return res, err
@@ -280,5 +281,5 @@ func pollInterval(t taskInfo) time.Duration {
 
 // taskOf is a task as a caller sees it.
 func taskOf(t taskInfo) Task {
-	return Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage}
+	return Task{ID: t.TaskID, Status: wire.TaskStatus(t.Status), StatusMessage: t.StatusMessage}
 }

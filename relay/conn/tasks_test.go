@@ -32,7 +32,7 @@ func (l *statusLog) messages() []string {
 	defer l.mu.Unlock()
 	var out []string
 	for _, t := range l.seen {
-		out = append(out, t.Status+":"+t.StatusMessage)
+		out = append(out, string(t.Status)+":"+t.StatusMessage)
 	}
 	return out
 }
@@ -125,7 +125,7 @@ func TestTaskCancelEndsIt(t *testing.T) {
 	if err := c.CancelTask(ctx, id); err != nil {
 		t.Fatalf("CancelTask: %v", err)
 	}
-	if got := f.Status(id); got != wire.TaskCancelled {
+	if got := f.Status(id); got != string(wire.TaskCancelled) {
 		t.Errorf("fixture status = %q, want cancelled", got)
 	}
 	if err := <-done; err == nil {

@@ -125,7 +125,7 @@ func canonical(t *testing.T, s string) string {
 func TestListedToolsKeepTheServersKeyOrder(t *testing.T) {
 	transports := []struct {
 		name      string
-		transport string
+		transport wire.Transport
 		handler   func(*mcp.Server) http.Handler
 	}{
 		{"streamable, event stream", wire.TransportStreamable, func(s *mcp.Server) http.Handler {

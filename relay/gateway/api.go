@@ -252,7 +252,7 @@ func (a *API) answerCall(w http.ResponseWriter, ctx context.Context, res *wire.C
 	case errors.Is(err, session.ErrDenied):
 		writeError(w, http.StatusForbidden, "denied", "this key may not call this tool")
 	case errors.Is(err, session.ErrUnanswered):
-		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: err.Error()}}})
+		writeJSON(w, http.StatusOK, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: wire.ContentText, Text: err.Error()}}})
 	case err != nil && ctx.Err() != nil:
 		if cause := context.Cause(ctx); cause == errKeyRevoked || cause == errKeyExpired {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="switchboard", error="invalid_token"`)

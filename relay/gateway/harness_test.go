@@ -128,7 +128,7 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 		return conn.Start(conn.Config{
 			ID: reg.ID, Name: reg.Name, URL: reg.URL, Logger: logger, HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0),
 			HealthInterval: time.Minute, RetryMin: 50 * time.Millisecond, RetryMax: 400 * time.Millisecond,
-			Asker: d.Asker, Modes: d.Modes, Transport: reg.Transport,
+			Asker: d.Asker, Modes: d.Modes, Transport: wire.Transport(reg.Transport),
 		}, emit)
 	}
 	recs := &records{}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Notifications of the servers passed on to agents: their log messages
@@ -116,7 +118,7 @@ func (v *view) setLevel(ctx context.Context, level mcp.LoggingLevel) {
 	}
 	v.mu.Unlock()
 	for id, up := range ups {
-		if err := up.SetAgentLogLevel(ctx, v, string(level)); err != nil {
+		if err := up.SetAgentLogLevel(ctx, v, wire.LogLevel(level)); err != nil {
 			v.g.log.Debug("agent gateway: set logging level", "server", id, "error", err)
 		}
 	}

@@ -28,7 +28,7 @@ type upstream interface {
 	Ping(ctx context.Context) (time.Duration, error)
 	HoldSubscription(ctx context.Context, uri string) error
 	ReleaseSubscription(ctx context.Context, uri string) error
-	SetAgentLogLevel(ctx context.Context, holder any, level string) error
+	SetAgentLogLevel(ctx context.Context, holder any, level wire.LogLevel) error
 	ReleaseAgentLogLevel(ctx context.Context, holder any) error
 	OnResourceUpdated(fn func(uri string)) (stop func())
 	OnLog(fn func(*mcp.LoggingMessageParams)) (stop func())

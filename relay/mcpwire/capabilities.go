@@ -43,8 +43,8 @@ func serverCapabilities(caps *mcp.ServerCapabilities, tasks *wire.TaskCapability
 
 // ClientCapabilities names the capabilities the relay advertised to a
 // server (wire.ClientCap*); nil names none.
-func ClientCapabilities(caps *mcp.ClientCapabilities) []string {
-	var names []string
+func ClientCapabilities(caps *mcp.ClientCapabilities) []wire.ClientCapability {
+	var names []wire.ClientCapability
 	if caps == nil {
 		return nil
 	}

@@ -46,12 +46,12 @@ func completeRef(a wire.CompleteArgs) (*mcp.CompleteReference, error) {
 		if !validKey(a.Ref.Name, maxKeyRunes) {
 			return nil, bad("a prompt completion needs the prompt's name")
 		}
-		return &mcp.CompleteReference{Type: wire.RefPrompt, Name: a.Ref.Name}, nil
+		return &mcp.CompleteReference{Type: string(wire.RefPrompt), Name: a.Ref.Name}, nil
 	case wire.RefResource:
 		if !validKey(a.Ref.URI, maxURIRunes) {
 			return nil, bad("a resource completion needs the URI template")
 		}
-		return &mcp.CompleteReference{Type: wire.RefResource, URI: a.Ref.URI}, nil
+		return &mcp.CompleteReference{Type: string(wire.RefResource), URI: a.Ref.URI}, nil
 	default:
 		return nil, bad(fmt.Sprintf("a completion reference is %s or %s", wire.RefPrompt, wire.RefResource))
 	}

@@ -26,7 +26,7 @@ func TestCompleteParamsCarryTheContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Ref.Type != wire.RefPrompt || p.Ref.Name != "code" || p.Argument.Name != "style" || p.Argument.Value != "py" || p.Context.Arguments["lang"] != "go" {
+	if p.Ref.Type != string(wire.RefPrompt) || p.Ref.Name != "code" || p.Argument.Name != "style" || p.Argument.Value != "py" || p.Context.Arguments["lang"] != "go" {
 		t.Errorf("params %+v", p)
 	}
 }

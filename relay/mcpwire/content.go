@@ -11,15 +11,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Content types of [wire.Content].
-const (
-	contentText         = "text"
-	contentImage        = "image"
-	contentAudio        = "audio"
-	contentResourceLink = "resource_link"
-	contentResource     = "resource"
-)
-
 // maxTimeRunes caps an annotation's lastModified.
 const maxTimeRunes = 64
 
@@ -29,11 +20,11 @@ const maxTimeRunes = 64
 func content(c mcp.Content) (wire.Content, error) {
 	switch c := c.(type) {
 	case *mcp.TextContent:
-		return wire.Content{Type: contentText, Text: c.Text, Annotations: annotations(c.Annotations)}, nil
+		return wire.Content{Type: wire.ContentText, Text: c.Text, Annotations: annotations(c.Annotations)}, nil
 	case *mcp.ImageContent:
-		return wire.Content{Type: contentImage, MIMEType: line(c.MIMEType, maxMIMERunes), Data: base64.StdEncoding.EncodeToString(c.Data), Annotations: annotations(c.Annotations)}, nil
+		return wire.Content{Type: wire.ContentImage, MIMEType: line(c.MIMEType, maxMIMERunes), Data: base64.StdEncoding.EncodeToString(c.Data), Annotations: annotations(c.Annotations)}, nil
 	case *mcp.AudioContent:
-		return wire.Content{Type: contentAudio, MIMEType: line(c.MIMEType, maxMIMERunes), Data: base64.StdEncoding.EncodeToString(c.Data), Annotations: annotations(c.Annotations)}, nil
+		return wire.Content{Type: wire.ContentAudio, MIMEType: line(c.MIMEType, maxMIMERunes), Data: base64.StdEncoding.EncodeToString(c.Data), Annotations: annotations(c.Annotations)}, nil
 	case *mcp.ResourceLink:
 		return resourceLink(c), nil
 	case *mcp.EmbeddedResource:
@@ -44,7 +35,7 @@ func content(c mcp.Content) (wire.Content, error) {
 		if err != nil {
 			return wire.Content{}, fmt.Errorf("embedded resource: %w", err)
 		}
-		return wire.Content{Type: contentResource, Resource: b, Annotations: annotations(c.Annotations)}, nil
+		return wire.Content{Type: wire.ContentResource, Resource: b, Annotations: annotations(c.Annotations)}, nil
 	default:
 		return wire.Content{}, fmt.Errorf("unsupported content %T", c)
 	}
@@ -54,7 +45,7 @@ func content(c mcp.Content) (wire.Content, error) {
 // has none: a link that could not be read.
 func resourceLink(c *mcp.ResourceLink) wire.Content {
 	out := wire.Content{
-		Type:        contentResourceLink,
+		Type:        wire.ContentResourceLink,
 		Name:        line(c.Name, maxTitleRunes),
 		Title:       line(c.Title, maxTitleRunes),
 		Description: text(c.Description, maxDescriptionRunes),
@@ -78,7 +69,7 @@ func annotations(a *mcp.Annotations) *wire.ContentAnnotations {
 	}
 	out := &wire.ContentAnnotations{LastModified: line(a.LastModified, maxTimeRunes)}
 	for _, r := range a.Audience {
-		if r := string(r); (r == wire.AudienceUser || r == wire.AudienceAssistant) && !slices.Contains(out.Audience, r) {
+		if r := wire.Role(r); (r == wire.RoleUser || r == wire.RoleAssistant) && !slices.Contains(out.Audience, r) {
 			out.Audience = append(out.Audience, r)
 		}
 	}

@@ -32,9 +32,10 @@ func NewConverter(icons *http.Client, log *slog.Logger) *Converter {
 }
 
 // Tools converts a server's tools. support is each tool's
-// execution.taskSupport as the server sent it, uncallable why the
-// connection will not call a tool, by name.
-func (cv *Converter) Tools(ctx context.Context, tools []*mcp.Tool, support, uncallable map[string]string) []wire.Tool {
+// execution.taskSupport as the server sent it (only wire's TaskSupport*
+// values are kept), uncallable why the connection will not call a tool, by
+// name.
+func (cv *Converter) Tools(ctx context.Context, tools []*mcp.Tool, support map[string]wire.TaskSupport, uncallable map[string]string) []wire.Tool {
 	out := convertList(cv, "tools", tools, convertTool)
 	for i := range out {
 		switch s := support[out[i].Name]; s {

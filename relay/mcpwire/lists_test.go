@@ -131,7 +131,7 @@ func TestHostileServerIsCappedAndSanitized(t *testing.T) {
 
 func TestToolsShowTheirTaskSupport(t *testing.T) {
 	tools := NewConverter(nil, nil).Tools(context.Background(), []*mcp.Tool{{Name: "research"}, {Name: "quick"}, {Name: "plain"}},
-		map[string]string{"research": wire.TaskSupportRequired, "quick": wire.TaskSupportOptional, "plain": "whenever"},
+		map[string]wire.TaskSupport{"research": wire.TaskSupportRequired, "quick": wire.TaskSupportOptional, "plain": "whenever"},
 		map[string]string{"research": "this tool runs only as a task"})
 	want := []wire.Tool{
 		{Name: "research", TaskSupport: wire.TaskSupportRequired, Uncallable: "this tool runs only as a task"},

@@ -22,7 +22,7 @@ const (
 // LogEntry is a server's log message, at level (one of wire.LogLevels), as
 // a dashboard's journal shows it: received now, its logger on one line,
 // its data capped.
-func LogEntry(level string, p *mcp.LoggingMessageParams) wire.LogEntry {
+func LogEntry(level wire.LogLevel, p *mcp.LoggingMessageParams) wire.LogEntry {
 	return wire.LogEntry{
 		Time:   time.Now(),
 		Level:  level,

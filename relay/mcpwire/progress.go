@@ -14,7 +14,8 @@ func Progress(p *mcp.ProgressNotificationParams) wire.Progress {
 
 // CallTask is a task of a tool call (MCP tasks, which the go-sdk does not
 // model: id, status and status message as the server sent them) as a
-// dashboard shows it.
-func CallTask(id, status, message string) wire.CallTask {
-	return wire.CallTask{ID: line(id, maxKeyRunes), Status: line(status, maxKeyRunes), StatusMessage: line(message, maxProgressRunes)}
+// dashboard shows it. The status stays the server's word, sanitized, which
+// may be none of wire's Task* statuses.
+func CallTask(id string, status wire.TaskStatus, message string) wire.CallTask {
+	return wire.CallTask{ID: line(id, maxKeyRunes), Status: wire.TaskStatus(line(string(status), maxKeyRunes)), StatusMessage: line(message, maxProgressRunes)}
 }

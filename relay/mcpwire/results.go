@@ -55,7 +55,7 @@ func PromptResult(r *mcp.GetPromptResult) (*wire.GetPromptResult, error) {
 		if err != nil {
 			return nil, unusable(err)
 		}
-		out.Messages = append(out.Messages, wire.PromptMessage{Role: line(string(m.Role), maxTitleRunes), Content: c})
+		out.Messages = append(out.Messages, wire.PromptMessage{Role: wire.Role(line(string(m.Role), maxTitleRunes)), Content: c})
 	}
 	return out, nil
 }

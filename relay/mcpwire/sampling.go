@@ -60,7 +60,7 @@ func SamplingRequest(p *mcp.CreateMessageWithToolsParams) (*wire.SamplingRequest
 		}
 	}
 	if p.ToolChoice != nil {
-		sr.ToolChoice = line(p.ToolChoice.Mode, maxKeyRunes)
+		sr.ToolChoice = wire.ToolChoice(line(p.ToolChoice.Mode, maxKeyRunes))
 	}
 	for _, t := range p.Tools {
 		if wt, ok := convertTool(t); ok {
@@ -71,7 +71,7 @@ func SamplingRequest(p *mcp.CreateMessageWithToolsParams) (*wire.SamplingRequest
 		if m == nil {
 			return nil, fmt.Errorf("message %d is null", i+1)
 		}
-		wm := wire.SamplingMessage{Role: line(string(m.Role), maxKeyRunes)}
+		wm := wire.SamplingMessage{Role: wire.Role(line(string(m.Role), maxKeyRunes))}
 		for _, c := range m.Content {
 			wc, err := samplingContent(c, 0)
 			if err != nil {
@@ -135,7 +135,7 @@ func orEmpty(m map[string]any) map[string]any {
 // SamplingResult converts an answer the broker checked into the go-sdk's
 // result.
 func SamplingResult(r *wire.SamplingResult) (*mcp.CreateMessageWithToolsResult, error) {
-	out := &mcp.CreateMessageWithToolsResult{Role: wire.RoleAssistant, Model: r.Model, StopReason: r.StopReason}
+	out := &mcp.CreateMessageWithToolsResult{Role: mcp.Role(wire.RoleAssistant), Model: r.Model, StopReason: string(r.StopReason)}
 	for i, c := range r.Content {
 		switch c.Type {
 		case wire.ContentText:
@@ -179,12 +179,12 @@ func AgentReply(r *mcp.CreateMessageWithToolsResult) (wire.SamplingResult, error
 	switch {
 	case r == nil:
 		return bad("nothing")
-	case r.Role != "" && r.Role != wire.RoleAssistant:
+	case r.Role != "" && wire.Role(r.Role) != wire.RoleAssistant:
 		return bad("a message of role " + line(string(r.Role), maxKeyRunes) + ", not assistant")
 	case len(r.Content) > maxAgentBlocks:
 		return bad("too many content blocks")
 	}
-	out := wire.SamplingResult{Model: line(r.Model, maxKeyRunes), StopReason: line(r.StopReason, maxKeyRunes)}
+	out := wire.SamplingResult{Model: line(r.Model, maxKeyRunes), StopReason: wire.StopReason(line(r.StopReason, maxKeyRunes))}
 	for _, c := range r.Content {
 		wc, err := samplingContent(c, maxToolResultDepth)
 		if err != nil {

@@ -46,7 +46,7 @@ func TestSamplingResultIsTheServersAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(res.Content)
-	if res.Model != "human" || res.StopReason != wire.StopToolUse || res.Role != wire.RoleAssistant ||
+	if res.Model != "human" || res.StopReason != string(wire.StopToolUse) || res.Role != mcp.Role(wire.RoleAssistant) ||
 		string(b) != `[{"type":"tool_use","id":"t1","name":"get_weather","input":{"city":"Paris"}}]` {
 		t.Errorf("result %+v (%s)", res, b)
 	}

@@ -104,7 +104,7 @@ func toChatRequest(model string, req *wire.SamplingRequest) chatRequest {
 		}})
 	}
 	if len(out.Tools) > 0 {
-		out.ToolChoice = req.ToolChoice
+		out.ToolChoice = string(req.ToolChoice)
 	}
 	return out
 }

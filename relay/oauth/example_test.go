@@ -30,7 +30,7 @@ func ExampleManager_Authorize() {
 	st, _ := store.Open(ctx, dir)
 	defer st.Close()
 	// The OAuth records of a server belong to its registration.
-	st.PutServer(ctx, store.Server{User: "me", ID: "s1", Name: "fixture", URL: rs.URL(), Transport: wire.TransportAuto})
+	st.PutServer(ctx, store.Server{User: "me", ID: "s1", Name: "fixture", URL: rs.URL(), Transport: string(wire.TransportAuto)})
 	sealer, _ := store.LoadSealer(dir)
 	guard := netguard.Policy{AllowLoopback: true}
 	mgr, err := oauth.NewManager(oauth.Config{

@@ -104,7 +104,7 @@ func (w *world) restart() {
 
 // connect starts a connection of user to the server at serverURL with
 // OAuth; it closes with the test.
-func (w *world) connect(user, server, serverURL, transport string) (*conn.Conn, *recorder) {
+func (w *world) connect(user, server, serverURL string, transport wire.Transport) (*conn.Conn, *recorder) {
 	w.t.Helper()
 	w.register(user, server, serverURL)
 	r := newRecorder(w.t)
@@ -128,7 +128,7 @@ func (w *world) connect(user, server, serverURL, transport string) (*conn.Conn, 
 // before it dials: OAuth records belong to a registered server.
 func (w *world) register(user, server, serverURL string) {
 	w.t.Helper()
-	srv := store.Server{User: user, ID: server, Name: server, URL: serverURL, Transport: wire.TransportAuto}
+	srv := store.Server{User: user, ID: server, Name: server, URL: serverURL, Transport: string(wire.TransportAuto)}
 	if err := w.st.PutServer(context.Background(), srv); err != nil {
 		w.t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ const machineSecret = "machine-secret-MMMM-5555"
 func (w *world) configureMachine(user, server string, mc store.OAuthMachine) {
 	w.t.Helper()
 	ctx := context.Background()
-	err := w.st.PutServer(ctx, store.Server{User: user, ID: server, Name: server, URL: w.rs.URL(), Transport: wire.TransportStreamable})
+	err := w.st.PutServer(ctx, store.Server{User: user, ID: server, Name: server, URL: w.rs.URL(), Transport: string(wire.TransportStreamable)})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestMachineAccessGivenWhileAServerWaitsForAPersonIsUsed(t *testing.T) {
 	w := newWorld(t, oauthfixture.AuthConfig{ClientCredentials: true,
 		Clients: []oauthfixture.Client{{ID: "svc", Secret: machineSecret}}}, readScope)
 	ctx := context.Background()
-	if err := w.st.PutServer(ctx, store.Server{User: "ann", ID: "s1", Name: "s1", URL: w.rs.URL(), Transport: wire.TransportStreamable}); err != nil {
+	if err := w.st.PutServer(ctx, store.Server{User: "ann", ID: "s1", Name: "s1", URL: w.rs.URL(), Transport: string(wire.TransportStreamable)}); err != nil {
 		t.Fatal(err)
 	}
 	_, r := w.connect("ann", "s1", w.rs.URL(), "")

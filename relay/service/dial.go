@@ -7,6 +7,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // dialer opens a server's connection from what its session loaded: every
@@ -30,7 +31,7 @@ func (s *Service) dialer(hc *http.Client, auth *oauth.Manager, stdio stdioServer
 			RetryAttempts:  reg.Retry.Attempts,
 			Asker:          d.Asker,
 			Modes:          d.Modes,
-			Transport:      reg.Transport,
+			Transport:      wire.Transport(reg.Transport),
 			Command:        stdio.command(reg),
 			Roots:          d.Client.Roots,
 			LogLevel:       d.Client.LogLevel,

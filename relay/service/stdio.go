@@ -74,7 +74,7 @@ func loadStdioServers(path string) (stdioServers, error) {
 
 // command is the process of reg when it is a configured stdio server.
 func (s stdioServers) command(reg store.Server) *conn.Command {
-	if reg.Transport != wire.TransportStdio {
+	if wire.Transport(reg.Transport) != wire.TransportStdio {
 		return nil
 	}
 	return s.commands[reg.ID]

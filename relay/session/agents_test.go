@@ -83,7 +83,7 @@ func TestSyncFollowsRegistrationsMadeElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	added := store.Server{User: "alice", ID: "cafe00000001", Name: "added", URL: "http://127.0.0.1:9/c", Transport: wire.TransportStreamable, CreatedAt: time.Now()}
+	added := store.Server{User: "alice", ID: "cafe00000001", Name: "added", URL: "http://127.0.0.1:9/c", Transport: string(wire.TransportStreamable), CreatedAt: time.Now()}
 	if err := other.PutServer(context.Background(), added); err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func (m *Manager) forgetAuth(ctx context.Context, user, id string) {
 
 // checkTransport returns the transport named by an AddServer op, auto when
 // empty.
-func checkTransport(t string) (string, error) {
+func checkTransport(t wire.Transport) (wire.Transport, error) {
 	switch t {
 	case "", wire.TransportAuto:
 		return wire.TransportAuto, nil
@@ -81,5 +81,5 @@ func checkTransport(t string) (string, error) {
 		return t, nil
 	}
 	return "", wire.NewError(wire.CodeBadRequest, fmt.Sprintf("unknown transport %q (use %q, %q or %q)",
-		wire.Sanitize(t, wire.MaxServerName), wire.TransportAuto, wire.TransportStreamable, wire.TransportSSE))
+		wire.Sanitize(string(t), wire.MaxServerName), wire.TransportAuto, wire.TransportStreamable, wire.TransportSSE))
 }

@@ -114,7 +114,7 @@ func TestAddServerTakesAValidTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	regs, err := f.store.Servers(ctx, "alice")
-	if err != nil || len(regs) != 1 || regs[0].ID != res.ID || regs[0].Transport != wire.TransportSSE {
+	if err != nil || len(regs) != 1 || regs[0].ID != res.ID || regs[0].Transport != string(wire.TransportSSE) {
 		t.Fatalf("registrations %+v, %v", regs, err)
 	}
 	snap, _ := s.Snapshot()
@@ -132,7 +132,7 @@ func TestAddServerTakesAValidTransport(t *testing.T) {
 		t.Fatal(err)
 	}
 	regs, _ = f.store.Servers(ctx, "alice")
-	if len(regs) != 2 || regs[1].ID != res2.ID || regs[1].Transport != wire.TransportAuto {
+	if len(regs) != 2 || regs[1].ID != res2.ID || regs[1].Transport != string(wire.TransportAuto) {
 		t.Errorf("default transport: %+v", regs)
 	}
 }

@@ -27,7 +27,7 @@ type ConfiguredServer struct {
 }
 
 // isConfigured reports whether reg is one of the operator's servers.
-func isConfigured(reg store.Server) bool { return reg.Transport == wire.TransportStdio }
+func isConfigured(reg store.Server) bool { return wire.Transport(reg.Transport) == wire.TransportStdio }
 
 // refuseConfigured is the error of an op that would change an operator's server.
 func refuseConfigured(reg store.Server, what string) error {
@@ -46,7 +46,7 @@ func (s *Session) startConfigured() {
 	stored := s.forgetUnconfigured(ctx)
 	var added []*Server
 	for _, c := range s.m.configured {
-		reg := store.Server{User: s.user, ID: c.ID, Name: c.Name, Transport: wire.TransportStdio}
+		reg := store.Server{User: s.user, ID: c.ID, Name: c.Name, Transport: string(wire.TransportStdio)}
 		if old, ok := stored[c.ID]; ok {
 			reg.Disconnected = old.Disconnected // the person's choice outlives a restart
 		}

@@ -56,7 +56,7 @@ func TestImportServersAddsHTTPEntriesAndReportsTheRest(t *testing.T) {
 	for _, r := range regs {
 		got[r.Name] = r.Transport
 	}
-	if len(got) != 3 || got["legacy"] != wire.TransportSSE || got["hosted"] != wire.TransportStreamable {
+	if len(got) != 3 || got["legacy"] != string(wire.TransportSSE) || got["hosted"] != string(wire.TransportStreamable) {
 		t.Errorf("stored = %v", got)
 	}
 

@@ -151,13 +151,13 @@ func (m *Manager) handleJournalOps(mux *ops.Mux) {
 // SetLogLevel keeps the level of log messages asked of the server (empty
 // for none) and asks the server for it now if it is connected, and again
 // on every connection.
-func (o *Server) SetLogLevel(ctx context.Context, level string) error {
+func (o *Server) SetLogLevel(ctx context.Context, level wire.LogLevel) error {
 	s := o.s
 	if level != "" && wire.LevelRank(level) < 0 {
-		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("%q is not a log level; use one of debug, info, notice, warning, error, critical, alert, emergency", wire.Sanitize(level, 20)))
+		return wire.NewError(wire.CodeBadRequest, fmt.Sprintf("%q is not a log level; use one of debug, info, notice, warning, error, critical, alert, emergency", wire.Sanitize(string(level), 20)))
 	}
 	s.prefsMu.Lock()
-	c, err := o.changePrefs(ctx, func(p *clientPrefs) { p.LogLevel = level })
+	c, err := o.changePrefs(ctx, func(p *clientPrefs) { p.LogLevel = string(level) })
 	s.prefsMu.Unlock() // the server's answer may be slow: dials wait for prefsMu
 	if err != nil || c == nil {
 		return err
@@ -179,7 +179,7 @@ type serverJournal struct{ o *Server }
 var _ conn.Journal = serverJournal{}
 
 // Log implements [conn.Journal].
-func (j serverJournal) Log(level string, p *mcp.LoggingMessageParams) {
+func (j serverJournal) Log(level wire.LogLevel, p *mcp.LoggingMessageParams) {
 	j.o.addLog(mcpwire.LogEntry(level, p))
 }
 

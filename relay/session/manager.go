@@ -54,14 +54,14 @@ type Connection interface {
 	Retry()
 	Close() error
 	SetRoots(roots []wire.Root)
-	SetLogLevel(ctx context.Context, level string) error
+	SetLogLevel(ctx context.Context, level wire.LogLevel) error
 
 	// What agents use of a connection besides calls (relay/gateway): the
 	// resource subscriptions they hold beside the person's, the log levels
 	// they ask for, and listeners of the server's updates and log messages.
 	HoldSubscription(ctx context.Context, uri string) error
 	ReleaseSubscription(ctx context.Context, uri string) error
-	SetAgentLogLevel(ctx context.Context, holder any, level string) error
+	SetAgentLogLevel(ctx context.Context, holder any, level wire.LogLevel) error
 	ReleaseAgentLogLevel(ctx context.Context, holder any) error
 	OnResourceUpdated(fn func(uri string)) (stop func())
 	OnLog(fn func(*mcp.LoggingMessageParams)) (stop func())

@@ -39,7 +39,7 @@ type clientPrefs = store.ClientPrefs
 // journal that receives the server's logs and notifications.
 type ClientFeatures struct {
 	Roots    []wire.Root
-	LogLevel string
+	LogLevel wire.LogLevel
 	Journal  conn.Journal
 }
 
@@ -52,7 +52,7 @@ func (o *Server) clientFeatures() ClientFeatures {
 	level := o.prefsOf().LogLevel
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return ClientFeatures{Roots: o.rootsLocked(), LogLevel: level, Journal: serverJournal{o}}
+	return ClientFeatures{Roots: o.rootsLocked(), LogLevel: wire.LogLevel(level), Journal: serverJournal{o}}
 }
 
 // prefsOf returns the server's client preferences, read from the store the

@@ -134,14 +134,14 @@ func (o *Server) restampLocked() {
 // stampLocked makes the registration, not the connection, the source of a
 // server's identity, and shows the person's choices for it.
 func (o *Server) stampLocked(st *wire.Server) {
-	st.ID, st.Name, st.URL, st.Transport = o.reg.ID, o.reg.Name, displayURL(o.reg), o.reg.Transport
+	st.ID, st.Name, st.URL, st.Transport = o.reg.ID, o.reg.Name, displayURL(o.reg), wire.Transport(o.reg.Transport)
 	st.Configured = isConfigured(o.reg)
 	stampConfig(o.reg, st)
 	modes := o.modes
 	st.AskModes = &modes
 	st.RootsExcluded = o.prefs.RootsHidden
 	if st.Logging != nil {
-		st.Logging = &wire.Logging{Level: o.prefs.LogLevel}
+		st.Logging = &wire.Logging{Level: wire.LogLevel(o.prefs.LogLevel)}
 	}
 }
 

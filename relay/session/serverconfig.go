@@ -59,7 +59,7 @@ func newRegistration(user string, args wire.AddServerArgs) (store.Server, error)
 	if err != nil {
 		return store.Server{}, err
 	}
-	return store.Server{User: user, ID: id, Name: name, URL: u, DisplayURL: shown, Transport: transport,
+	return store.Server{User: user, ID: id, Name: name, URL: u, DisplayURL: shown, Transport: string(transport),
 		Headers: headers, Retry: retry, CreatedAt: time.Now()}, nil
 }
 
@@ -129,7 +129,7 @@ func stampConfig(reg store.Server, st *wire.Server) {
 	if reg.Retry != (store.Retry{}) {
 		st.Retry = &wire.Retry{Attempts: reg.Retry.Attempts, BaseDelayMS: reg.Retry.BaseDelayMS, MaxDelayMS: reg.Retry.MaxDelayMS}
 	}
-	if reg.Transport != wire.TransportAuto {
+	if wire.Transport(reg.Transport) != wire.TransportAuto {
 		st.TransportInUse = ""
 	}
 }
@@ -270,7 +270,7 @@ func applyUpdate(reg store.Server, a wire.UpdateServerArgs) (store.Server, error
 		if err != nil {
 			return reg, err
 		}
-		reg.Transport = t
+		reg.Transport = string(t)
 	}
 	headers, err := mergeHeaders(reg.Headers, a.Headers)
 	if err != nil {

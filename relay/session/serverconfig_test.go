@@ -129,7 +129,7 @@ func TestUpdateRestartsTheConnectionAndKeepsTheRest(t *testing.T) {
 		t.Fatal("the connection did not restart")
 	}
 	reg := second.dial.Reg
-	if reg.Name != name || reg.URL != u || reg.Transport != transport || reg.Headers["X-Key"] != "two" || len(reg.Headers) != 1 || reg.Retry.Attempts != 3 {
+	if reg.Name != name || reg.URL != u || reg.Transport != string(transport) || reg.Headers["X-Key"] != "two" || len(reg.Headers) != 1 || reg.Retry.Attempts != 3 {
 		t.Errorf("redialed with %+v", reg)
 	}
 	if second.dial.Modes.URL || !second.dial.Modes.Form {

@@ -27,8 +27,8 @@ type testConn struct {
 	closed  bool
 	retries int
 	call    func(ctx context.Context, name string) (*mcp.CallToolResult, error)
-	roots   []wire.Root // as last set
-	level   string      // as last set
+	roots   []wire.Root   // as last set
+	level   wire.LogLevel // as last set
 	feats   ClientFeatures
 	subs    []string // resources subscribed to, starting with those the dialer was given
 	dial    Dial     // what the session handed the dialer
@@ -55,7 +55,7 @@ func (c *testConn) ReadResource(context.Context, *mcp.ReadResourceParams) (*mcp.
 }
 func (c *testConn) Ping(context.Context) (time.Duration, error) { return time.Millisecond, nil }
 func (c *testConn) SetRoots(roots []wire.Root)                  { c.mu.Lock(); c.roots = roots; c.mu.Unlock() }
-func (c *testConn) SetLogLevel(_ context.Context, level string) error {
+func (c *testConn) SetLogLevel(_ context.Context, level wire.LogLevel) error {
 	c.mu.Lock()
 	c.level = level
 	c.mu.Unlock()
@@ -64,7 +64,7 @@ func (c *testConn) SetLogLevel(_ context.Context, level string) error {
 func (c *testConn) Retry()                                            { c.mu.Lock(); c.retries++; c.mu.Unlock() }
 func (c *testConn) HoldSubscription(context.Context, string) error    { return nil }
 func (c *testConn) ReleaseSubscription(context.Context, string) error { return nil }
-func (c *testConn) SetAgentLogLevel(context.Context, any, string) error {
+func (c *testConn) SetAgentLogLevel(context.Context, any, wire.LogLevel) error {
 	return nil
 }
 func (c *testConn) ReleaseAgentLogLevel(context.Context, any) error { return nil }

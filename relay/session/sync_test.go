@@ -64,7 +64,7 @@ func TestSyncReadsOnlyTheUsersWhoseServersChanged(t *testing.T) {
 		t.Errorf("a write that touched no servers read %v", got)
 	}
 
-	added := store.Server{User: "bob", ID: "cafe00000002", Name: "second", URL: "http://127.0.0.1:9/b2", Transport: wire.TransportStreamable, CreatedAt: time.Now()}
+	added := store.Server{User: "bob", ID: "cafe00000002", Name: "second", URL: "http://127.0.0.1:9/b2", Transport: string(wire.TransportStreamable), CreatedAt: time.Now()}
 	if err := other.PutServer(context.Background(), added); err != nil {
 		t.Fatal(err)
 	}

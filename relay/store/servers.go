@@ -25,7 +25,9 @@ type Server struct {
 	// DisplayURL is URL with its secret query values masked; empty when
 	// URL has none (then it is URL).
 	DisplayURL string
-	Transport  string
+	// Transport is the text of a shared/wire Transport (the store keeps
+	// its columns plain; the session converts).
+	Transport string
 	// Headers are sent upstream on every request; their values are secrets.
 	Headers map[string]string
 	// Disconnected is set while the person keeps the server disconnected.

@@ -33,7 +33,7 @@ type HTTP struct {
 	URL string
 	// Transport is wire.TransportStreamable or wire.TransportSSE as the
 	// entry said, or "" when it did not say (the relay's default applies).
-	Transport string
+	Transport wire.Transport
 	Headers   map[string]string // values are secrets
 }
 
@@ -142,7 +142,7 @@ func readEntry(name string, body json.RawMessage) Entry {
 	case u == "":
 		return Entry{Name: name, Problem: "no url"}
 	}
-	var transport string
+	var transport wire.Transport
 	switch kind {
 	case "":
 	case "http", "streamable-http", "streamablehttp", "streamable":

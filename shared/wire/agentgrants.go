@@ -2,23 +2,6 @@ package wire
 
 import "time"
 
-// Ops of the OAuth grants people give MCP clients that add the relay by
-// its URL: the consent card and the grants listed beside the agent keys.
-const (
-	// OpAgentConsent reads an authorization waiting for consent:
-	// [AgentConsentArgs] → [AgentConsent].
-	OpAgentConsent OpName = "agent.consent"
-	// OpAnswerAgentConsent approves (possibly narrowed) or denies it:
-	// [AnswerAgentConsentArgs] → [AnswerAgentConsentResult], the address
-	// the browser goes to next (the client's redirect).
-	OpAnswerAgentConsent OpName = "agent.consent.answer"
-	// OpListAgentGrants lists the user's grants: {} → [AgentGrantsResult].
-	OpListAgentGrants OpName = "agent.grants"
-	// OpRevokeAgentGrant revokes a grant, its tokens and its agent's live
-	// sessions: [AgentGrantArgs] → {}.
-	OpRevokeAgentGrant OpName = "agent.grant.revoke"
-)
-
 // AgentConsentArgs name an authorization waiting for consent.
 type AgentConsentArgs struct {
 	Request string `json:"request"`

@@ -2,27 +2,6 @@ package wire
 
 import "time"
 
-// Ops of the agent keys and the agent activity log.
-const (
-	// OpListAgentKeys lists the user's agent keys: {} → [AgentKeysResult].
-	OpListAgentKeys OpName = "agent.keys"
-	// OpCreateAgentKey mints an agent key: [CreateAgentKeyArgs] →
-	// [CreateAgentKeyResult], whose Secret is shown once and never again.
-	OpCreateAgentKey OpName = "agent.key.create"
-	// OpRevokeAgentKey revokes an agent key and closes its agent's live
-	// sessions: [AgentKeyArgs] → {}.
-	OpRevokeAgentKey OpName = "agent.key.revoke"
-	// OpListActivity lists logged agent calls, newest first:
-	// [ListActivityArgs] → [ActivityResult]. New calls also arrive as
-	// [KindAgentCall] changes.
-	OpListActivity OpName = "agent.activity"
-)
-
-// KindAgentCall is the change kind of agent calls: Key is the call's id,
-// Value an [AgentCall]. The state keeps the latest [MaxLiveAgentCalls];
-// older ones are removed by changes and stay listed by [OpListActivity].
-const KindAgentCall ChangeKind = "agent_call"
-
 // Limits of the agent views.
 const (
 	MaxLiveAgentCalls = 100 // agent calls kept in a user's state

@@ -17,8 +17,9 @@ type AskKind string
 
 // Ask kinds.
 const (
-	AskForm AskKind = "form" // fill a form described by Schema
-	AskURL  AskKind = "url"  // consent to open URL
+	AskForm     AskKind = "form"     // fill a form described by Schema
+	AskURL      AskKind = "url"      // consent to open URL
+	AskSampling AskKind = "sampling" // write the message described by Sampling (sampling.go)
 )
 
 // AskFrom is why a server is asking.
@@ -29,6 +30,7 @@ const (
 	AskFromElicitation AskFrom = "elicitation"   // an elicitation/create request
 	AskFromURLRequired AskFrom = "url_required"  // a -32042 error listing URL elicitations to complete before a retry
 	AskFromInput       AskFrom = "input_request" // a 2026-07-28 multi-round-trip input request
+	AskFromSampling    AskFrom = "sampling"      // a sampling/createMessage request
 )
 
 // AskState is where an ask is in its life.
@@ -52,10 +54,6 @@ const (
 	ActionDecline Action = "decline"
 	ActionCancel  Action = "cancel"
 )
-
-// KindAsk is the change kind of asks: Server is the asking server's id, Key
-// the ask id, Value an [Ask].
-const KindAsk ChangeKind = "ask"
 
 // Ask is one pending request for a person.
 type Ask struct {
@@ -92,22 +90,6 @@ type Ask struct {
 	Created  time.Time `json:"created"`
 	Deadline time.Time `json:"deadline"` // the relay answers cancel at this time
 }
-
-// Ops on asks.
-const (
-	// OpAnswerAsk answers an ask: [AnswerAskArgs] → {}. The first answer
-	// wins; an answer to an unknown or settled ask is a [CodeNotFound] error,
-	// one to a refused ask a [CodeBadRequest] error.
-	// An accepted form must validate against its schema ([CodeBadRequest]
-	// with the field errors otherwise); URL answers carry no content.
-	OpAnswerAsk OpName = "ask.answer"
-	// OpDismissAsk stops waiting for a URL ask's completion, or takes a
-	// refused ask off the dashboards: [AskArgs] → {}.
-	OpDismissAsk OpName = "ask.dismiss"
-	// OpCompleteAsk marks a waiting URL ask as done by the person (when the
-	// server sends no completion notification): [AskArgs] → {}.
-	OpCompleteAsk OpName = "ask.complete"
-)
 
 // AnswerAskArgs are the arguments of [OpAnswerAsk].
 type AnswerAskArgs struct {

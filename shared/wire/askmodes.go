@@ -3,12 +3,6 @@ package wire
 // Ask modes: the kinds of asks a person lets one server raise. The relay
 // advertises only these to the server, when a session starts.
 
-// Elicitation modes a server may be offered.
-const (
-	ModeForm = "form"
-	ModeURL  = "url"
-)
-
 // AskModes are the kinds of asks a server may raise.
 type AskModes struct {
 	Form     bool         `json:"form"`     // elicitation forms
@@ -19,12 +13,6 @@ type AskModes struct {
 	// SamplingModel cannot be chosen). Set by the relay.
 	Model string `json:"model,omitempty"`
 }
-
-// OpSetAskModes changes the kinds of asks a server may raise:
-// [SetAskModesArgs] → {}. The server reconnects, since they are advertised
-// when a session starts. SamplingModel without a configured model is a
-// [CodeNotConfigured] error.
-const OpSetAskModes OpName = "server.set_ask_modes"
 
 // SetAskModesArgs are the arguments of [OpSetAskModes].
 type SetAskModesArgs struct {

@@ -1,10 +1,5 @@
 package wire
 
-// Transports besides [TransportStreamable].
-const (
-	TransportSSE = "sse" // the legacy HTTP+SSE transport
-)
-
 // AuthState is what a dashboard may know of a server's OAuth: never a token,
 // a refresh token or a client secret, only whether they are set.
 type AuthState struct {
@@ -16,17 +11,6 @@ type AuthState struct {
 	ClientSecretSet bool     `json:"clientSecretSet,omitempty"` // a client secret is stored (write-only)
 	Error           string   `json:"error,omitempty"`           // why the last authorization failed, sanitized
 }
-
-// Ops on OAuth.
-const (
-	// OpAuthorize starts an authorization for a server in state
-	// authenticating: [ServerArgs] → [AuthorizeResult]. The dashboard opens
-	// the URL in a popup; the relay's callback finishes the flow.
-	OpAuthorize OpName = "server.authorize"
-	// OpSetClient stores pre-registered client credentials for a server:
-	// [SetClientArgs] → {}. The secret is write-only: it never comes back.
-	OpSetClient OpName = "server.set_client"
-)
 
 // AuthorizeResult is the result of [OpAuthorize].
 type AuthorizeResult struct {

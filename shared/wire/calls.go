@@ -11,10 +11,6 @@ import (
 // their result; they change by [KindCall] deltas, one call at a time. The
 // op that started a call still gets the result as its answer.
 
-// KindCall is the change kind of calls: Server is the called server's id,
-// Key the call id, Value a [Call].
-const KindCall ChangeKind = "call"
-
 // Limits on calls in the state.
 const (
 	// MaxCallsPerServer is how many calls of one server the state keeps;
@@ -70,39 +66,15 @@ type Call struct {
 
 // CallTask is the MCP task a call runs as.
 type CallTask struct {
-	ID            string `json:"id"`
-	Status        string `json:"status"` // TaskWorking, TaskInputRequired, or a terminal status
-	StatusMessage string `json:"statusMessage,omitempty"`
+	ID            string     `json:"id"`
+	Status        TaskStatus `json:"status"` // the server's word, sanitized: one of the Task* statuses, or another
+	StatusMessage string     `json:"statusMessage,omitempty"`
 }
-
-// Task statuses (MCP 2025-11-25).
-const (
-	TaskWorking       = "working"
-	TaskInputRequired = "input_required"
-	TaskCompleted     = "completed"
-	TaskFailed        = "failed"
-	TaskCancelled     = "cancelled"
-)
-
-// Tool task support (a tool's execution.taskSupport).
-const (
-	TaskSupportRequired  = "required"
-	TaskSupportOptional  = "optional"
-	TaskSupportForbidden = "forbidden"
-)
-
-// OpCancelCall cancels a running call from any dashboard of its user:
-// [CallArgs] → {}. The call ends as failed with [CodeCancelled] (or with its
-// result, if that came first); a task is cancelled with tasks/cancel.
-const OpCancelCall OpName = "call.cancel"
 
 // CallArgs name one call.
 type CallArgs struct {
 	Call string `json:"call"`
 }
-
-// OpPing pings a server: [ServerArgs] → [PingResult].
-const OpPing OpName = "server.ping"
 
 // PingResult is the result of [OpPing].
 type PingResult struct {

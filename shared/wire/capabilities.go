@@ -32,14 +32,17 @@ type TaskCapability struct {
 	ToolCall bool `json:"toolCall,omitempty"`
 }
 
-// Names of the client capabilities the relay may advertise to a server
-// ([Server.ClientCapabilities]).
+// ClientCapability names a client capability the relay may advertise to a
+// server ([Server.ClientCapabilities]).
+type ClientCapability string
+
+// Client capabilities.
 const (
-	ClientCapElicitationForm = "elicitation.form"
-	ClientCapElicitationURL  = "elicitation.url"
-	ClientCapSampling        = "sampling"
-	ClientCapSamplingTools   = "sampling.tools"
-	ClientCapRoots           = "roots.listChanged"
+	ClientCapElicitationForm ClientCapability = "elicitation.form"  // elicitation forms
+	ClientCapElicitationURL  ClientCapability = "elicitation.url"   // URL elicitations
+	ClientCapSampling        ClientCapability = "sampling"          // sampling/createMessage
+	ClientCapSamplingTools   ClientCapability = "sampling.tools"    // tools in sampling requests
+	ClientCapRoots           ClientCapability = "roots.listChanged" // roots, with change notifications
 )
 
 // CanComplete reports whether the server declared completions.

@@ -1,14 +1,12 @@
 package wire
 
-// OpComplete asks a server to suggest values for a prompt argument or a
-// resource template variable: [CompleteArgs] → [CompleteResult]. It fails
-// with [CodeBadRequest] when the server did not declare completions.
-const OpComplete OpName = "completion.complete"
+// RefType names what a [CompleteRef] refers to.
+type RefType string
 
-// Reference types of [CompleteRef].
+// Reference types.
 const (
-	RefPrompt   = "ref/prompt"   // a prompt argument; Name is the prompt
-	RefResource = "ref/resource" // a template variable; URI is the URI template
+	RefPrompt   RefType = "ref/prompt"   // a prompt argument; Name is the prompt
+	RefResource RefType = "ref/resource" // a template variable; URI is the URI template
 )
 
 // Limits on completions.
@@ -36,9 +34,9 @@ type CompleteArgs struct {
 
 // CompleteRef names what is being completed.
 type CompleteRef struct {
-	Type string `json:"type"`           // RefPrompt or RefResource
-	Name string `json:"name,omitempty"` // the prompt, for RefPrompt
-	URI  string `json:"uri,omitempty"`  // the URI template, for RefResource
+	Type RefType `json:"type"`           // RefPrompt or RefResource
+	Name string  `json:"name,omitempty"` // the prompt, for RefPrompt
+	URI  string  `json:"uri,omitempty"`  // the URI template, for RefResource
 }
 
 // CompleteResult is a server's suggestions.

@@ -13,4 +13,16 @@
 //
 // The package is plain data: no I/O, no MCP library types. MCP objects the
 // dashboard shows travel as their own JSON ([Tool], [Prompt], ...).
+//
+// Protocol values have their own types, each kind in one file: [OpName]
+// (ops.go), [ChangeKind] (changes.go), [FrameType] and [CloseCode]
+// (frame.go), [Code] (errors.go), [ContentType] (content.go), [Role]
+// (roles.go), [Transport] (transport.go), [LogLevel] (loglevels.go),
+// [TaskStatus] and [TaskSupport] (tasks.go), and the kinds of one feature
+// beside it: [ServerState] (state.go), [AskKind], [AskFrom], [AskState] and
+// [Action] (ask.go), [CallKind] and [CallState] (calls.go), [ActivityKind]
+// (journal.go), [SamplingMode], [ToolChoice] and [StopReason]
+// (sampling.go), [Outcome] (agents.go), [RefType] (completion.go) and
+// [ClientCapability] (capabilities.go). A value a server sent may be none
+// of the constants: the relay converts it, sanitized, where it enters.
 package wire

@@ -28,6 +28,10 @@ const (
 	CodeConnectionLost Code = "connection_lost" // the connection to the server broke while the op ran
 	CodeTimeout        Code = "timeout"         // the relay's per-call timeout passed
 	CodeProtocol       Code = "protocol"        // the server answered with a JSON-RPC error (RPCCode)
+
+	// CodeUnauthorized answers an [Auth] frame sent on an open socket whose
+	// token the relay refused: the socket lives on with the token it had.
+	CodeUnauthorized Code = "unauthorized"
 )
 
 // Error is a failure reported to the dashboard. Message is always sanitized.

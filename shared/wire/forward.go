@@ -9,19 +9,6 @@ package wire
 // and the client's reply, checked like any answer, becomes the answer. The
 // dashboard learns nothing of the agent but its name ([Ask.Agent]).
 
-// OpForwardAsk hands a pending sampling ask to the client of the agent on
-// whose call it was raised, and answers the ask with that client's reply:
-// [AskArgs] → {}. It returns once the ask is answered. An ask without
-// Forward is a [CodeBadRequest] error; when the agent's client fails,
-// refuses or replies with a message that does not fit the request, the op
-// fails with a [CodeUpstream] error saying so and the ask stays pending, to
-// be answered another way.
-const OpForwardAsk OpName = "ask.forward"
-
 // MaxForwardErrorRunes caps the error of an agent's client that the
 // dashboard is shown.
 const MaxForwardErrorRunes = 300
-
-// ActivitySamplingForwarded is the activity of a sampling request the
-// person handed to an agent, which answered it.
-const ActivitySamplingForwarded ActivityKind = "sampling_forwarded"

@@ -27,34 +27,6 @@ const (
 	MaxActivityText = 300
 )
 
-// Change kinds of a server's journal.
-const (
-	// KindLog appends one [LogEntry] to the server's logs; Key is its N.
-	// With Remove, it clears the server's logs.
-	KindLog ChangeKind = "log"
-	// KindActivity appends one [Activity] to the server's activity; Key is
-	// its N. With Remove, it clears the server's activity.
-	KindActivity ChangeKind = "activity"
-)
-
-// Log levels of MCP (RFC 5424 severities), least severe first.
-const (
-	LevelDebug     = "debug"
-	LevelInfo      = "info"
-	LevelNotice    = "notice"
-	LevelWarning   = "warning"
-	LevelError     = "error"
-	LevelCritical  = "critical"
-	LevelAlert     = "alert"
-	LevelEmergency = "emergency"
-)
-
-// LogLevels lists the levels least severe first.
-var LogLevels = []string{LevelDebug, LevelInfo, LevelNotice, LevelWarning, LevelError, LevelCritical, LevelAlert, LevelEmergency}
-
-// LevelRank orders levels: debug is 0, emergency 7, an unknown level -1.
-func LevelRank(level string) int { return slices.Index(LogLevels, level) }
-
 // ActivityKind names the notification an [Activity] records.
 type ActivityKind string
 
@@ -67,24 +39,15 @@ const (
 	ActivityProgress         ActivityKind = "progress"
 	ActivityCancelled        ActivityKind = "cancelled"
 	ActivityElicitComplete   ActivityKind = "elicitation_complete"
-)
-
-// Ops on a server's journal.
-const (
-	// OpSetLogLevel sets the lowest level of log messages the server should
-	// send: [SetLogLevelArgs] → {}. The level is kept and asked for again
-	// on every connection. An empty level asks for none.
-	OpSetLogLevel OpName = "server.set_log_level"
-	// OpClearLogs clears a server's logs on every dashboard: [ServerArgs] → {}.
-	OpClearLogs OpName = "server.clear_logs"
-	// OpClearActivity clears a server's activity: [ServerArgs] → {}.
-	OpClearActivity OpName = "server.clear_activity"
+	// ActivitySamplingForwarded: the person handed a sampling request to an
+	// agent, which answered it (forward.go).
+	ActivitySamplingForwarded ActivityKind = "sampling_forwarded"
 )
 
 // SetLogLevelArgs are the arguments of [OpSetLogLevel].
 type SetLogLevelArgs struct {
-	Server string `json:"server"`
-	Level  string `json:"level"` // one of LogLevels, or empty for none
+	Server string   `json:"server"`
+	Level  LogLevel `json:"level"` // one of LogLevels, or empty for none
 }
 
 // ServerID implements the relay's server-naming op arguments.
@@ -93,7 +56,7 @@ func (a SetLogLevelArgs) ServerID() string { return a.Server }
 // Logging is a server's logging, present when the server declares the
 // logging capability.
 type Logging struct {
-	Level string `json:"level,omitempty"` // the level asked for; empty when none
+	Level LogLevel `json:"level,omitempty"` // the level asked for; empty when none
 }
 
 // LogEntry is one log message of a server. Data is the message's JSON as
@@ -102,7 +65,7 @@ type Logging struct {
 type LogEntry struct {
 	N      uint64          `json:"n"` // numbers the server's entries from 1
 	Time   time.Time       `json:"time"`
-	Level  string          `json:"level"`
+	Level  LogLevel        `json:"level"`
 	Logger string          `json:"logger,omitempty"`
 	Data   json.RawMessage `json:"data,omitempty"`
 }

@@ -1,11 +1,9 @@
 package wire
 
-import "encoding/json"
-
 // OpName names an op: what a dashboard asks the relay to do.
 type OpName string
 
-// Op names and their arguments and results.
+// Ops on servers: adding, removing, editing, connecting and importing them.
 const (
 	// OpAddServer adds a server: [AddServerArgs] → [AddServerResult].
 	OpAddServer OpName = "server.add"
@@ -13,6 +11,32 @@ const (
 	OpRemoveServer OpName = "server.remove"
 	// OpRetryServer reconnects a server now: [ServerArgs] → {}.
 	OpRetryServer OpName = "server.retry"
+	// OpUpdateServer edits a server in place: [UpdateServerArgs] → {}.
+	OpUpdateServer OpName = "server.update"
+	// OpSetServerConnected connects or disconnects a server without removing
+	// it: [SetServerConnectedArgs] → {}.
+	OpSetServerConnected OpName = "server.set_connected"
+	// OpImportServers adds the HTTP entries of an mcpServers JSON document:
+	// [ImportServersArgs] → [ImportServersResult].
+	OpImportServers OpName = "servers.import"
+	// OpPing pings a server: [ServerArgs] → [PingResult].
+	OpPing OpName = "server.ping"
+)
+
+// Ops on a server's OAuth.
+const (
+	// OpAuthorize starts an authorization for a server in state
+	// authenticating: [ServerArgs] → [AuthorizeResult]. The dashboard opens
+	// the URL in a popup; the relay's callback finishes the flow.
+	OpAuthorize OpName = "server.authorize"
+	// OpSetClient stores pre-registered client credentials for a server:
+	// [SetClientArgs] → {}. The secret is write-only: it never comes back.
+	OpSetClient OpName = "server.set_client"
+)
+
+// Ops that call a server (tools, prompts, resources, completions), and
+// their cancelling.
+const (
 	// OpCallTool calls a tool: [CallToolArgs] → [CallToolResult].
 	// A result with IsError set is still a result, not an error frame.
 	OpCallTool OpName = "tool.call"
@@ -20,132 +44,115 @@ const (
 	OpGetPrompt OpName = "prompt.get"
 	// OpReadResource reads a resource: [ReadResourceArgs] → [ReadResourceResult].
 	OpReadResource OpName = "resource.read"
+	// OpComplete asks a server to suggest values for a prompt argument or a
+	// resource template variable: [CompleteArgs] → [CompleteResult]. It fails
+	// with [CodeBadRequest] when the server did not declare completions.
+	OpComplete OpName = "completion.complete"
 	// OpCancel cancels a running op: [CancelArgs] → {}. The cancelled op is
 	// answered with a [CodeCancelled] error.
 	OpCancel OpName = "op.cancel"
+	// OpCancelCall cancels a running call from any dashboard of its user:
+	// [CallArgs] → {}. The call ends as failed with [CodeCancelled] (or with its
+	// result, if that came first); a task is cancelled with tasks/cancel.
+	OpCancelCall OpName = "call.cancel"
 )
 
-// AddServerArgs are the arguments of [OpAddServer].
-type AddServerArgs struct {
-	Name      string `json:"name"`
-	URL       string `json:"url"`
-	Transport string `json:"transport,omitempty"` // TransportStreamable (default) or TransportSSE
-	// ID is a caller-chosen id (normalized by the relay); empty for a generated one.
-	ID string `json:"id,omitempty"`
-	// Headers are sent upstream on every request; their values are secrets.
-	Headers map[string]string `json:"headers,omitempty"`
-	Retry   *Retry            `json:"retry,omitempty"`
-}
+// Ops on resource subscriptions. A subscription is remembered by the relay
+// and made again on every new session with the server, until unsubscribed.
+const (
+	// OpSubscribe subscribes to a resource's updates: [SubscribeArgs] → {}.
+	// It fails with [CodeBadRequest] when the server did not declare
+	// resources.subscribe.
+	OpSubscribe OpName = "resource.subscribe"
+	// OpUnsubscribe ends a subscription: [SubscribeArgs] → {}.
+	OpUnsubscribe OpName = "resource.unsubscribe"
+)
 
-// AddServerResult is the result of [OpAddServer]. Existing is set when a
-// server with the same name and normalized URL was already registered.
-type AddServerResult struct {
-	ID       string `json:"id"`
-	Existing bool   `json:"existing,omitempty"`
-}
+// Ops on asks, and on the kinds of asks a server may raise.
+const (
+	// OpAnswerAsk answers an ask: [AnswerAskArgs] → {}. The first answer
+	// wins; an answer to an unknown or settled ask is a [CodeNotFound] error,
+	// one to a refused ask a [CodeBadRequest] error.
+	// An accepted form must validate against its schema ([CodeBadRequest]
+	// with the field errors otherwise); URL answers carry no content.
+	OpAnswerAsk OpName = "ask.answer"
+	// OpDismissAsk stops waiting for a URL ask's completion, or takes a
+	// refused ask off the dashboards: [AskArgs] → {}.
+	OpDismissAsk OpName = "ask.dismiss"
+	// OpCompleteAsk marks a waiting URL ask as done by the person (when the
+	// server sends no completion notification): [AskArgs] → {}.
+	OpCompleteAsk OpName = "ask.complete"
+	// OpDraftAsk asks the relay's configured model for a draft answer to a
+	// pending sampling ask: [AskArgs] → [SamplingResult]. The draft goes only
+	// to the dashboard that asked; nothing reaches the server until the person
+	// answers. Without a configured model it is a [CodeNotConfigured] error.
+	OpDraftAsk OpName = "ask.draft"
+	// OpForwardAsk hands a pending sampling ask to the client of the agent on
+	// whose call it was raised, and answers the ask with that client's reply:
+	// [AskArgs] → {}. It returns once the ask is answered. An ask without
+	// Forward is a [CodeBadRequest] error; when the agent's client fails,
+	// refuses or replies with a message that does not fit the request, the op
+	// fails with a [CodeUpstream] error saying so and the ask stays pending, to
+	// be answered another way.
+	OpForwardAsk OpName = "ask.forward"
+	// OpSetAskModes changes the kinds of asks a server may raise:
+	// [SetAskModesArgs] → {}. The server reconnects, since they are advertised
+	// when a session starts. SamplingModel without a configured model is a
+	// [CodeNotConfigured] error.
+	OpSetAskModes OpName = "server.set_ask_modes"
+)
 
-// ServerArgs name one server.
-type ServerArgs struct {
-	Server string `json:"server"`
-}
+// Ops on the person's roots.
+const (
+	// OpSetRoots replaces the person's roots: [SetRootsArgs] → {}. Every
+	// server that is not excluded is told that the list changed.
+	OpSetRoots OpName = "roots.set"
+	// OpExcludeRoots hides (or shows again) the roots from one server:
+	// [ExcludeRootsArgs] → {}. An excluded server sees an empty list.
+	OpExcludeRoots OpName = "server.exclude_roots"
+)
 
-// CallToolArgs are the arguments of [OpCallTool].
-type CallToolArgs struct {
-	Server    string          `json:"server"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments,omitempty"` // a JSON object
-	Call      string          `json:"call,omitempty"`      // the call's id in the state, chosen by the dashboard
-}
+// Ops on a server's journal.
+const (
+	// OpSetLogLevel sets the lowest level of log messages the server should
+	// send: [SetLogLevelArgs] → {}. The level is kept and asked for again
+	// on every connection. An empty level asks for none.
+	OpSetLogLevel OpName = "server.set_log_level"
+	// OpClearLogs clears a server's logs on every dashboard: [ServerArgs] → {}.
+	OpClearLogs OpName = "server.clear_logs"
+	// OpClearActivity clears a server's activity: [ServerArgs] → {}.
+	OpClearActivity OpName = "server.clear_activity"
+)
 
-// CallToolResult is an MCP tool result.
-type CallToolResult struct {
-	Content           []Content       `json:"content"`
-	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
-	IsError           bool            `json:"isError,omitempty"`
-	// OutputCheck is the relay's check of StructuredContent against the
-	// tool's outputSchema, set when the tool has one.
-	OutputCheck *OutputCheck `json:"outputCheck,omitempty"`
-}
+// Ops of the agent keys and the agent activity log.
+const (
+	// OpListAgentKeys lists the user's agent keys: {} → [AgentKeysResult].
+	OpListAgentKeys OpName = "agent.keys"
+	// OpCreateAgentKey mints an agent key: [CreateAgentKeyArgs] →
+	// [CreateAgentKeyResult], whose Secret is shown once and never again.
+	OpCreateAgentKey OpName = "agent.key.create"
+	// OpRevokeAgentKey revokes an agent key and closes its agent's live
+	// sessions: [AgentKeyArgs] → {}.
+	OpRevokeAgentKey OpName = "agent.key.revoke"
+	// OpListActivity lists logged agent calls, newest first:
+	// [ListActivityArgs] → [ActivityResult]. New calls also arrive as
+	// [KindAgentCall] changes.
+	OpListActivity OpName = "agent.activity"
+)
 
-// Content is one MCP content block. Only the fields of its type are set.
-type Content struct {
-	Type     string          `json:"type"` // text, image, audio, resource_link, resource
-	Text     string          `json:"text,omitempty"`
-	MIMEType string          `json:"mimeType,omitempty"`
-	Data     string          `json:"data,omitempty"` // base64, for image and audio
-	URI      string          `json:"uri,omitempty"`  // for resource_link
-	Name     string          `json:"name,omitempty"` // for resource_link
-	Resource json.RawMessage `json:"resource,omitempty"`
-	// Title, Description and Size (in bytes, 0 when unknown) describe a
-	// resource_link's resource.
-	Title       string              `json:"title,omitempty"`
-	Description string              `json:"description,omitempty"`
-	Size        int64               `json:"size,omitempty"`
-	Annotations *ContentAnnotations `json:"annotations,omitempty"`
-}
-
-// GetPromptArgs are the arguments of [OpGetPrompt].
-type GetPromptArgs struct {
-	Server    string            `json:"server"`
-	Name      string            `json:"name"`
-	Arguments map[string]string `json:"arguments,omitempty"`
-	Call      string            `json:"call,omitempty"` // as in CallToolArgs
-}
-
-// GetPromptResult is an MCP prompt result.
-type GetPromptResult struct {
-	Description string          `json:"description,omitempty"`
-	Messages    []PromptMessage `json:"messages"`
-}
-
-// PromptMessage is one message of a [GetPromptResult].
-type PromptMessage struct {
-	Role    string  `json:"role"`
-	Content Content `json:"content"`
-}
-
-// ReadResourceArgs are the arguments of [OpReadResource].
-type ReadResourceArgs struct {
-	Server string `json:"server"`
-	URI    string `json:"uri"`
-	Call   string `json:"call,omitempty"` // as in CallToolArgs
-}
-
-// ReadResourceResult is an MCP resource read result.
-type ReadResourceResult struct {
-	Contents []ResourceContents `json:"contents"`
-}
-
-// ResourceContents is the content of one resource.
-type ResourceContents struct {
-	URI      string `json:"uri"`
-	MIMEType string `json:"mimeType,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Blob     string `json:"blob,omitempty"` // base64
-}
-
-// CancelArgs name the op to cancel.
-type CancelArgs struct {
-	ID string `json:"id"`
-}
-
-// ServerID returns the server the arguments name.
-func (a ServerArgs) ServerID() string { return a.Server }
-
-// ServerID returns the server the arguments name.
-func (a CallToolArgs) ServerID() string { return a.Server }
-
-// ServerID returns the server the arguments name.
-func (a GetPromptArgs) ServerID() string { return a.Server }
-
-// ServerID returns the server the arguments name.
-func (a ReadResourceArgs) ServerID() string { return a.Server }
-
-// CallID returns the id of the call the arguments make.
-func (a CallToolArgs) CallID() string { return a.Call }
-
-// CallID returns the id of the call the arguments make.
-func (a GetPromptArgs) CallID() string { return a.Call }
-
-// CallID returns the id of the call the arguments make.
-func (a ReadResourceArgs) CallID() string { return a.Call }
+// Ops of the OAuth grants people give MCP clients that add the relay by
+// its URL: the consent card and the grants listed beside the agent keys.
+const (
+	// OpAgentConsent reads an authorization waiting for consent:
+	// [AgentConsentArgs] → [AgentConsent].
+	OpAgentConsent OpName = "agent.consent"
+	// OpAnswerAgentConsent approves (possibly narrowed) or denies it:
+	// [AnswerAgentConsentArgs] → [AnswerAgentConsentResult], the address
+	// the browser goes to next (the client's redirect).
+	OpAnswerAgentConsent OpName = "agent.consent.answer"
+	// OpListAgentGrants lists the user's grants: {} → [AgentGrantsResult].
+	OpListAgentGrants OpName = "agent.grants"
+	// OpRevokeAgentGrant revokes a grant, its tokens and its agent's live
+	// sessions: [AgentGrantArgs] → {}.
+	OpRevokeAgentGrant OpName = "agent.grant.revoke"
+)

@@ -26,21 +26,6 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 }
 
-// KindRoots replaces the person's whole list of roots: Server and Key are
-// empty and Value is a JSON array of [Root]. The list is short (at most
-// [MaxRoots]) and edited as a whole, so a change carries all of it.
-const KindRoots ChangeKind = "roots"
-
-// Ops on roots.
-const (
-	// OpSetRoots replaces the person's roots: [SetRootsArgs] → {}. Every
-	// server that is not excluded is told that the list changed.
-	OpSetRoots OpName = "roots.set"
-	// OpExcludeRoots hides (or shows again) the roots from one server:
-	// [ExcludeRootsArgs] → {}. An excluded server sees an empty list.
-	OpExcludeRoots OpName = "server.exclude_roots"
-)
-
 // SetRootsArgs are the arguments of [OpSetRoots].
 type SetRootsArgs struct {
 	Roots []Root `json:"roots"`

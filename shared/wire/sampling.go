@@ -11,13 +11,6 @@ import "encoding/json"
 // "user rejected" error), or first asks the relay for a draft with
 // [OpDraftAsk].
 
-// AskSampling is the kind of a sampling ask: write the message described
-// by Sampling.
-const AskSampling AskKind = "sampling"
-
-// AskFromSampling is the origin of an ask raised by sampling/createMessage.
-const AskFromSampling AskFrom = "sampling"
-
 // SamplingMode is how the relay answers a server's sampling requests.
 type SamplingMode string
 
@@ -28,40 +21,28 @@ const (
 	SamplingModel SamplingMode = "model" // the configured model answers, without a card
 )
 
-// Roles of sampling messages.
+// ToolChoice is how a sampling request lets the writer use the tools it
+// offers (its toolChoice's mode). A server may send another word: it is
+// kept, sanitized.
+type ToolChoice string
+
+// Tool choices.
 const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
+	ToolChoiceAuto     ToolChoice = "auto"     // the writer may call tools
+	ToolChoiceRequired ToolChoice = "required" // the writer must call at least one
+	ToolChoiceNone     ToolChoice = "none"     // the writer must not call any
 )
 
-// Sampling content types.
-const (
-	ContentText       = "text"
-	ContentImage      = "image"
-	ContentAudio      = "audio"
-	ContentToolUse    = "tool_use"
-	ContentToolResult = "tool_result"
-)
+// StopReason says why a [SamplingResult]'s writer stopped. An agent's client
+// may give another word: it is kept, sanitized.
+type StopReason string
 
-// Tool choice modes.
+// Stop reasons.
 const (
-	ToolChoiceAuto     = "auto"
-	ToolChoiceRequired = "required"
-	ToolChoiceNone     = "none"
+	StopEndTurn   StopReason = "endTurn"   // the message is complete
+	StopToolUse   StopReason = "toolUse"   // the message calls tools
+	StopMaxTokens StopReason = "maxTokens" // the message hit the token limit
 )
-
-// Stop reasons of a [SamplingResult].
-const (
-	StopEndTurn   = "endTurn"
-	StopToolUse   = "toolUse"
-	StopMaxTokens = "maxTokens"
-)
-
-// OpDraftAsk asks the relay's configured model for a draft answer to a
-// pending sampling ask: [AskArgs] → [SamplingResult]. The draft goes only
-// to the dashboard that asked; nothing reaches the server until the person
-// answers. Without a configured model it is a [CodeNotConfigured] error.
-const OpDraftAsk OpName = "ask.draft"
 
 // Limits of sampling requests and answers.
 const (
@@ -85,8 +66,8 @@ type SamplingRequest struct {
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
 	// Tools are the tools the server offers the writer; ToolChoice is
 	// ToolChoiceAuto, ToolChoiceRequired or ToolChoiceNone ("" when unset).
-	Tools      []Tool `json:"tools,omitempty"`
-	ToolChoice string `json:"toolChoice,omitempty"`
+	Tools      []Tool     `json:"tools,omitempty"`
+	ToolChoice ToolChoice `json:"toolChoice,omitempty"`
 	// Drafter names the model the relay drafts with ([OpDraftAsk]); empty
 	// when no model is configured.
 	Drafter string `json:"drafter,omitempty"`
@@ -94,17 +75,17 @@ type SamplingRequest struct {
 
 // SamplingMessage is one message of a conversation.
 type SamplingMessage struct {
-	Role    string            `json:"role"` // RoleUser or RoleAssistant
+	Role    Role              `json:"role"` // RoleUser or RoleAssistant, or the server's own word
 	Content []SamplingContent `json:"content"`
 }
 
 // SamplingContent is one block of a sampling message. Only the fields of
 // its type are set.
 type SamplingContent struct {
-	Type     string `json:"type"` // ContentText, ContentImage, ContentAudio, ContentToolUse, ContentToolResult
-	Text     string `json:"text,omitempty"`
-	MIMEType string `json:"mimeType,omitempty"` // image and audio
-	Data     string `json:"data,omitempty"`     // image and audio, base64
+	Type     ContentType `json:"type"` // ContentText, ContentImage, ContentAudio, ContentToolUse, ContentToolResult
+	Text     string      `json:"text,omitempty"`
+	MIMEType string      `json:"mimeType,omitempty"` // image and audio
+	Data     string      `json:"data,omitempty"`     // image and audio, base64
 
 	ID    string          `json:"id,omitempty"`    // tool_use: its id
 	Name  string          `json:"name,omitempty"`  // tool_use: the tool
@@ -128,33 +109,6 @@ type ModelPreferences struct {
 // server gets, or a draft of it.
 type SamplingResult struct {
 	Model      string            `json:"model"`      // the model (or person) that wrote it
-	StopReason string            `json:"stopReason"` // StopEndTurn, StopToolUse, StopMaxTokens
+	StopReason StopReason        `json:"stopReason"` // StopEndTurn, StopToolUse, StopMaxTokens
 	Content    []SamplingContent `json:"content"`    // text, image, audio or tool_use blocks
-}
-
-// Media types the dashboard renders from data, and the relay accepts in an
-// answer; anything else (SVG, which can carry script, above all) is shown as
-// a description only.
-var (
-	imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
-	audioTypes = []string{"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/webm", "audio/flac", "audio/aac", "audio/mp4"}
-)
-
-// RenderableMedia reports whether a block of content type typ
-// ([ContentImage] or [ContentAudio]) with media type mime may be rendered
-// from its data.
-func RenderableMedia(typ, mime string) bool {
-	var allowed []string
-	switch typ {
-	case ContentImage:
-		allowed = imageTypes
-	case ContentAudio:
-		allowed = audioTypes
-	}
-	for _, t := range allowed {
-		if t == mime {
-			return true
-		}
-	}
-	return false
 }

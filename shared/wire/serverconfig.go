@@ -5,24 +5,29 @@ import "encoding/json"
 // Server configuration: how a person adds, edits, connects, disconnects,
 // imports and exports servers.
 
-// More transports: auto tries Streamable HTTP and falls back to SSE; stdio
-// servers come only from the relay operator's configuration file.
-const (
-	TransportAuto  = "auto"
-	TransportStdio = "stdio"
-)
+// AddServerArgs are the arguments of [OpAddServer].
+type AddServerArgs struct {
+	Name      string    `json:"name"`
+	URL       string    `json:"url"`
+	Transport Transport `json:"transport,omitempty"` // TransportStreamable (default), TransportSSE or TransportAuto
+	// ID is a caller-chosen id (normalized by the relay); empty for a generated one.
+	ID string `json:"id,omitempty"`
+	// Headers are sent upstream on every request; their values are secrets.
+	Headers map[string]string `json:"headers,omitempty"`
+	Retry   *Retry            `json:"retry,omitempty"`
+}
 
-// Server configuration ops.
-const (
-	// OpUpdateServer edits a server in place: [UpdateServerArgs] → {}.
-	OpUpdateServer OpName = "server.update"
-	// OpSetServerConnected connects or disconnects a server without removing
-	// it: [SetServerConnectedArgs] → {}.
-	OpSetServerConnected OpName = "server.set_connected"
-	// OpImportServers adds the HTTP entries of an mcpServers JSON document:
-	// [ImportServersArgs] → [ImportServersResult].
-	OpImportServers OpName = "servers.import"
-)
+// AddServerResult is the result of [OpAddServer]. Existing is set when a
+// server with the same name and normalized URL was already registered.
+type AddServerResult struct {
+	ID       string `json:"id"`
+	Existing bool   `json:"existing,omitempty"`
+}
+
+// ServerArgs name one server.
+type ServerArgs struct {
+	Server string `json:"server"`
+}
 
 // Retry is a server's reconnect policy. Zero fields take the relay's defaults.
 type Retry struct {
@@ -38,7 +43,7 @@ type UpdateServerArgs struct {
 	Server    string            `json:"server"`
 	Name      *string           `json:"name,omitempty"`
 	URL       *string           `json:"url,omitempty"`
-	Transport *string           `json:"transport,omitempty"`
+	Transport *Transport        `json:"transport,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
 	Retry     *Retry            `json:"retry,omitempty"`
 }
@@ -81,3 +86,6 @@ func (a UpdateServerArgs) ServerID() string { return a.Server }
 
 // ServerID returns the server the arguments name.
 func (a SetServerConnectedArgs) ServerID() string { return a.Server }
+
+// ServerID returns the server the arguments name.
+func (a ServerArgs) ServerID() string { return a.Server }

@@ -15,11 +15,6 @@ const (
 	StateAuthenticating ServerState = "authenticating"
 )
 
-// Transports.
-const (
-	TransportStreamable = "streamable-http"
-)
-
 // Snapshot is the data of a [TypeSnapshot] frame: a user's whole state.
 // The frame's Seq is the sequence number this state corresponds to.
 type Snapshot struct {
@@ -39,13 +34,13 @@ type Snapshot struct {
 
 // Server is one registered MCP server as the dashboard sees it.
 type Server struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	URL       string `json:"url"`
-	Transport string `json:"transport"`
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	URL       string    `json:"url"`
+	Transport Transport `json:"transport"`
 	// TransportInUse is the transport the connection uses (set when
 	// Transport is TransportAuto and it found one).
-	TransportInUse string      `json:"transportInUse,omitempty"`
+	TransportInUse Transport   `json:"transportInUse,omitempty"`
 	State          ServerState `json:"state"`
 	Error          string      `json:"error,omitempty"` // sanitized, set when State is failed
 
@@ -72,7 +67,7 @@ type Server struct {
 	// Capabilities are those the server declared; ClientCapabilities name
 	// those the relay advertised to it (ClientCap*).
 	Capabilities       *ServerCapabilities `json:"capabilities,omitempty"`
-	ClientCapabilities []string            `json:"clientCapabilities,omitempty"`
+	ClientCapabilities []ClientCapability  `json:"clientCapabilities,omitempty"`
 
 	Tools     []Tool             `json:"tools,omitempty"`
 	Prompts   []Prompt           `json:"prompts,omitempty"`
@@ -108,8 +103,8 @@ type Tool struct {
 	Icons        []Icon          `json:"icons,omitempty"` // safe icons only (see [Icon])
 	// TaskSupport is the tool's execution.taskSupport (TaskSupport*), and
 	// Uncallable, when set, says why the relay cannot call the tool.
-	TaskSupport string `json:"taskSupport,omitempty"`
-	Uncallable  string `json:"uncallable,omitempty"`
+	TaskSupport TaskSupport `json:"taskSupport,omitempty"`
+	Uncallable  string      `json:"uncallable,omitempty"`
 }
 
 // Prompt is an MCP prompt.
@@ -148,36 +143,4 @@ type ResourceTemplate struct {
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
 	Icons       []Icon `json:"icons,omitempty"` // safe icons only (see [Icon])
-}
-
-// ChangeKind names what a [Change] puts or removes.
-type ChangeKind string
-
-// Change kinds.
-const (
-	KindServer   ChangeKind = "server"   // Key is the server id; Value is [Server.Meta]
-	KindTool     ChangeKind = "tool"     // Key is the tool name; Value is a [Tool]
-	KindPrompt   ChangeKind = "prompt"   // Key is the prompt name; Value is a [Prompt]
-	KindResource ChangeKind = "resource" // Key is the resource URI; Value is a [Resource]
-	KindTemplate ChangeKind = "template" // Key is the URI template; Value is a [ResourceTemplate]
-)
-
-// Delta is the data of a [TypeDelta] frame. The frame's Seq is the
-// sequence number after applying it; it is always the previous one plus one.
-type Delta struct {
-	Changes []Change `json:"changes"`
-}
-
-// Change puts or removes one item. Removing a server removes its lists too.
-// A put of a server keeps its lists; a put of an item replaces the item of the
-// same key or appends it.
-type Change struct {
-	Kind   ChangeKind      `json:"kind"`
-	Server string          `json:"server"`
-	Key    string          `json:"key"`
-	Remove bool            `json:"remove,omitempty"`
-	Value  json.RawMessage `json:"value,omitempty"`
-	// At, on a put of a new server or of an item new to a server's list, is
-	// its index; without it (or out of range) it goes to the end.
-	At *int `json:"at,omitempty"`
 }

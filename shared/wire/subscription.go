@@ -1,19 +1,7 @@
 package wire
 
-// Ops on resource subscriptions. A subscription is remembered by the relay
-// and made again on every new session with the server, until unsubscribed.
-const (
-	// OpSubscribe subscribes to a resource's updates: [SubscribeArgs] → {}.
-	// It fails with [CodeBadRequest] when the server did not declare
-	// resources.subscribe.
-	OpSubscribe OpName = "resource.subscribe"
-	// OpUnsubscribe ends a subscription: [SubscribeArgs] → {}.
-	OpUnsubscribe OpName = "resource.unsubscribe"
-)
-
-// KindSubscription is the change kind of a subscription; Key is the
-// resource URI and Value a [Subscription].
-const KindSubscription ChangeKind = "subscription"
+// Resource subscriptions: made with [OpSubscribe], kept by the relay, and
+// shown in the state as [KindSubscription] changes.
 
 // MaxSubscriptions is how many resources one server may have subscriptions to.
 const MaxSubscriptions = 100

@@ -50,7 +50,7 @@ func contentsOf(kind wire.CallKind, data json.RawMessage) []wire.ResourceContent
 // EmbeddedResource returns the resource a content block of type resource
 // embeds; its MIME type is the nested resource's, not the block's.
 func EmbeddedResource(c wire.Content) (wire.ResourceContents, bool) {
-	if c.Type != "resource" || len(c.Resource) == 0 {
+	if c.Type != wire.ContentResource || len(c.Resource) == 0 {
 		return wire.ResourceContents{}, false
 	}
 	var rc wire.ResourceContents

@@ -8,7 +8,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-func logChange(server string, n uint64, level string) wire.Change {
+func logChange(server string, n uint64, level wire.LogLevel) wire.Change {
 	b, _ := json.Marshal(wire.LogEntry{N: n, Level: level, Data: json.RawMessage(`"line"`)})
 	return wire.Change{Kind: wire.KindLog, Server: server, Key: strconv.FormatUint(n, 10), Value: b}
 }

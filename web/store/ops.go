@@ -12,9 +12,9 @@ const (
 	// CodeConnectionLost: the socket to the relay dropped before the op was
 	// answered. (Not wire.CodeConnectionLost, the relay's own code for a
 	// connection to an MCP server that broke during the op.)
-	CodeConnectionLost = "relay_connection_lost"
+	CodeConnectionLost wire.Code = "relay_connection_lost"
 	// CodeOffline: the op was not sent because no socket is open.
-	CodeOffline = "offline"
+	CodeOffline wire.Code = "offline"
 )
 
 const (

@@ -107,9 +107,9 @@ func TestToolCallShowsProgressThenItsText(t *testing.T) {
 	}
 
 	s.result(id, wire.CallToolResult{Content: []wire.Content{
-		{Type: "text", Text: "hello"},
-		{Type: "image", MIMEType: "image/png", Data: "AAAA"},
-		{Type: "text", Text: "world"},
+		{Type: wire.ContentText, Text: "hello"},
+		{Type: wire.ContentImage, MIMEType: "image/png", Data: "AAAA"},
+		{Type: wire.ContentText, Text: "world"},
 	}})
 	call = c.View().Calls[0]
 	if call.Status != CallOK || call.Text != "hello\nworld" || call.Progress != nil {
@@ -124,7 +124,7 @@ func TestToolResultMarkedIsErrorShowsAsAnError(t *testing.T) {
 	r, c := newRelay(t)
 	s := connect(t, r, c, 1, twoServers())
 	id := c.CallTool("s1", "echo", json.RawMessage(`{}`))
-	s.result(id, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: "text", Text: "disk full"}}})
+	s.result(id, wire.CallToolResult{IsError: true, Content: []wire.Content{{Type: wire.ContentText, Text: "disk full"}}})
 	call := c.View().Calls[0]
 	if call.Status != CallError || call.Error != "disk full" || call.Code != wire.CodeToolError {
 		t.Errorf("call = %+v", call)
@@ -224,7 +224,7 @@ func TestResourceReadAndPromptGetShowText(t *testing.T) {
 		{URI: "file:///b.bin", MIMEType: "application/octet-stream", Blob: "AAAA"},
 	}})
 	s.result(pid, wire.GetPromptResult{Description: "A greeting", Messages: []wire.PromptMessage{
-		{Role: "user", Content: wire.Content{Type: "text", Text: "Hello Ada"}},
+		{Role: wire.RoleUser, Content: wire.Content{Type: wire.ContentText, Text: "Hello Ada"}},
 	}})
 	res := c.View().Calls[1:]
 	if len(res) != 1 || res[0].Kind != wire.CallKindResource || res[0].Text != "alpha\n[binary content, application/octet-stream, 3 bytes]" {
@@ -276,7 +276,7 @@ func TestAnEarlierViewKeepsItsCallsWhenOneEnds(t *testing.T) {
 	id := c.CallTool("s1", "echo", json.RawMessage(`{}`))
 	c.CallTool("s2", "other", json.RawMessage(`{}`))
 	before := c.View()
-	s.result(id, wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "done"}}})
+	s.result(id, wire.CallToolResult{Content: []wire.Content{{Type: wire.ContentText, Text: "done"}}})
 	if got := before.Calls[1].Status; got != CallPending {
 		t.Errorf("a view taken before the answer shows %q, want pending", got)
 	}

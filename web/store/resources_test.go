@@ -62,8 +62,8 @@ func TestEmbeddedResourceShowsItsOwnType(t *testing.T) {
 	text, _ := json.Marshal(wire.ResourceContents{URI: "file:///n.json", MIMEType: "application/json", Text: `{"a":1}`})
 	blob, _ := json.Marshal(wire.ResourceContents{URI: "file:///p.png", MIMEType: "image/png", Blob: "iVBORw=="})
 	s.result(id, wire.GetPromptResult{Messages: []wire.PromptMessage{
-		{Role: "user", Content: wire.Content{Type: "resource", Resource: text}},
-		{Role: "user", Content: wire.Content{Type: "resource", Resource: blob}},
+		{Role: wire.RoleUser, Content: wire.Content{Type: wire.ContentResource, Resource: text}},
+		{Role: wire.RoleUser, Content: wire.Content{Type: wire.ContentResource, Resource: blob}},
 	}})
 	call := c.View().Calls[0]
 	want := "user: {\"a\":1}\n\nuser: [embedded resource file:///p.png, image/png, 4 bytes]"

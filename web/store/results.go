@@ -22,7 +22,7 @@ func toolOutcome(data json.RawMessage) (string, bool) {
 	}
 	var texts []string
 	for _, c := range r.Content {
-		if c.Type == "text" {
+		if c.Type == wire.ContentText {
 			texts = append(texts, c.Text)
 		}
 	}
@@ -60,7 +60,7 @@ func promptOutcome(data json.RawMessage) (string, bool) {
 		parts = append(parts, r.Description)
 	}
 	for _, m := range r.Messages {
-		parts = append(parts, m.Role+": "+contentText(m.Content))
+		parts = append(parts, string(m.Role)+": "+contentText(m.Content))
 	}
 	return strings.Join(parts, "\n\n"), false
 }
@@ -68,11 +68,11 @@ func promptOutcome(data json.RawMessage) (string, bool) {
 // contentText is a content block as text: its text, or what it is.
 func contentText(c wire.Content) string {
 	switch c.Type {
-	case "text":
+	case wire.ContentText:
 		return c.Text
-	case "resource_link":
+	case wire.ContentResourceLink:
 		return fmt.Sprintf("[link to %s]", c.URI)
-	case "resource":
+	case wire.ContentResource:
 		return embeddedText(c)
 	default:
 		return fmt.Sprintf("[%s content, %s]", c.Type, orUnknown(c.MIMEType))

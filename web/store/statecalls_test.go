@@ -30,7 +30,7 @@ func TestCallOfAnotherTabShowsFromTheStateAndCancelsByCallID(t *testing.T) {
 	if f.Op != wire.OpCancelCall || json.Unmarshal(f.Data, &args) != nil || args.Call != "other.op-1" {
 		t.Fatalf("cancel frame = %+v", f)
 	}
-	res, _ := json.Marshal(wire.CallToolResult{Content: []wire.Content{{Type: "text", Text: "done!"}}})
+	res, _ := json.Marshal(wire.CallToolResult{Content: []wire.Content{{Type: wire.ContentText, Text: "done!"}}})
 	done := snap.Calls[0]
 	done.State, done.Result = wire.CallDone, res
 	s.delta(2, callChange(done))
