@@ -142,10 +142,13 @@ func TestRevokeKeyClosesItsSessions(t *testing.T) {
 	}
 }
 
-func TestAuthenticateHostAgentToken(t *testing.T) {
-	ctx := context.Background()
-	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
-	der, _ := x509.MarshalPKIXPublicKey(pub)
+// hostSite returns keys that accept the agent tokens of an embedding site
+// (issuer https://host.example) beside the relay's own tokens, with the
+// site's signing key and the relay's.
+func hostSite(t *testing.T) (keys *agentkeys.Keys, host, relay ed25519.PrivateKey) {
+	t.Helper()
+	hostPub, host, _ := ed25519.GenerateKey(rand.Reader)
+	der, _ := x509.MarshalPKIXPublicKey(hostPub)
 	path := filepath.Join(t.TempDir(), "host.pem")
 	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), 0o600); err != nil {
 		t.Fatal(err)
@@ -154,9 +157,14 @@ func TestAuthenticateHostAgentToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relayPub, relayPriv, _ := ed25519.GenerateKey(rand.Reader)
+	relayPub, relay, _ := ed25519.GenerateKey(rand.Reader)
 	v := authn.NewVerifier(authn.VerifierConfig{RelayKey: relayPub, Issuer: "relay", Audience: "switchboard", HostKeys: hostKeys, HostIssuer: "https://host.example"})
-	keys := &agentkeys.Keys{Store: openStore(t), Verifier: v}
+	return &agentkeys.Keys{Store: openStore(t), Verifier: v}, host, relay
+}
+
+func TestAuthenticateHostAgentToken(t *testing.T) {
+	ctx := context.Background()
+	keys, priv, relayPriv := hostSite(t)
 	sign := func(key any, iss string, agent any) string {
 		now := time.Now()
 		claims := jwt.MapClaims{"iss": iss, "aud": "switchboard", "sub": "ann", "iat": now.Unix(), "exp": now.Add(time.Hour).Unix()}
@@ -198,19 +206,7 @@ func TestAuthenticateHostAgentToken(t *testing.T) {
 // one user's view to the other.
 func TestHostAgentTokensOfDifferentUsersNeverShareAKeyID(t *testing.T) {
 	ctx := context.Background()
-	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
-	der, _ := x509.MarshalPKIXPublicKey(pub)
-	path := filepath.Join(t.TempDir(), "host.pem")
-	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	hostKeys, err := authn.LoadHostKeys(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	relayPub, _, _ := ed25519.GenerateKey(rand.Reader)
-	v := authn.NewVerifier(authn.VerifierConfig{RelayKey: relayPub, Issuer: "relay", Audience: "switchboard", HostKeys: hostKeys, HostIssuer: "https://host.example"})
-	keys := &agentkeys.Keys{Store: openStore(t), Verifier: v}
+	keys, priv, _ := hostSite(t)
 	grant := func(sub string, agent any) agentkeys.Grant {
 		now := time.Now()
 		claims := jwt.MapClaims{"iss": "https://host.example", "aud": "switchboard", "sub": sub, "iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), authn.AgentClaim: agent}
