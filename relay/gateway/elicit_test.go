@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -13,77 +12,46 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
-	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+	"github.com/switchboard-mcp/switchboard/web/store/storetest"
 )
 
-// dashboard is a person's dashboard: it mirrors the user's state.
+// dashboard is a person's dashboard: the dashboard's own client store,
+// attached to the user's session as the relay's socket attaches it.
 type dashboard struct {
-	t     testing.TB
-	sub   *session.Subscriber
-	state wire.Snapshot
-	ops   int
+	*storetest.Dashboard
+	t testing.TB
 }
 
+// dashboard attaches a dashboard to user's session and waits until it is live.
 func (r *relay) dashboard(user string) *dashboard {
-	d := &dashboard{t: r.t, sub: r.m.Session(user).Subscribe(wire.Hello{})}
-	r.t.Cleanup(d.sub.Close)
-	return d
-}
-
-// until applies frames until ok holds.
-func (d *dashboard) until(what string, ok func() bool) {
-	d.t.Helper()
-	deadline := time.After(waitFor)
-	for !ok() {
-		var b []byte
-		select {
-		case b = <-d.sub.Outbox():
-		case <-deadline:
-			d.t.Fatalf("not within %v: %s", waitFor, what)
-		}
-		fr, err := wire.Decode(b)
-		if err != nil {
-			d.t.Fatal(err)
-		}
-		switch fr.Type {
-		case wire.TypeSnapshot:
-			d.state = wire.Snapshot{}
-			json.Unmarshal(fr.Data, &d.state)
-		case wire.TypeDelta:
-			var delta wire.Delta
-			json.Unmarshal(fr.Data, &delta)
-			for _, c := range delta.Changes {
-				if err := d.state.Apply(c); err != nil {
-					d.t.Fatal(err)
-				}
-			}
-		}
-	}
+	r.t.Helper()
+	subscribe := func(h wire.Hello) storetest.Subscription { return r.m.Session(user).Subscribe(h) }
+	return &dashboard{storetest.Connect(r.t, storetest.Config{Dial: storetest.InProcess(subscribe), Timeout: waitFor}), r.t}
 }
 
 // ask waits for an ask and returns it.
 func (d *dashboard) ask() wire.Ask {
 	d.t.Helper()
-	d.until("an ask", func() bool { return len(d.state.Asks) > 0 })
-	return d.state.Asks[0]
+	return d.Until("an ask", func(v store.View) bool { return len(v.Snapshot.Asks) > 0 }).Snapshot.Asks[0]
 }
 
 // settled waits until no ask is shown.
 func (d *dashboard) settled() {
 	d.t.Helper()
-	d.until("no ask", func() bool { return len(d.state.Asks) == 0 })
+	d.Until("no ask", noAsk)
 }
 
-// answer answers an ask.
+// noAsk reports whether v shows no ask.
+func noAsk(v store.View) bool { return len(v.Snapshot.Asks) == 0 }
+
+// answer answers an ask and fails unless the answer is taken.
 func (d *dashboard) answer(ask string, action wire.Action, content map[string]any) {
 	d.t.Helper()
-	d.ops++
-	fr, err := wire.Op("answer-"+string(rune('0'+d.ops)), wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask, Action: action, Content: content})
-	if err != nil {
-		d.t.Fatal(err)
+	if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask, Action: action, Content: content}); rep.Err != nil {
+		d.t.Fatalf("answer %s to %s: %+v", action, ask, rep.Err)
 	}
-	d.sub.HandleOp(fr)
 }
 
 // callAsync calls tool with a progress token; the result arrives on the channel.
@@ -208,7 +176,7 @@ func TestCancellingACallWithdrawsItsQuestion(t *testing.T) {
 			d.ask()
 			cancel()
 			<-done
-			d.until("the ask withdrawn", func() bool { return len(d.state.Asks) == 0 })
+			d.Until("the ask withdrawn", noAsk)
 		})
 	}
 }
@@ -218,12 +186,10 @@ func TestCancellingADashboardCallWithdrawsItsQuestion(t *testing.T) {
 	fx := elicitfixture.Start(t, elicitfixture.Options{})
 	id := r.add("alice", "asks", fx.URL())
 	d := r.dashboard("alice")
-	fr, _ := wire.Op("call-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "form_numbers"})
-	d.sub.HandleOp(fr)
+	call := d.Send(wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "form_numbers"})
 	d.ask()
-	fr, _ = wire.Op("cancel-1", wire.OpCancel, wire.CancelArgs{ID: "call-1"})
-	d.sub.HandleOp(fr)
-	d.until("the ask withdrawn", func() bool { return len(d.state.Asks) == 0 })
+	d.Send(wire.OpCancel, wire.CancelArgs{ID: call.ID})
+	d.Until("the ask withdrawn", noAsk)
 }
 
 func TestConcurrentCallsAskUnderTheirOwnLabels(t *testing.T) {
@@ -239,8 +205,8 @@ func TestConcurrentCallsAskUnderTheirOwnLabels(t *testing.T) {
 	defer cancel() // withdraws both, before the fixture stops
 	a.callAsync(ctx, id+"__form_strings")
 	b.callAsync(ctx, id+"__form_numbers")
-	d.until("two asks", func() bool { return len(d.state.Asks) == 2 })
-	for _, ask := range d.state.Asks {
+	v := d.Until("two asks", func(v store.View) bool { return len(v.Snapshot.Asks) == 2 })
+	for _, ask := range v.Snapshot.Asks {
 		want := map[string]string{"form_strings": "Claude", "form_numbers": "Cursor"}[ask.Tool]
 		if want == "" || ask.Agent != want {
 			t.Errorf("ask for %q labelled with agent %q", ask.Tool, ask.Agent)

@@ -2,10 +2,8 @@ package gateway_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +19,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
 // sampler is an agent's sampling handler: it records the requests it gets
@@ -71,64 +70,16 @@ func (r *relay) connectSampling(key, era string, s *sampler) *agent {
 	return a
 }
 
-// do runs op with args from the dashboard and returns its reply (a result
-// or error frame), applying the state changes that arrive meanwhile.
-func (d *dashboard) do(op wire.OpName, args any) wire.Frame {
-	d.t.Helper()
-	d.ops++
-	id := "op-" + strconv.Itoa(d.ops)
-	fr, err := wire.Op(id, op, args)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	d.sub.HandleOp(fr)
-	deadline := time.After(waitFor)
-	for {
-		var b []byte
-		select {
-		case b = <-d.sub.Outbox():
-		case <-deadline:
-			d.t.Fatalf("%s got no reply within %v", op, waitFor)
-		}
-		f, err := wire.Decode(b)
-		if err != nil {
-			d.t.Fatal(err)
-		}
-		if f.ID == id && (f.Type == wire.TypeResult || f.Type == wire.TypeError) {
-			return f
-		}
-		d.applyFrame(f)
-	}
-}
-
 // forward hands ask to its agent from the dashboard; nil means it was.
 func (d *dashboard) forward(ask string) *wire.Error {
 	d.t.Helper()
-	return d.do(wire.OpForwardAsk, wire.AskArgs{Ask: ask}).Error
+	return d.Op(wire.OpForwardAsk, wire.AskArgs{Ask: ask}).Err
 }
 
-// applyFrame applies a snapshot or delta frame to the dashboard's state.
-func (d *dashboard) applyFrame(fr wire.Frame) {
-	d.t.Helper()
-	switch fr.Type {
-	case wire.TypeSnapshot:
-		d.state = wire.Snapshot{}
-		json.Unmarshal(fr.Data, &d.state)
-	case wire.TypeDelta:
-		var delta wire.Delta
-		json.Unmarshal(fr.Data, &delta)
-		for _, c := range delta.Changes {
-			if err := d.state.Apply(c); err != nil {
-				d.t.Fatal(err)
-			}
-		}
-	}
-}
-
-// activity returns the texts of server's activity of kind.
-func (d *dashboard) activity(server string, kind wire.ActivityKind) []string {
+// activity returns the texts of server's activity of kind that v shows.
+func activity(v store.View, server string, kind wire.ActivityKind) []string {
 	var out []string
-	for _, j := range d.state.Journals {
+	for _, j := range v.Snapshot.Journals {
 		if j.Server != server {
 			continue
 		}
@@ -178,7 +129,9 @@ func testForwardedSampling(t *testing.T, era string) {
 		if err := d.forward(ask.ID); err != nil {
 			t.Fatalf("round %d: forward: %v", round, err)
 		}
-		d.until("the forwarded ask settled", func() bool { return len(d.state.Asks) == 0 || d.state.Asks[0].ID != ask.ID })
+		d.Until("the forwarded ask settled", func(v store.View) bool {
+			return len(v.Snapshot.Asks) == 0 || v.Snapshot.Asks[0].ID != ask.ID
+		})
 	}
 	res := <-done
 	out, err := samplingfixture.ParseOutcome(text(res))
@@ -199,8 +152,8 @@ func testForwardedSampling(t *testing.T, era string) {
 	if len(reqs[1].Messages) != 3 {
 		t.Errorf("the second request has %d messages, want the history of 3", len(reqs[1].Messages))
 	}
-	d.until("the forwards noted", func() bool { return len(d.activity(id, wire.ActivitySamplingForwarded)) == 2 })
-	if note := d.activity(id, wire.ActivitySamplingForwarded)[0]; !strings.Contains(note, "Claude") || !strings.Contains(note, "sample_tools") {
+	v := d.Until("the forwards noted", func(v store.View) bool { return len(activity(v, id, wire.ActivitySamplingForwarded)) == 2 })
+	if note := activity(v, id, wire.ActivitySamplingForwarded)[0]; !strings.Contains(note, "Claude") || !strings.Contains(note, "sample_tools") {
 		t.Errorf("activity note %q does not name the agent and tool", note)
 	}
 }
@@ -225,13 +178,13 @@ func TestForwardFailureLeavesTheAskToThePerson(t *testing.T) {
 	if len(s.requests()) != 1 {
 		t.Errorf("the agent got %d requests, want 1", len(s.requests()))
 	}
-	if len(d.state.Asks) != 1 || d.state.Asks[0].ID != ask.ID {
-		t.Fatalf("the ask did not stay after the failed forward: %+v", d.state.Asks)
+	if asks := d.View().Snapshot.Asks; len(asks) != 1 || asks[0].ID != ask.ID {
+		t.Fatalf("the ask did not stay after the failed forward: %+v", asks)
 	}
-	reply := d.do(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionAccept,
+	reply := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionAccept,
 		Sampling: &wire.SamplingResult{Content: []wire.SamplingContent{{Type: wire.ContentText, Text: "a person's haiku"}}}})
-	if reply.Type != wire.TypeResult {
-		t.Fatalf("the person's answer after a failed forward: %+v", reply.Error)
+	if reply.Err != nil {
+		t.Fatalf("the person's answer after a failed forward: %+v", reply.Err)
 	}
 	out, err := samplingfixture.ParseOutcome(text(<-done))
 	if err != nil || out.Text != "a person's haiku" || out.Model != broker.DefaultAnswerModel {
@@ -272,7 +225,7 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 			if c.sampler != nil && len(c.sampler.requests()) != 0 {
 				t.Errorf("the agent got a request")
 			}
-			d.do(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionDecline})
+			d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionDecline})
 			if out, _ := samplingfixture.ParseOutcome(text(<-done)); out.Error == "" {
 				t.Errorf("declined: outcome %+v", out)
 			}

@@ -107,7 +107,7 @@ func TestAgentsQuestionDuringATaskFollowsTheCall(t *testing.T) {
 			d.ask()
 			cancel()
 			<-done
-			d.until("the question withdrawn with its call", func() bool { return len(d.state.Asks) == 0 })
+			d.Until("the question withdrawn with its call", noAsk)
 		})
 	}
 }
