@@ -39,8 +39,9 @@ func (d *dashboard) until(what string, ok func(wire.Snapshot) bool) wire.Snapsho
 	return d.Until(what, func(v store.View) bool { return ok(v.Snapshot) }).Snapshot
 }
 
-// at waits until the dashboard applied the session's state numbered seq,
-// and returns the state it shows.
+// at waits until the dashboard applied the session's state numbered seq
+// (as Session.Snapshot numbers it), and returns the state it shows: that
+// one, or a later one.
 func (d *dashboard) at(seq uint64) wire.Snapshot {
 	d.t.Helper()
 	return d.UntilSeq(seq).Snapshot
