@@ -41,16 +41,15 @@ func TestAgentCallsInStateAreBoundedAndProportional(t *testing.T) {
 	for range wire.MaxLiveAgentCalls {
 		agentCall(t, s, id)
 	}
-	sub := s.Subscribe(wire.Hello{})
-	var mirror wire.Snapshot
-	if err := json.Unmarshal(snapshotOf(t, sub).Data, &mirror); err != nil {
-		t.Fatal(err)
+	d := openDashboard(t, s)
+	if n := len(d.state().AgentCalls); n != wire.MaxLiveAgentCalls {
+		t.Fatalf("snapshot has %d calls, want %d", n, wire.MaxLiveAgentCalls)
 	}
-	if len(mirror.AgentCalls) != wire.MaxLiveAgentCalls {
-		t.Fatalf("snapshot has %d calls, want %d", len(mirror.AgentCalls), wire.MaxLiveAgentCalls)
-	}
+	sub := s.Subscribe(wire.Hello{}) // the frames themselves
+	snapshotOf(t, sub)
 	agentCall(t, s, id)
-	started, ended := deltaOf(t, next(t, sub)), deltaOf(t, next(t, sub))
+	first, second := next(t, sub), next(t, sub)
+	started, ended := deltaOf(t, first), deltaOf(t, second)
 	if len(started.Changes) != 2 || started.Changes[0].Remove || !started.Changes[1].Remove || started.Changes[1].Key != "1" {
 		t.Fatalf("start: %+v, want the running call and the oldest removed", started.Changes)
 	}
@@ -58,9 +57,7 @@ func TestAgentCallsInStateAreBoundedAndProportional(t *testing.T) {
 	if len(ended.Changes) != 2 || !ended.Changes[0].Remove || ended.Changes[0].Key != running || ended.Changes[1].Key != "101" {
 		t.Fatalf("end: %+v, want the running call replaced by call 101", ended.Changes)
 	}
-	if err := mirror.ApplyAll(append(started.Changes, ended.Changes...)); err != nil {
-		t.Fatal(err)
-	}
+	mirror := d.at(second.Seq)
 	now, _ := s.Snapshot()
 	if len(mirror.AgentCalls) != len(now.AgentCalls) || mirror.AgentCalls[0].ID != "2" || mirror.AgentCalls[len(mirror.AgentCalls)-1].ID != "101" {
 		t.Errorf("mirror after the deltas: %d calls from %s, want the session's %d from 2 to 101",

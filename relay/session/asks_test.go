@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,87 +17,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// dashboard is a subscriber that mirrors the state it is sent, as the
-// dashboard's store does, and collects the answers to its ops.
-type dashboard struct {
-	t       *testing.T
-	sub     *Subscriber
-	state   wire.Snapshot
-	seq     uint64
-	replies map[string]wire.Frame
-	ops     int
-}
-
-func openDashboard(t *testing.T, s *Session, hello wire.Hello) *dashboard {
-	t.Helper()
-	d := &dashboard{t: t, sub: s.Subscribe(hello), replies: map[string]wire.Frame{}}
-	t.Cleanup(d.sub.Close)
-	return d
-}
-
-// read applies the next frame.
-func (d *dashboard) read() {
-	d.t.Helper()
-	fr := next(d.t, d.sub)
-	switch fr.Type {
-	case wire.TypeSnapshot:
-		d.state = wire.Snapshot{}
-		if err := json.Unmarshal(fr.Data, &d.state); err != nil {
-			d.t.Fatal(err)
-		}
-		d.seq = fr.Seq
-	case wire.TypeDelta:
-		if d.seq != 0 && fr.Seq != d.seq+1 {
-			d.t.Fatalf("delta %d after %d", fr.Seq, d.seq)
-		}
-		var delta wire.Delta
-		if err := json.Unmarshal(fr.Data, &delta); err != nil {
-			d.t.Fatal(err)
-		}
-		for _, c := range delta.Changes {
-			if err := d.state.Apply(c); err != nil {
-				d.t.Fatal(err)
-			}
-		}
-		d.seq = fr.Seq
-	default:
-		d.replies[fr.ID] = fr
-	}
-}
-
-// until reads frames until ok holds.
-func (d *dashboard) until(what string, ok func() bool) {
-	d.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			d.t.Fatalf("never %s; asks %+v", what, d.state.Asks)
-		}
-		d.read()
-	}
-}
-
-// asks waits until n asks are shown and returns them.
-func (d *dashboard) asks(n int) []wire.Ask {
-	d.t.Helper()
-	d.until("the expected asks", func() bool { return len(d.state.Asks) == n })
-	return d.state.Asks
-}
-
-// op sends an op and returns its answer.
-func (d *dashboard) op(name wire.OpName, args any) wire.Frame {
-	d.t.Helper()
-	d.ops++
-	id := string(name) + "-" + strconv.Itoa(d.ops)
-	fr, err := wire.Op(id, name, args)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	d.sub.HandleOp(fr)
-	d.until("an answer to "+id, func() bool { _, ok := d.replies[id]; return ok })
-	return d.replies[id]
-}
 
 // askResult is what an asker's Elicit or Sample returned.
 type askResult struct {
@@ -159,9 +78,7 @@ func TestElicitationFirstAnswerWins(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	one, two := openDashboard(t, s, wire.Hello{}), openDashboard(t, s, wire.Hello{})
-	one.read()
-	two.read()
+	one, two := openDashboard(t, s), openDashboard(t, s)
 
 	done := elicitAsync(context.Background(), askerFor(f, "alice", id, "docs"), formParams())
 	a := one.asks(1)[0]
@@ -172,12 +89,11 @@ func TestElicitationFirstAnswerWins(t *testing.T) {
 		t.Fatalf("shown ask %+v", a)
 	}
 
-	if fr := one.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}}); fr.Type != wire.TypeResult {
-		t.Fatalf("first answer: %+v", fr.Error)
+	if rep := one.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"name": "Ada"}}); rep.Err != nil {
+		t.Fatalf("first answer: %+v", rep.Err)
 	}
-	fr := two.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline})
-	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
-		t.Fatalf("second answer: %s %+v, want not_found", fr.Type, fr.Error)
+	if rep := two.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); !refused(rep, wire.CodeNotFound) {
+		t.Fatalf("second answer: %s, want not_found", said(rep))
 	}
 	r := awaitAsk(t, done)
 	if r.err != nil || r.ans.Result.Action != "accept" || r.ans.Result.Content["name"] != "Ada" {
@@ -191,7 +107,7 @@ func TestInvalidAnswersAreRefusedAndTheAskStays(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	d := openDashboard(t, s, wire.Hello{})
+	d := openDashboard(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	elicitAsync(ctx, askerFor(f, "alice", id, "docs"), formParams())
@@ -211,40 +127,82 @@ func TestInvalidAnswersAreRefusedAndTheAskStays(t *testing.T) {
 		{"no arguments", wire.OpAnswerAsk, nil, wire.CodeBadRequest, "missing"},
 	}
 	for _, tt := range tests {
-		fr := d.op(tt.op, tt.args)
-		if fr.Type != wire.TypeError || fr.Error.Code != tt.code || !strings.Contains(fr.Error.Message, tt.says) {
-			t.Errorf("%s: %s %+v, want %s saying %q", tt.name, fr.Type, fr.Error, tt.code, tt.says)
+		rep := d.Op(tt.op, tt.args)
+		if !refused(rep, tt.code) || !strings.Contains(rep.Err.Message, tt.says) {
+			t.Errorf("%s: %s, want %s saying %q", tt.name, said(rep), tt.code, tt.says)
 		}
 	}
-	if len(d.state.Asks) != 1 {
-		t.Errorf("%d asks shown after refused answers, want 1", len(d.state.Asks))
+	if n := len(d.state().Asks); n != 1 {
+		t.Errorf("%d asks shown after refused answers, want 1", n)
 	}
 }
 
+// asksSent reads the frames sub is sent, from a state numbered seq that
+// holds no asks, until they bring n asks, and returns those in the order
+// they came and the seq reached: a snapshot brings its asks, a delta (which
+// must follow seq) the asks it puts. It looks at what the frames carry and
+// keeps no state of its own.
+func asksSent(t *testing.T, sub *Subscriber, seq uint64, n int) ([]wire.Ask, uint64) {
+	t.Helper()
+	var asks []wire.Ask
+	for len(asks) != n {
+		fr := next(t, sub)
+		switch fr.Type {
+		case wire.TypeSnapshot:
+			var snap wire.Snapshot
+			if err := json.Unmarshal(fr.Data, &snap); err != nil {
+				t.Fatal(err)
+			}
+			asks, seq = snap.Asks, fr.Seq
+		case wire.TypeDelta:
+			if fr.Seq != seq+1 {
+				t.Fatalf("delta %d after %d", fr.Seq, seq)
+			}
+			seq = fr.Seq
+			for _, c := range changesOf(t, fr) {
+				if c.Kind != wire.KindAsk || c.Remove || slices.ContainsFunc(asks, func(a wire.Ask) bool { return a.ID == c.Key }) {
+					continue
+				}
+				var a wire.Ask
+				if err := json.Unmarshal(c.Value, &a); err != nil {
+					t.Fatal(err)
+				}
+				asks = append(asks, a)
+			}
+		}
+	}
+	return asks, seq
+}
+
+// The frames themselves: a fresh snapshot holds the pending asks, and a
+// dashboard that resumes behind them is sent them again.
 func TestPendingAsksAreDeliveredAgainAfterAReconnect(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	first := openDashboard(t, s, wire.Hello{})
-	first.read()
+	first := s.Subscribe(wire.Hello{})
+	start := snapshotOf(t, first)
+	var state wire.Snapshot
+	if err := json.Unmarshal(start.Data, &state); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	asker := askerFor(f, "alice", id, "docs")
 	elicitAsync(ctx, asker, formParams())
 	elicitAsync(ctx, asker, formParams())
-	shown := first.asks(2)
+	shown, seq := asksSent(t, first, start.Seq, 2)
 
-	reloaded := openDashboard(t, s, wire.Hello{}) // a reload: a fresh snapshot
-	reloaded.read()
-	if len(reloaded.state.Asks) != 2 || reloaded.state.Asks[0].ID != shown[0].ID || reloaded.state.Asks[1].ID != shown[1].ID {
-		t.Fatalf("snapshot asks %+v, want %+v in arrival order", reloaded.state.Asks, shown)
+	var reloaded wire.Snapshot // a reload: a fresh snapshot
+	if err := json.Unmarshal(snapshotOf(t, s.Subscribe(wire.Hello{})).Data, &reloaded); err != nil {
+		t.Fatal(err)
+	}
+	if len(reloaded.Asks) != 2 || reloaded.Asks[0].ID != shown[0].ID || reloaded.Asks[1].ID != shown[1].ID {
+		t.Fatalf("snapshot asks %+v, want %+v in arrival order", reloaded.Asks, shown)
 	}
 
-	behind := openDashboard(t, s, wire.Hello{Epoch: first.state.Epoch, Seq: first.seq - 2}) // a reconnect that missed both
-	behind.state = first.state
-	behind.state.Asks = nil
-	behind.seq = first.seq - 2
-	behind.asks(2)
+	behind := s.Subscribe(wire.Hello{Epoch: state.Epoch, Seq: seq - 2}) // a reconnect that missed both
+	asksSent(t, behind, seq-2, 2)
 }
 
 func TestRemovingAServerWithdrawsItsAsks(t *testing.T) {
@@ -252,7 +210,7 @@ func TestRemovingAServerWithdrawsItsAsks(t *testing.T) {
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
 	other := addServer(t, s, "other", "http://127.0.0.1:9/other")
-	d := openDashboard(t, s, wire.Hello{})
+	d := openDashboard(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	elicitAsync(ctx, askerFor(f, "alice", id, "docs"), formParams())
@@ -280,26 +238,26 @@ func TestAcceptedURLWaitsUntilMarkedDone(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	d := openDashboard(t, s, wire.Hello{})
+	d := openDashboard(t, s)
 	done := elicitAsyncFrom(context.Background(), askerFor(f, "alice", id, "docs"), &mcp.ElicitParams{
 		Mode: "url", Message: "Connect", URL: "https://example.com/connect", ElicitationID: "setup",
 	}, conn.FromURLRequired)
 	a := d.asks(1)[0]
-	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"x": "y"}}); fr.Type != wire.TypeError || fr.Error.Code != wire.CodeBadRequest {
-		t.Fatalf("URL answer with content: %s %+v, want bad_request", fr.Type, fr.Error)
+	if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Content: map[string]any{"x": "y"}}); !refused(rep, wire.CodeBadRequest) {
+		t.Fatalf("URL answer with content: %s, want bad_request", said(rep))
 	}
-	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); fr.Type != wire.TypeResult {
-		t.Fatalf("accept: %+v", fr.Error)
+	if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); rep.Err != nil {
+		t.Fatalf("accept: %+v", rep.Err)
 	}
-	d.until("the ask waits", func() bool { return len(d.state.Asks) == 1 && d.state.Asks[0].State == wire.AskWaiting })
+	d.until("the ask waits", func(s wire.Snapshot) bool { return len(s.Asks) == 1 && s.Asks[0].State == wire.AskWaiting })
 	r := awaitAsk(t, done)
 	if r.err != nil || r.ans.Result.Action != "accept" || r.ans.Wait == nil {
 		t.Fatalf("Ask = %+v, %v", r.ans, r.err)
 	}
 	waited := make(chan error, 1)
 	go func() { waited <- r.ans.Wait(context.Background()) }()
-	if fr := d.op(wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}); fr.Type != wire.TypeResult {
-		t.Fatalf("complete: %+v", fr.Error)
+	if rep := d.Op(wire.OpCompleteAsk, wire.AskArgs{Ask: a.ID}); rep.Err != nil {
+		t.Fatalf("complete: %+v", rep.Err)
 	}
 	if err := <-waited; err != nil {
 		t.Fatalf("Wait = %v", err)
@@ -441,15 +399,15 @@ func TestURLCompletionMatchesTheSanitizedID(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	d := openDashboard(t, s, wire.Hello{})
+	d := openDashboard(t, s)
 	asker := askerFor(f, "alice", id, "docs")
 	done := elicitAsync(context.Background(), asker, &mcp.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/consent", ElicitationID: "e\x1b1"})
 	a := d.asks(1)[0]
 	if a.Kind != wire.AskURL || a.From != wire.AskFromElicitation || a.ElicitationID != "e 1" {
 		t.Fatalf("shown ask %+v", a)
 	}
-	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); fr.Type != wire.TypeResult {
-		t.Fatalf("accept: %+v", fr.Error)
+	if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept}); rep.Err != nil {
+		t.Fatalf("accept: %+v", rep.Err)
 	}
 	r := awaitAsk(t, done)
 	if r.err != nil || r.ans.Wait == nil {

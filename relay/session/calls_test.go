@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -12,31 +13,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// stateOf applies frames to a snapshot until synced, as a dashboard does.
-func applyUntil(t *testing.T, sub *Subscriber, snap *wire.Snapshot, done func(wire.Snapshot) bool) {
-	t.Helper()
-	for !done(*snap) {
-		fr := next(t, sub)
-		switch fr.Type {
-		case wire.TypeSnapshot:
-			*snap = wire.Snapshot{}
-			if err := json.Unmarshal(fr.Data, snap); err != nil {
-				t.Fatal(err)
-			}
-		case wire.TypeDelta:
-			var d wire.Delta
-			if err := json.Unmarshal(fr.Data, &d); err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range d.Changes {
-				if err := snap.Apply(c); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
-}
 
 func callState(snap wire.Snapshot, id string) wire.CallState {
 	for _, c := range snap.Calls {
@@ -57,19 +33,16 @@ func TestCallOutlivesItsDashboardAndAnotherCancelsIt(t *testing.T) {
 		<-ctx.Done()
 		return nil, wire.NewError(wire.CodeCancelled, "cancelled")
 	}
-	first := s.Subscribe(wire.Hello{})
-	fr, _ := wire.Op("op-1", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "block", Call: "call-1"})
-	first.HandleOp(fr)
+	first := openDashboard(t, s)
+	first.Send(wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "block", Call: "call-1"})
 	<-started
 	first.Close() // the tab reloads: the call goes on
 
-	second := s.Subscribe(wire.Hello{})
-	var snap wire.Snapshot
-	applyUntil(t, second, &snap, func(s wire.Snapshot) bool { return callState(s, "call-1") == wire.CallRunning })
+	second := openDashboard(t, s)
+	second.until("call-1 running", func(s wire.Snapshot) bool { return callState(s, "call-1") == wire.CallRunning })
 
-	cancel, _ := wire.Op("op-2", wire.OpCancelCall, wire.CallArgs{Call: "call-1"})
-	second.HandleOp(cancel)
-	applyUntil(t, second, &snap, func(s wire.Snapshot) bool { return callState(s, "call-1") == wire.CallFailed })
+	second.Send(wire.OpCancelCall, wire.CallArgs{Call: "call-1"})
+	snap := second.until("call-1 failed", func(s wire.Snapshot) bool { return callState(s, "call-1") == wire.CallFailed })
 	if c := snap.Calls[0]; c.Error == nil || c.Error.Code != wire.CodeCancelled {
 		t.Errorf("cancelled call = %+v, want a cancelled error", c)
 	}
@@ -79,30 +52,22 @@ func TestFinishedCallKeepsItsResultAndOnlyTwentyAreKept(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
-	sub := s.Subscribe(wire.Hello{})
+	d := openDashboard(t, s)
 	var snap wire.Snapshot
 	for i := range wire.MaxCallsPerServer + 3 {
-		fr, _ := wire.Op("op", wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "t"})
-		sub.HandleOp(fr)
-		applyUntil(t, sub, &snap, func(s wire.Snapshot) bool {
+		if rep := d.Op(wire.OpCallTool, wire.CallToolArgs{Server: id, Name: "t"}); rep.Err != nil {
+			t.Fatalf("call %d: %+v", i+1, rep.Err)
+		}
+		want := min(i+1, wire.MaxCallsPerServer)
+		snap = d.until(fmt.Sprintf("%d calls done", want), func(s wire.Snapshot) bool {
 			done := 0
 			for _, c := range s.Calls {
 				if c.State == wire.CallDone {
 					done++
 				}
 			}
-			return done == min(i+1, wire.MaxCallsPerServer)
+			return done == want
 		})
-		// the op's own answer
-		for fr := next(t, sub); fr.Type != wire.TypeResult; fr = next(t, sub) {
-			if fr.Type == wire.TypeDelta {
-				var d wire.Delta
-				json.Unmarshal(fr.Data, &d)
-				for _, c := range d.Changes {
-					snap.Apply(c)
-				}
-			}
-		}
 	}
 	if len(snap.Calls) != wire.MaxCallsPerServer {
 		t.Fatalf("calls kept = %d, want %d", len(snap.Calls), wire.MaxCallsPerServer)
@@ -166,8 +131,7 @@ func TestTaskCallIsFollowedAgainAfterARestart(t *testing.T) {
 	if err := m2.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	var snap wire.Snapshot
-	applyUntil(t, m2.Session("alice").Subscribe(wire.Hello{}), &snap, func(s wire.Snapshot) bool {
+	snap := openDashboard(t, m2.Session("alice")).until("call-1 done", func(s wire.Snapshot) bool {
 		return callState(s, "call-1") == wire.CallDone
 	})
 	var res wire.CallToolResult

@@ -43,20 +43,21 @@ func TestRootsReachDashboardsAndServersButNotExcludedOnes(t *testing.T) {
 	if err := owner(t, s, b).ExcludeRoots(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	sub := s.Subscribe(wire.Hello{})
+	d := openDashboard(t, s)
+	sub := s.Subscribe(wire.Hello{}) // the frames themselves
 	snapshotOf(t, sub)
 
 	roots := []wire.Root{{URI: "file:///home/alice/code", Name: "Code"}, {URI: "file:///tmp"}}
 	if err := s.SetRoots(ctx, roots); err != nil {
 		t.Fatal(err)
 	}
-	changes := changesOf(t, next(t, sub))
+	fr := next(t, sub)
+	changes := changesOf(t, fr)
 	if len(changes) != 1 || changes[0].Kind != wire.KindRoots {
 		t.Fatalf("changes %+v; want one roots change", changes)
 	}
-	var mirror wire.Snapshot
-	if err := mirror.Apply(changes[0]); err != nil || !reflect.DeepEqual(mirror.Roots, roots) {
-		t.Fatalf("roots applied = %+v, %v; want %+v", mirror.Roots, err, roots)
+	if shown := d.at(fr.Seq).Roots; !reflect.DeepEqual(shown, roots) {
+		t.Fatalf("roots shown = %+v; want %+v", shown, roots)
 	}
 	if got := rootsOf(f.conn(a)); !reflect.DeepEqual(got, roots) {
 		t.Errorf("server a was offered %+v; want %+v", got, roots)
@@ -194,12 +195,8 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "a", "http://127.0.0.1:9/a")
-	sub := s.Subscribe(wire.Hello{})
-	first := snapshotOf(t, sub)
-	var mirror wire.Snapshot
-	if err := json.Unmarshal(first.Data, &mirror); err != nil {
-		t.Fatal(err)
-	}
+	_, first := s.Snapshot() // the state the dashboard starts from, as nothing changes meanwhile
+	d := openDashboard(t, s)
 	j := f.conn(id).feats.Journal
 	extra := 7
 	for i := range wire.MaxLogs + extra {
@@ -218,54 +215,46 @@ func TestJournalIsBoundedAndItsDeltasRebuildIt(t *testing.T) {
 	}
 	// The snapshot holds lines still gathered for the flush; the deltas,
 	// flush included, must rebuild it.
-	frames := 0
-	for !reflect.DeepEqual(normalize(mirror), normalize(want)) {
-		d := next(t, sub) // fails the test if the deltas stop short
-		frames++
-		for _, c := range changesOf(t, d) {
-			if err := mirror.Apply(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if _, now := s.Snapshot(); now <= seq {
+	d.until("the journal rebuilt from the deltas", func(mirror wire.Snapshot) bool {
+		return reflect.DeepEqual(normalize(mirror), normalize(want))
+	})
+	_, now := s.Snapshot()
+	if now <= seq {
 		t.Errorf("seq %d after the flush; want more than %d", now, seq)
 	}
-	if frames > (wire.MaxLogs+extra)/journalBatch+2 {
+	if frames := int(now - first); frames > (wire.MaxLogs+extra)/journalBatch+2 { // a frame per delta
 		t.Errorf("%d log lines took %d frames; want them gathered", wire.MaxLogs+extra, frames)
 	}
 
 	// A snapshot taken while lines wait for the flush, plus the flush, holds each line once.
 	j.Log(wire.LevelError, &mcp.LoggingMessageParams{Level: "error"})
-	late := s.Subscribe(wire.Hello{})
-	var lateMirror wire.Snapshot
-	if err := json.Unmarshal(snapshotOf(t, late).Data, &lateMirror); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range changesOf(t, next(t, late)) {
-		if err := lateMirror.Apply(c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := lateMirror.JournalOf(id).Logs; len(got) != wire.MaxLogs || got[len(got)-1].Level != wire.LevelError || got[len(got)-2].N+1 != got[len(got)-1].N {
+	_, waiting := s.Snapshot()
+	late := openDashboard(t, s)
+	lateState := late.at(waiting + 1) // the flush is the next delta
+	if got := lateState.JournalOf(id).Logs; len(got) != wire.MaxLogs || got[len(got)-1].Level != wire.LevelError || got[len(got)-2].N+1 != got[len(got)-1].N {
 		t.Errorf("late dashboard's logs end %+v; want each line once", got[len(got)-2:])
 	}
 
-	checkJournalCleared(t, s, id, late, &lateMirror)
+	checkJournalCleared(t, s, id, late)
 }
 
 // checkJournalCleared clears the logs of server id, checks that the
-// dashboard late, whose state is mirror, sees them go and the activity
-// stay, then removes the server and checks that its journal goes.
-func checkJournalCleared(t *testing.T, s *Session, id string, late *Subscriber, mirror *wire.Snapshot) {
+// clearing is one delta removing them and that the dashboard late sees them
+// go and the activity stay, then removes the server and checks that its
+// journal goes. No journal lines may be waiting for a flush.
+func checkJournalCleared(t *testing.T, s *Session, id string, late *dashboard) {
 	t.Helper()
+	sub := s.Subscribe(wire.Hello{}) // the clearing's frame itself
+	defer sub.Close()
+	snapshotOf(t, sub)
 	owner(t, s, id).clearJournal(wire.KindLog)
-	changes := changesOf(t, next(t, late))
+	fr := next(t, sub)
+	changes := changesOf(t, fr)
 	if len(changes) != 1 || !changes[0].Remove || changes[0].Kind != wire.KindLog {
 		t.Fatalf("clearing sent %+v; want one removal of the logs", changes)
 	}
-	mirror.Apply(changes[0])
-	if jl := mirror.JournalOf(id); len(jl.Logs) != 0 || len(jl.Activity) != 2 {
+	state := late.at(fr.Seq)
+	if jl := state.JournalOf(id); len(jl.Logs) != 0 || len(jl.Activity) != 2 {
 		t.Errorf("after clearing the logs: %d logs, %d activity; want none and 2", len(jl.Logs), len(jl.Activity))
 	}
 	if err := s.RemoveServer(context.Background(), id); err != nil {

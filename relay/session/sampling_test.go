@@ -52,9 +52,7 @@ func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
 	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	one, two := openDashboard(t, s, wire.Hello{}), openDashboard(t, s, wire.Hello{})
-	one.read()
-	two.read()
+	one, two := openDashboard(t, s), openDashboard(t, s)
 	done := sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams())
 	a := one.asks(1)[0]
 	two.asks(1)
@@ -64,22 +62,22 @@ func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
 	if calls.Load() != 0 {
 		t.Fatal("the model was asked before anyone pressed Draft")
 	}
-	fr := one.op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
-	if fr.Type != wire.TypeResult {
-		t.Fatalf("draft: %+v", fr.Error)
+	rep := one.Op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
+	if rep.Err != nil {
+		t.Fatalf("draft: %+v", rep.Err)
 	}
 	var draft wire.SamplingResult
-	if err := json.Unmarshal(fr.Data, &draft); err != nil {
+	if err := json.Unmarshal(rep.Data, &draft); err != nil {
 		t.Fatal(err)
 	}
 	if len(draft.Content) != 1 || draft.Content[0].Text != "Hi there." || draft.Model != "m-1" {
 		t.Errorf("draft %+v", draft)
 	}
-	if fr := one.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Sampling: &draft}); fr.Type != wire.TypeResult {
-		t.Fatalf("approve: %+v", fr.Error)
+	if rep := one.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionAccept, Sampling: &draft}); rep.Err != nil {
+		t.Fatalf("approve: %+v", rep.Err)
 	}
-	if fr := two.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotFound {
-		t.Fatalf("second answer: %s %+v, want not_found", fr.Type, fr.Error)
+	if rep := two.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); !refused(rep, wire.CodeNotFound) {
+		t.Fatalf("second answer: %s, want not_found", said(rep))
 	}
 	if r := awaitAsk(t, done); r.err != nil || r.res == nil || r.res.Content[0].(*mcp.TextContent).Text != "Hi there." {
 		t.Fatalf("the server got %+v, %v", r.res, r.err)
@@ -92,16 +90,15 @@ func TestDraftWithoutAModelSaysHowToConfigureOne(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	d := openDashboard(t, s, wire.Hello{})
-	d.read()
+	d := openDashboard(t, s)
 	sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams())
 	a := d.asks(1)[0]
 	if a.Sampling.Drafter != "" {
 		t.Errorf("a drafter is named without a model: %q", a.Sampling.Drafter)
 	}
-	fr := d.op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
-	if fr.Type != wire.TypeError || fr.Error.Code != wire.CodeNotConfigured || !strings.Contains(fr.Error.Message, "--model-url") {
-		t.Fatalf("draft without a model: %s %+v", fr.Type, fr.Error)
+	rep := d.Op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
+	if !refused(rep, wire.CodeNotConfigured) || !strings.Contains(rep.Err.Message, "--model-url") {
+		t.Fatalf("draft without a model: %s", said(rep))
 	}
 }
 
@@ -182,14 +179,14 @@ func TestSamplingDeclinedIsUserRejected(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
-	d := openDashboard(t, s, wire.Hello{})
+	d := openDashboard(t, s)
 	done := sampleAsync(context.Background(), askerFor(f, "alice", id, "docs"), samplingParams())
 	a := d.asks(1)[0]
 	if a.Kind != wire.AskSampling || a.From != wire.AskFromSampling || a.Sampling == nil || a.Sampling.Messages[0].Content[0].Text != "Say hi" {
 		t.Fatalf("shown ask %+v", a)
 	}
-	if fr := d.op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); fr.Type != wire.TypeResult {
-		t.Fatalf("decline: %+v", fr.Error)
+	if rep := d.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: a.ID, Action: wire.ActionDecline}); rep.Err != nil {
+		t.Fatalf("decline: %+v", rep.Err)
 	}
 	r := awaitAsk(t, done)
 	var je *jsonrpc.Error

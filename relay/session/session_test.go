@@ -238,15 +238,13 @@ func TestDeltaCarriesOnlyWhatChanged(t *testing.T) {
 	}
 }
 
+// A dashboard's mirror, its first snapshot plus the deltas that follow it
+// (each the next in sequence, or its client resyncs and the test fails),
+// equals the session's state.
 func TestSnapshotPlusDeltasEqualsState(t *testing.T) {
 	f := newFixture(t, t.TempDir())
 	s := f.m.Session("alice")
-	sub := s.Subscribe(wire.Hello{})
-	first := snapshotOf(t, sub)
-	var mirror wire.Snapshot
-	if err := json.Unmarshal(first.Data, &mirror); err != nil {
-		t.Fatal(err)
-	}
+	d := openDashboard(t, s)
 	a := addServer(t, s, "a", "http://127.0.0.1:9/a")
 	b := addServer(t, s, "b", "http://127.0.0.1:9/b")
 	f.conn(a).emit(conn.State{State: wire.StateReady, Lists: &conn.Lists{Tools: tools(3, "x"),
@@ -259,23 +257,7 @@ func TestSnapshotPlusDeltasEqualsState(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, seq := s.Snapshot()
-	last := first.Seq
-	for last < seq {
-		d := next(t, sub)
-		if d.Seq != last+1 {
-			t.Fatalf("delta seq %d after %d", d.Seq, last)
-		}
-		last = d.Seq
-		var delta wire.Delta
-		if err := json.Unmarshal(d.Data, &delta); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range delta.Changes {
-			if err := mirror.Apply(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	mirror := d.at(seq)
 	if !reflect.DeepEqual(normalize(mirror), normalize(want)) {
 		t.Fatalf("mirror after deltas:\n%+v\nwant:\n%+v", mirror, want)
 	}

@@ -4,7 +4,8 @@
 //
 // [Connect] returns a [Dashboard]: a started store.Client plus what tests
 // need around it. [Dashboard.Until] waits, on the client's change signal and
-// never by sleeping, until the mirrored [store.View] satisfies a condition;
+// never by sleeping, until the mirrored [store.View] satisfies a condition,
+// and [Dashboard.UntilSeq] until it applied the relay's state numbered seq;
 // [Dashboard.Op] sends an op and waits for its answer. A Dashboard fails its
 // test when the client had to resync (a delta out of sequence, a frame it
 // could not read, a stream it could not apply), unless the test said it

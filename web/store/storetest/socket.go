@@ -49,12 +49,23 @@ func (s *watchedSocket) Close(code int, reason string) {
 	s.inner.Close(code, reason)
 }
 
-// received notes a frame before the client gets it.
-func (s *watchedSocket) received(text string) {
+// deliver hands a frame to the client through message, noting it before
+// and, for a snapshot or delta, that the client applied it after.
+func (s *watchedSocket) deliver(text string, message func(string)) {
+	state := s.received(text)
+	message(text)
+	if state {
+		s.handled()
+	}
+}
+
+// received notes a frame before the client gets it, and reports whether
+// it is a snapshot or a delta.
+func (s *watchedSocket) received(text string) bool {
 	f, err := wire.Decode([]byte(text))
 	if err != nil {
 		s.w.fault("socket %d received a frame the client cannot read (%v): %s", s.n, err, clip(text))
-		return
+		return false
 	}
 	s.mu.Lock()
 	s.last = fmt.Sprintf("%s frame with seq %d", f.Type, f.Seq)
@@ -65,6 +76,16 @@ func (s *watchedSocket) received(text string) {
 		s.before = s.seq
 	}
 	s.mu.Unlock()
+	return f.Type == wire.TypeSnapshot || f.Type == wire.TypeDelta
+}
+
+// handled notes that the client handled the snapshot or delta received
+// last: its view shows that state (or, had it to resync, a fault says so).
+func (s *watchedSocket) handled() {
+	s.mu.Lock()
+	seq := s.seq
+	s.mu.Unlock()
+	s.w.note(func() { s.w.applied = seq })
 }
 
 // ended notes the socket's close code.

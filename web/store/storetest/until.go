@@ -32,6 +32,18 @@ func (d *Dashboard) Until(what string, ok func(store.View) bool) store.View {
 	}
 }
 
+// UntilSeq waits until the client applied the relay's state numbered seq,
+// or a later one of the same epoch, and returns its view then. A relay
+// numbers each state it sends (a relay session's Snapshot returns the state
+// with its number): a test compares that state with the view, the mirror
+// the client built from the relay's snapshot and deltas. It fails the test
+// as Until does.
+func (d *Dashboard) UntilSeq(seq uint64) store.View {
+	d.t.Helper()
+	d.Until(fmt.Sprintf("at seq %d", seq), func(store.View) bool { return d.w.appliedSeq() >= seq })
+	return d.View() // taken after: the state numbered seq or a later one
+}
+
 // maxListed is how many servers, asks or calls a summary names.
 const maxListed = 5
 
@@ -41,6 +53,8 @@ func (d *Dashboard) summary(v store.View) string {
 	fmt.Fprintf(&b, "status %s", v.Status)
 	if !v.Loaded {
 		b.WriteString(", no state yet")
+	} else {
+		fmt.Fprintf(&b, ", state seq %d", d.w.appliedSeq())
 	}
 	var servers []string
 	for _, s := range v.Snapshot.Servers {

@@ -50,3 +50,36 @@ func TestUntilFailsNamingWhatAndTheView(t *testing.T) {
 		}
 	}
 }
+
+func TestUntilSeqWaitsUntilTheStateIsApplied(t *testing.T) {
+	r := newFakeRelay(t)
+	d := storetest.Connect(t, r.config())
+	if v := d.UntilSeq(1); docsReady(v) {
+		t.Fatalf("at seq 1 the dashboard shows %+v, want the snapshot's server connecting", v.Snapshot.Servers)
+	}
+	go r.ready()
+	if v := d.UntilSeq(2); !docsReady(v) {
+		t.Fatalf("at seq 2 the dashboard shows %+v, want the delta applied", v.Snapshot.Servers)
+	}
+}
+
+func TestUntilSeqFailsNamingTheSeqApplied(t *testing.T) {
+	r := newFakeRelay(t)
+	rec := &recorder{}
+	cfg := r.config()
+	cfg.Timeout = 50 * time.Millisecond
+	rec.run(func() {
+		d := storetest.Connect(rec, cfg)
+		r.ready()
+		d.UntilSeq(2)
+		d.UntilSeq(3)
+		t.Error("UntilSeq returned before the state it waits for")
+	})
+	rec.end()
+	got := rec.failed()
+	for _, want := range []string{"not at seq 3 within 50ms", "state seq 2"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reported %q, want it to say %q", got, want)
+		}
+	}
+}

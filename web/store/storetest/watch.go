@@ -31,6 +31,7 @@ type watch struct {
 	faults   []string // resyncs and unreadable frames, in order
 	reported int      // faults reported to the test already
 	expect   bool     // the test expects a resync
+	applied  uint64   // seq of the last snapshot or delta the client handled
 }
 
 func newWatch(timeout time.Duration) *watch {
@@ -100,7 +101,7 @@ func (w *watch) dialer(dial store.Dialer) store.Dialer {
 		s := &watchedSocket{w: w}
 		inner, err := dial(url, store.Handlers{
 			Open:    func() { <-gate; h.Open() },
-			Message: func(text string) { <-gate; s.received(text); h.Message(text) },
+			Message: func(text string) { <-gate; s.deliver(text, h.Message) },
 			Closed:  func(code int) { <-gate; s.ended(code); h.Closed(code) },
 		})
 		if err != nil {
@@ -148,6 +149,13 @@ func (w *watch) unreported() []string {
 	out := w.faults[w.reported:]
 	w.reported = len(w.faults)
 	return out
+}
+
+// appliedSeq returns the seq of the last snapshot or delta the client handled.
+func (w *watch) appliedSeq() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.applied
 }
 
 // count returns how many sockets the client opened.
