@@ -7,15 +7,11 @@ import (
 	"net/http"
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
-
-// socketTimeout bounds one read or write of a Go dashboard.
-const socketTimeout = 60 * time.Second
 
 // socket is a Go dashboard: a WebSocket to the relay speaking the wire
 // protocol, as the browser's store does.

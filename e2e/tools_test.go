@@ -140,7 +140,7 @@ func formSendsTheExactArguments(t *testing.T, p *tab, fx *toolfixture.Server) {
 	// The JSON view holds the same values, and the form keeps them back.
 	p.click(panel + " #tool-mode-json")
 	p.waitPresent(panel + " #tool-args")
-	p.waitJS("the arguments as JSON", fmt.Sprintf(`(() => { try { return JSON.parse(document.querySelector("#tool-args").value).name === "ada" } catch { return false } })()`))
+	p.waitJS("the arguments as JSON", `(() => { try { return JSON.parse(document.querySelector("#tool-args").value).name === "ada" } catch { return false } })()`)
 	if got := p.value("#tool-args"); !sameJSON(t, got, richArgs) {
 		t.Errorf("the JSON view shows %s, want %s", got, richArgs)
 	}

@@ -9,9 +9,6 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// importStdioReason is why a stdio entry of a person's file is not taken.
-const importStdioReason = "a stdio server (it runs a local command): the relay starts no command a browser sent; serve it over HTTP and add its URL, or ask the relay's operator to configure it"
-
 // ImportServers adds the HTTP entries of an mcpServers document as [Session.Add]
 // would, one at a time in the document's order, and says of every other
 // entry why it was not taken. Header values are secrets: they go to Add and

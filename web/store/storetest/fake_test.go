@@ -60,8 +60,9 @@ func (r *fakeRelay) ready() {
 	r.snap.Servers = []wire.Server{srv}
 	r.seq++
 	b, err := json.Marshal(srv.Meta())
-	if err != nil {
-		r.t.Fatal(err)
+	if err != nil { // on the test's goroutine or another: Error, not Fatal
+		r.t.Error(err)
+		return
 	}
 	d := wire.Delta{Changes: []wire.Change{{Kind: wire.KindServer, Server: srv.ID, Key: srv.ID, Value: b}}}
 	for _, s := range r.subs {
@@ -160,8 +161,8 @@ func (s *fakeSub) closed(t *testing.T) {
 
 func frame(t *testing.T, typ wire.FrameType, seq uint64, v any) wire.Frame {
 	f, err := wire.NewFrame(typ, v)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil { // callers run on other goroutines too: Error, not Fatal
+		t.Error(err)
 	}
 	f.Seq = seq
 	return f
