@@ -30,20 +30,28 @@ func TestCachedKeyRevokedThroughTheRelayIsRefusedAtOnce(t *testing.T) {
 	}
 }
 
-func TestCachedKeyRevokedElsewhereIsRefusedWithinTheTTL(t *testing.T) {
-	ctx := context.Background()
-	st := openStore(t)
-	now := time.Now()
-	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
-	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
-	if _, err := keys.Authenticate(ctx, secret); err != nil {
+// cachedKey returns keys whose clock is *now, holding in their cache a key
+// of ann's (k, with its secret), and their store.
+func cachedKey(t *testing.T) (keys *agentkeys.Keys, now *time.Time, st *store.Store, k store.AgentKey, secret string) {
+	t.Helper()
+	st = openStore(t)
+	clock := time.Now()
+	keys = &agentkeys.Keys{Store: st, Now: func() time.Time { return clock }}
+	k, secret = mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
+	if _, err := keys.Authenticate(context.Background(), secret); err != nil {
 		t.Fatal(err)
 	}
+	return keys, &clock, st, k, secret
+}
+
+func TestCachedKeyRevokedElsewhereIsRefusedWithinTheTTL(t *testing.T) {
+	ctx := context.Background()
+	keys, now, st, k, secret := cachedKey(t)
 	// Another process (the command line) revokes it in the store.
 	if err := st.RevokeAgentKey(ctx, "ann", k.ID); err != nil {
 		t.Fatal(err)
 	}
-	now = now.Add(agentkeys.KeyCacheTTL)
+	*now = now.Add(agentkeys.KeyCacheTTL)
 	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, agentkeys.ErrUnauthorized) {
 		t.Errorf("a key revoked elsewhere authenticated %v later: %v", agentkeys.KeyCacheTTL, err)
 	}
@@ -51,13 +59,7 @@ func TestCachedKeyRevokedElsewhereIsRefusedWithinTheTTL(t *testing.T) {
 
 func TestCachedKeyIsRefusedOnceTheWatchSaysItClosed(t *testing.T) {
 	ctx := context.Background()
-	st := openStore(t)
-	now := time.Now()
-	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
-	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
-	if _, err := keys.Authenticate(ctx, secret); err != nil {
-		t.Fatal(err)
-	}
+	keys, _, st, k, secret := cachedKey(t)
 	if err := st.RevokeAgentKey(ctx, "ann", k.ID); err != nil {
 		t.Fatal(err)
 	}
