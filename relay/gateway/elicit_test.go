@@ -56,9 +56,14 @@ func (d *dashboard) answer(ask string, action wire.Action, content map[string]an
 
 // callAsync calls tool with a progress token; the result arrives on the channel.
 func (a *agent) callAsync(ctx context.Context, tool string) <-chan *mcp.CallToolResult {
+	return a.callAsyncWith(ctx, tool, map[string]any{})
+}
+
+// callAsyncWith is callAsync with arguments.
+func (a *agent) callAsyncWith(ctx context.Context, tool string, args map[string]any) <-chan *mcp.CallToolResult {
 	out := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		p := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}}
+		p := &mcp.CallToolParams{Name: tool, Arguments: args}
 		p.SetProgressToken("t1")
 		res, err := a.cs.CallTool(ctx, p)
 		if err != nil {

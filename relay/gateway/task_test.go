@@ -39,20 +39,9 @@ func TestAgentCallsAToolThatRunsOnlyAsATask(t *testing.T) {
 	}
 }
 
-// callResearch calls the fixture's research tool with a progress token;
-// the result (or the error, as an error result) arrives on the channel.
+// callResearch calls the task fixture's research tool; the result arrives on the channel.
 func (a *agent) callResearch(ctx context.Context, tool string) <-chan *mcp.CallToolResult {
-	out := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		p := &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"topic": "owls"}}
-		p.SetProgressToken("t1")
-		res, err := a.cs.CallTool(ctx, p)
-		if err != nil {
-			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "error: " + err.Error()}}}
-		}
-		out <- res
-	}()
-	return out
+	return a.callAsyncWith(ctx, tool, map[string]any{"topic": "owls"})
 }
 
 // awaitWaiting waits for the progress notification that tells the agent
