@@ -68,6 +68,22 @@ type anBlockEvent struct {
 	Delta        any    `json:"delta,omitempty"`
 }
 
+// anMessageDelta is the message_delta event's data.
+type anMessageDelta struct {
+	Type  string        `json:"type"`
+	Delta anStopDelta   `json:"delta"`
+	Usage anOutputUsage `json:"usage"`
+}
+
+type anStopDelta struct {
+	StopReason   string  `json:"stop_reason"`
+	StopSequence *string `json:"stop_sequence"`
+}
+
+type anOutputUsage struct {
+	OutputTokens int `json:"output_tokens"`
+}
+
 // anthropicStop is a stop reason as Anthropic's stop_reason.
 func anthropicStop(s Stop) string {
 	switch s {
@@ -119,7 +135,10 @@ func anthropicPlan(req *Request, reply Reply) plan {
 	var b anStream
 	start := anthropicMessage(req, Reply{Usage: Usage{Input: reply.Usage.Input, Output: min(1, reply.Usage.Output)}})
 	start.Content, start.StopReason = []any{}, nil
-	b.add("message_start", map[string]any{"type": "message_start", "message": start}, false)
+	b.add("message_start", struct {
+		Type    string    `json:"type"`
+		Message anMessage `json:"message"`
+	}{"message_start", start}, false)
 	if reply.Reasoning != "" {
 		b.block(anThinking{Type: "thinking"}, reply.chunks(reply.Reasoning),
 			func(s string) any { return anThinkingDelta{Type: "thinking_delta", Thinking: s} },
@@ -140,9 +159,8 @@ func anthropicPlan(req *Request, reply Reply) plan {
 			func(s string) any { return anJSONDelta{Type: "input_json_delta", PartialJSON: s} }, nil)
 	}
 	b.pl.tail = len(b.pl.events)
-	b.add("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": anthropicStop(reply.stop()), "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": reply.Usage.Output}}, false)
+	b.add("message_delta", anMessageDelta{Type: "message_delta", Delta: anStopDelta{StopReason: anthropicStop(reply.stop())},
+		Usage: anOutputUsage{OutputTokens: reply.Usage.Output}}, false)
 	b.add("message_stop", map[string]string{"type": "message_stop"}, false)
 	b.pl.token = func() event {
 		return event{name: "content_block_delta", data: anBlockEvent{Type: "content_block_delta", Index: text,
