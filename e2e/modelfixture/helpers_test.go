@@ -68,21 +68,27 @@ func readSSE(body io.Reader) ([]sse, error) {
 }
 
 // post sends body as JSON to url with the headers, for ctx.
-func post(ctx context.Context, t *testing.T, url string, headers map[string]string, body any) *http.Response {
-	t.Helper()
+func post(ctx context.Context, url string, headers map[string]string, body any) (*http.Response, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(b))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return http.DefaultClient.Do(req)
+}
+
+// mustPost is post that fails the test on an error, and closes the body
+// when the test ends.
+func mustPost(ctx context.Context, t *testing.T, url string, headers map[string]string, body any) *http.Response {
+	t.Helper()
+	resp, err := post(ctx, url, headers, body)
 	if err != nil {
 		t.Fatalf("post %s: %v", url, err)
 	}
@@ -97,20 +103,34 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-// ask posts a request to the fixture's endpoint of p: a user message,
-// streaming or not.
+// ask posts a request of one user message to the fixture's endpoint of
+// p, streaming or not.
 func ask(ctx context.Context, t *testing.T, m *modelfixture.Server, p modelfixture.Provider, stream bool) *http.Response {
 	t.Helper()
+	url, headers, body := request(m, p, stream, "")
+	return mustPost(ctx, t, url, headers, body)
+}
+
+// request is the URL, headers and body of a request of one user message,
+// with the key unless it is "".
+func request(m *modelfixture.Server, p modelfixture.Provider, stream bool, key string) (string, map[string]string, map[string]any) {
 	body := map[string]any{"model": "m1", "max_tokens": 100, "stream": stream,
 		"messages": []any{map[string]any{"role": "user", "content": "Hi"}}}
 	if p == modelfixture.OpenAI {
-		body["stream_options"] = map[string]any{"include_usage": true}
-		if !stream {
-			delete(body, "stream_options")
+		if stream {
+			body["stream_options"] = map[string]any{"include_usage": true}
 		}
-		return post(ctx, t, m.OpenAIURL()+"/chat/completions", nil, body)
+		headers := map[string]string{}
+		if key != "" {
+			headers["Authorization"] = "Bearer " + key
+		}
+		return m.OpenAIURL() + "/chat/completions", headers, body
 	}
-	return post(ctx, t, m.AnthropicURL()+"/v1/messages", map[string]string{"anthropic-version": "2023-06-01"}, body)
+	headers := map[string]string{"anthropic-version": "2023-06-01"}
+	if key != "" {
+		headers["x-api-key"] = key
+	}
+	return m.AnthropicURL() + "/v1/messages", headers, body
 }
 
 // decode decodes JSON text into a new T.
