@@ -223,3 +223,29 @@ func TestFaultsWithoutStream(t *testing.T) {
 		})
 	}
 }
+
+func TestStoppingEndsTheAnswersHeld(t *testing.T) {
+	var req *modelfixture.Request
+	var resp *http.Response
+	ctx := testCtx(t) // the outer test's: the client stays while the fixture stops
+	t.Run("held", func(t *testing.T) {
+		m := modelfixture.Start(t, modelfixture.Options{Replies: []modelfixture.Reply{{Text: "x", Endless: time.Millisecond}}})
+		url, headers, body := request(m, modelfixture.Anthropic, true, "")
+		var err error
+		if resp, err = post(ctx, url, headers, body); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := (sseReader{bufio.NewReader(resp.Body)}).next(); err != nil {
+			t.Fatal(err)
+		}
+		req = m.Next(t)
+	}) // the fixture stops here, with its client still reading
+	if resp == nil {
+		t.FailNow()
+	}
+	defer resp.Body.Close()
+	await(t, req.Done(), "the held answer's end")
+	if ctx.Err() != nil {
+		t.Error("the fixture stopped only once its client gave up")
+	}
+}

@@ -46,7 +46,7 @@ type Request struct {
 func (r *Request) Done() <-chan struct{} { return r.done }
 
 // ClientGone reports, once Done is closed, whether the answer stopped
-// because the client went away.
+// because the client went away (or the fixture stopped).
 func (r *Request) ClientGone() bool { return r.gone.Load() }
 
 // Message is one message of a request's conversation.

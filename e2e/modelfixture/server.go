@@ -1,6 +1,7 @@
 package modelfixture
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -67,9 +68,16 @@ func Start(t testing.TB, opts Options) *Server {
 	if err != nil {
 		t.Fatalf("modelfixture: listen: %v", err)
 	}
-	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}}
+	// Ending the base context first ends the answers still held (endless
+	// streams, latencies), which Close would otherwise wait for.
+	base, stop := context.WithCancel(context.Background())
+	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return base }}}
 	s.ts.Start()
-	t.Cleanup(s.ts.Close)
+	t.Cleanup(func() {
+		stop()
+		s.ts.Close()
+	})
 	return s
 }
 
