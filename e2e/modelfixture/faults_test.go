@@ -68,7 +68,7 @@ func TestStatusErrorsCarryRetryAfter(t *testing.T) {
 				e.Error.Type != wantType[p] || e.Error.Message == "" {
 				t.Errorf("got %d, Retry-After %q, %+v", resp.StatusCode, resp.Header.Get("Retry-After"), e)
 			}
-			if p == modelfixture.Anthropic && (e.Type != "error" || e.RequestID == "") {
+			if p == modelfixture.Anthropic && (e.Type != "error" || e.RequestID != "req_fixture_1" || resp.Header.Get("request-id") != e.RequestID) {
 				t.Errorf("an Anthropic error without its frame: %+v", e)
 			}
 			resp = ask(testCtx(t), t, m, p, true)

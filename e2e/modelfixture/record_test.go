@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -193,5 +194,29 @@ func TestAwaitFailsTheTestWhenNothingComes(t *testing.T) {
 	await(t, done, "Await's end")
 	if errs := rec.got(); len(errs) != 1 {
 		t.Errorf("the test was told %q, want one error", errs)
+	}
+}
+
+func TestBadBodyIsRecordedAndRefused(t *testing.T) {
+	for _, p := range providers {
+		t.Run(string(p), func(t *testing.T) {
+			m := modelfixture.Start(t, modelfixture.Options{Replies: []modelfixture.Reply{modelfixture.Text("ok")}})
+			url, _, _ := request(m, p, false, "")
+			resp, err := http.Post(url, "application/json", strings.NewReader("not json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if e := readError(t, resp); resp.StatusCode != http.StatusBadRequest || e.Error.Type != "invalid_request_error" {
+				t.Errorf("got %d %+v", resp.StatusCode, e)
+			}
+			if r := m.Next(t); string(r.Body) != "not json" || r.Rejected {
+				t.Errorf("recorded %q", r.Body)
+			}
+			events, err := readSSE(ask(testCtx(t), t, m, p, true).Body)
+			if s := assemble(t, p, events); err != nil || s.text != "ok" {
+				t.Errorf("the next request got %+v, %v; want the queued reply", s, err)
+			}
+		})
 	}
 }

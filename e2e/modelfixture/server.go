@@ -155,10 +155,10 @@ func (s *Server) handler(p Provider) http.HandlerFunc {
 		body, readErr := io.ReadAll(io.LimitReader(r.Body, maxBody))
 		req := &Request{Provider: p, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, done: make(chan struct{})}
 		defer close(req.done)
-		setRequestID(w, req)
 		decodeErr := req.decode()
 		req.Rejected = !s.keyOK(p, r.Header)
 		reply, scripted := s.record(req, !req.Rejected && readErr == nil && decodeErr == nil)
+		setRequestID(w, req)
 		switch {
 		case req.Rejected:
 			writeError(w, req, http.StatusUnauthorized, "", "")
