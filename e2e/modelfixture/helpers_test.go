@@ -103,6 +103,13 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
+// ctxOf is a context for a request the test cancels.
+func ctxOf(t *testing.T) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+	t.Cleanup(cancel)
+	return ctx, cancel
+}
+
 // ask posts a request of one user message to the fixture's endpoint of
 // p, streaming or not.
 func ask(ctx context.Context, t *testing.T, m *modelfixture.Server, p modelfixture.Provider, stream bool) *http.Response {

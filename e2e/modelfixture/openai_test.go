@@ -1,7 +1,6 @@
 package modelfixture_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -232,11 +231,4 @@ func TestOpenAIAnswersWithoutStream(t *testing.T) {
 	if msg := c.Choices[0].Message; string(msg.Content) != "null" || msg.ToolCalls[0].Function.Arguments != "{}" {
 		t.Errorf("a reply of calls alone: content %s, arguments %q", msg.Content, msg.ToolCalls[0].Function.Arguments)
 	}
-}
-
-// ctxOf is a context for a request the test cancels.
-func ctxOf(t *testing.T) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(context.Background(), waitFor)
-	t.Cleanup(cancel)
-	return ctx, cancel
 }
