@@ -135,15 +135,15 @@ func (c *Client) Stream(ctx context.Context, req *Request) iter.Seq2[Event, erro
 				return
 			}
 			for _, e := range out {
-				if e.Type == EventUsage {
+				switch e.Type {
+				case EventUsage:
 					usage = e.Usage
+				case EventEnd: // before yielding: a reader may stop at the end
+					c.log.Info("model answered", "kind", c.cfg.Kind, "model", e.Model, "stop", e.StopReason,
+						"input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens, "took", time.Since(started).Round(time.Millisecond))
 				}
 				if !yield(e, nil) {
 					return
-				}
-				if e.Type == EventEnd {
-					c.log.Info("model answered", "kind", c.cfg.Kind, "model", e.Model, "stop", e.StopReason,
-						"input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens, "took", time.Since(started).Round(time.Millisecond))
 				}
 			}
 			if done {

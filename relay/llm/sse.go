@@ -23,9 +23,9 @@ const (
 // errBrokeOff is a stream that ended before its end marker.
 var errBrokeOff = errors.New("the model's answer broke off before its end")
 
-// sseEvent is one server-sent event: its name and its data lines joined.
+// sseEvent is one server-sent event: its data lines joined. Both
+// providers name an event's type in its data too, so its name is not kept.
 type sseEvent struct {
-	name string
 	data []byte
 }
 
@@ -59,16 +59,13 @@ func (r *sseReader) next() (sseEvent, error) {
 			continue
 		}
 		field, value, _ := bytes.Cut(line, []byte(":"))
-		value = bytes.TrimPrefix(value, []byte(" "))
-		switch string(field) {
-		case "event":
-			ev.name = string(value)
-		case "data":
-			if ev.data != nil {
-				ev.data = append(ev.data, '\n')
-			}
-			ev.data = append(ev.data, value...)
+		if string(field) != "data" {
+			continue // event names, ids, retry hints and comments
 		}
+		if ev.data != nil {
+			ev.data = append(ev.data, '\n')
+		}
+		ev.data = append(ev.data, bytes.TrimPrefix(value, []byte(" "))...)
 	}
 	switch err := r.lines.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
