@@ -40,6 +40,7 @@ type recorded struct {
 func newEndpoint(t *testing.T, rep reply) *endpoint {
 	t.Helper()
 	e := &endpoint{got: make(chan recorded, 1), gone: make(chan struct{})}
+	release := make(chan struct{})
 	e.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
 		var body map[string]any
@@ -60,11 +61,15 @@ func newEndpoint(t *testing.T, rep reply) *endpoint {
 			w.(http.Flusher).Flush()
 		}
 		if rep.hold {
-			<-r.Context().Done()
-			close(e.gone)
+			select {
+			case <-r.Context().Done():
+				close(e.gone)
+			case <-release:
+			}
 		}
 	}))
 	t.Cleanup(e.Close)
+	t.Cleanup(func() { close(release) }) // before Close, which waits for the handler
 	return e
 }
 
