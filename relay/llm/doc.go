@@ -21,7 +21,7 @@
 // (required is Anthropic's "any"), max tokens (Anthropic requires one:
 // [DefaultMaxTokens]), stop sequences and temperature carry over. Both
 // answers are read as server-sent events: chat-completion chunks ending
-// with [DONE] (usage asked with stream_options.include_usage), and
+// with "data: [DONE]" (usage asked with stream_options.include_usage), and
 // Messages events ending with message_stop; a stream that stops before
 // its end marker is an error. Events, the whole answer, the number of
 // tool calls and their arguments are capped ([MaxEventBytes],
