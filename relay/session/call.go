@@ -57,6 +57,9 @@ type Agent struct {
 	// Note, when not nil, hears of the asks the call raises, from the
 	// goroutine that asks; it must not block.
 	Note func(AskNote)
+	// Chat, for the person's chat, is the conversation's id: the asks the
+	// call raises carry it, and Label is the chat's tool call id.
+	Chat string
 	// Sampler, when not nil, is the agent's own client, to which the
 	// person may hand a sampling request the call raises (forward.go).
 	Sampler *AgentSampler

@@ -54,6 +54,7 @@ func onBehalf(ctx context.Context, ask *wire.Ask) (*runningCall, func(timedOut b
 		ask.Agent = wire.Sanitize(a.Name, maxLabelRunes)
 		ask.Tool = wire.Sanitize(rc.name, maxLabelRunes)
 		ask.Call = wire.Sanitize(a.Label, maxLabelRunes)
+		ask.Chat = a.Chat
 	}
 	rc.o.s.mu.Lock()
 	rc.asked = true

@@ -84,6 +84,7 @@ type Manager struct {
 	asks      broker.Config // tunes each session's broker
 	drafter   Drafter       // writes sampling answers; nil without a model
 	maxResult int           // Config.MaxResult
+	chats     ChatLoader    // Config.Chats
 
 	mu       sync.Mutex
 	sessions map[string]*Session
@@ -125,6 +126,9 @@ type Config struct {
 	// means [wire.MaxResultBytes]. The connections have the same limit
 	// (conn.Config.MaxResultBytes), so this one catches only what the relay adds.
 	MaxResult int
+	// Chats reads a user's conversations when their session starts; nil
+	// for a relay without the chat.
+	Chats ChatLoader
 }
 
 // NewManager returns a manager built from cfg, its ops registered on cfg.Ops.
@@ -139,7 +143,7 @@ func NewManager(cfg Config) *Manager {
 		cfg.Ops = ops.NewMux()
 	}
 	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, activity: cfg.Activity, asks: cfg.Asks, drafter: cfg.Drafter,
-		configured: cfg.Configured, maxResult: cfg.MaxResult, ops: cfg.Ops, sessions: map[string]*Session{}}
+		configured: cfg.Configured, maxResult: cfg.MaxResult, chats: cfg.Chats, ops: cfg.Ops, sessions: map[string]*Session{}}
 	for _, handle := range []func(*ops.Mux){m.handleServerOps, m.handleAuthOps, m.handleAskModeOps, m.handleCallOps,
 		m.handleAskOps, m.handleRootsOps, m.handleJournalOps, m.handleResourceOps} {
 		handle(cfg.Ops)

@@ -51,6 +51,9 @@ type Session struct {
 	running  int              // calls in flight on all servers; under mu
 	agents   []wire.AgentCall // the latest agent calls, oldest first
 
+	// chat holds the chat's part of the state: Chats and ChatTurns (chats.go).
+	chat wire.Snapshot
+
 	watchers []*watcher // Go-level listeners (watch.go), under mu
 	arrivals uint64     // calls and asks shown so far (Server.arrived)
 }
@@ -72,6 +75,7 @@ func newSession(user string, m *Manager) *Session {
 	}
 	s.broker = m.newBroker(s)
 	s.loadRoots()
+	s.loadChats()
 	return s
 }
 
@@ -84,7 +88,7 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 
 func (s *Session) snapshotLocked() wire.Snapshot {
 	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)),
-		AgentCalls: slices.Clone(s.agents), Roots: slices.Clone(s.roots)}
+		AgentCalls: slices.Clone(s.agents), Roots: slices.Clone(s.roots), Chats: s.chat.Chats, ChatTurns: s.chat.ChatTurns}
 	for _, id := range s.order {
 		o := s.servers[id]
 		snap.Servers = append(snap.Servers, o.state)

@@ -75,6 +75,8 @@ func (e *editor) apply(c Change) error {
 		return err
 	case KindServer:
 		return e.applyServer(c)
+	case KindChat, KindChatTurn, KindChatText, KindChatPart, KindChatEnd:
+		return e.applyChat(c)
 	}
 	l := listFor(c.Kind)
 	if l == nil {

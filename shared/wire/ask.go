@@ -83,6 +83,9 @@ type Ask struct {
 	Agent string `json:"agent,omitempty"`
 	Tool  string `json:"tool,omitempty"`
 	Call  string `json:"call,omitempty"`
+	// Chat, for a question raised during a tool call of the person's chat,
+	// is the conversation's id; Call is then the [ChatToolCall]'s id.
+	Chat string `json:"chat,omitempty"`
 	// Forward: the person may hand this sampling ask to the client of Agent
 	// ([OpForwardAsk]); see forward.go.
 	Forward bool `json:"forward,omitempty"`

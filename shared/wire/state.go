@@ -30,6 +30,12 @@ type Snapshot struct {
 	Journals []Journal `json:"journals,omitempty"`
 	// AgentCalls are the latest agent calls, oldest first (see [KindAgentCall]).
 	AgentCalls []AgentCall `json:"agentCalls,omitempty"`
+
+	// Chats are the person's conversations (a dashboard orders them by
+	// Updated); ChatTurns the latest turn of the conversations that ran
+	// lately (see chat.go).
+	Chats     []Chat     `json:"chats,omitempty"`
+	ChatTurns []ChatTurn `json:"chatTurns,omitempty"`
 }
 
 // Server is one registered MCP server as the dashboard sees it.
