@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,14 +42,14 @@ func (rn *run) runTool(ctx context.Context, tr *toolRun, call llm.ToolCall, ref 
 		rn.editTool(tr.part, func(c *wire.ChatToolCall) { c.State, c.Error = wire.ToolFailed, "The server was removed." })
 		return refused(call.ID, "The tool's server was removed.")
 	}
-	var last time.Time
+	var last atomic.Int64 // when the card last showed progress, in Unix nanoseconds
 	caller := session.Caller{
 		Agent: &session.Agent{Name: "Chat: " + rn.chat.Title, Label: call.ID, Chat: rn.chat.ID, Allowed: func() bool { return true }},
 		Progress: func(p *mcp.ProgressNotificationParams) {
-			if time.Since(last) < progressEvery {
+			now, prev := time.Now().UnixNano(), last.Load()
+			if now-prev < int64(progressEvery) || !last.CompareAndSwap(prev, now) {
 				return
 			}
-			last = time.Now()
 			rn.editTool(tr.part, func(c *wire.ChatToolCall) {
 				c.Progress = &wire.Progress{Progress: p.Progress, Total: p.Total, Message: wire.Sanitize(p.Message, 200)}
 			})

@@ -42,7 +42,7 @@ func TestTurnStreamsItsAnswerAndGivesTheToolResultToTheModel(t *testing.T) {
 		t.Errorf("the model was not offered %s: %+v", r.name(toolEcho), reqs[0].Tools)
 	}
 	last := reqs[1].Messages[len(reqs[1].Messages)-1]
-	if res := last.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Text, "from the tool") {
+	if res := last.ToolResults(); len(res) != 1 || !strings.Contains(res[0].Content, "from the tool") {
 		t.Errorf("the model's second request ends with %s", last.Raw)
 	}
 

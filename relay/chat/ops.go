@@ -72,19 +72,21 @@ func (r *Room) create(ctx context.Context, user string, a wire.CreateChatArgs) (
 		group = newID("group")
 	}
 	out := wire.CreateChatResult{}
+	var changes []wire.Change
 	for _, m := range models {
 		c := wire.Chat{ID: newID("chat"), Title: wire.Sanitize(a.Title, wire.MaxChatTitle), Model: m, Group: group,
 			Servers: a.Servers, Tools: a.Tools, Created: now, Updated: now}
-		if err := r.cfg.Store.AddChat(ctx, user, c); err != nil {
-			if errors.Is(err, store.ErrTooManyChats) {
-				return nil, errTooMany
-			}
-			return nil, wire.NewError(wire.CodeInternal, "could not save the conversation")
-		}
-		if err := r.session(user).PublishChat(change(wire.KindChat, c.ID, c)); err != nil {
-			return nil, wire.NewError(wire.CodeInternal, "could not show the conversation")
-		}
 		out.Chats = append(out.Chats, c)
+		changes = append(changes, change(wire.KindChat, c.ID, c))
+	}
+	if err := r.cfg.Store.AddChats(ctx, user, out.Chats); err != nil { // a compare group whole or not at all
+		if errors.Is(err, store.ErrTooManyChats) {
+			return nil, errTooMany
+		}
+		return nil, wire.NewError(wire.CodeInternal, "could not save the conversation")
+	}
+	if err := r.session(user).PublishChat(changes...); err != nil {
+		return nil, wire.NewError(wire.CodeInternal, "could not show the conversation")
 	}
 	return out, nil
 }
@@ -151,6 +153,9 @@ func (r *Room) get(ctx context.Context, user string, a wire.ChatArgs) (any, erro
 	if turns == nil {
 		turns = []wire.ChatTurn{}
 	}
+	for i := range turns {
+		settleCards(&turns[i])
+	}
 	return wire.GetChatResult{Chat: c, Turns: turns}, nil
 }
 
@@ -188,7 +193,7 @@ func (r *Room) send(ctx context.Context, user string, a wire.SendChatArgs) (any,
 		}
 	}
 	for _, c := range group {
-		if _, err := r.begin(user, c, c.Turns, text, slices.Clone(a.Attachments)); err != nil {
+		if _, err := r.begin(user, c, c.Turns, text, slices.Clone(a.Attachments), false); err != nil {
 			return nil, err
 		}
 	}
@@ -253,14 +258,11 @@ func (r *Room) retry(ctx context.Context, user string, a wire.RetryChatArgs) (an
 			return nil, wire.NewError(wire.CodeBadRequest, "the message is empty or over 100,000 bytes")
 		}
 	}
-	if err := r.cfg.Store.DeleteTurnsFrom(ctx, user, c.ID, last.N); err != nil {
-		return nil, wire.NewError(wire.CodeInternal, "could not replace the last turn")
-	}
 	atts := slices.Clone(last.Attachments)
 	for i := range atts {
 		atts[i].Text, atts[i].Error = "", ""
 	}
-	if _, err := r.begin(user, c, last.N, text, atts); err != nil {
+	if _, err := r.begin(user, c, last.N, text, atts, true); err != nil {
 		return nil, err
 	}
 	return struct{}{}, nil

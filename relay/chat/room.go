@@ -14,7 +14,7 @@ import (
 
 // Store is the persistence of conversations; *store.Store satisfies it.
 type Store interface {
-	AddChat(ctx context.Context, user string, c wire.Chat) error
+	AddChats(ctx context.Context, user string, cs []wire.Chat) error
 	PutChat(ctx context.Context, user string, c wire.Chat) error
 	DeleteChat(ctx context.Context, user, id string) error
 	Chat(ctx context.Context, user, id string) (wire.Chat, error)

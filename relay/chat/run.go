@@ -39,8 +39,9 @@ var (
 	errRoomClosed = wire.NewError(wire.CodeNotReady, "the relay is stopping")
 )
 
-// begin starts a turn of chat, the n-th, for text and attachments.
-func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wire.ChatAttachment) (*run, error) {
+// begin starts a turn of chat, the n-th, for text and attachments; with
+// replace, the turns from the n-th on are dropped first (a retry).
+func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wire.ChatAttachment, replace bool) (*run, error) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	rn := &run{r: r, user: user, chat: chat, ctx: ctx, cancel: cancel, done: make(chan struct{}), start: time.Now(),
 		tools: map[string]*toolRun{}}
@@ -52,6 +53,13 @@ func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wir
 	}
 	sctx, done := storeCtx()
 	defer done()
+	if replace {
+		if err := r.cfg.Store.DeleteTurnsFrom(sctx, user, chat.ID, n); err != nil {
+			r.release(rn)
+			cancel(nil)
+			return nil, wire.NewError(wire.CodeInternal, "could not replace the last turn")
+		}
+	}
 	if err := r.cfg.Store.PutTurn(sctx, user, rn.turn); err != nil {
 		r.release(rn)
 		cancel(nil)
@@ -180,12 +188,8 @@ func (rn *run) ended(err error) (wire.TurnStatus, string) {
 // take its next turn.
 func (rn *run) finish(status wire.TurnStatus, msg string) {
 	rn.mu.Lock()
-	for i := range rn.turn.Parts { // cards the turn left unfinished
-		if t := rn.turn.Parts[i].Tool; t != nil && (t.State == wire.ToolRunning || t.State == wire.ToolApproval) {
-			t.State = wire.ToolCancelled
-		}
-	}
 	rn.turn.Status, rn.turn.Error = status, wire.Sanitize(msg, wire.MaxErrorMessage)
+	settleCards(&rn.turn)
 	rn.turn.Waiting, rn.turn.Usage = nil, rn.usage
 	rn.turn.FirstToken, rn.turn.Duration = rn.firstAt.Milliseconds(), time.Since(rn.start).Milliseconds()
 	turn := cloneTurn(rn.turn)
@@ -207,6 +211,21 @@ func (rn *run) finish(status wire.TurnStatus, msg string) {
 	turnChange := change(wire.KindChatTurn, chat.ID, turn)
 	if err := rn.r.putChatLocked(ctx, rn.user, chat, turnChange); err != nil {
 		rn.r.log.Error("end a chat turn", "user", rn.user, "chat", chat.ID, "err", err)
+	}
+}
+
+// settleCards shows the cards an ended turn left waiting or running (a
+// stop, a relay that stopped) as cancelled.
+func settleCards(t *wire.ChatTurn) {
+	if t.Status == wire.TurnRunning {
+		return
+	}
+	for i, p := range t.Parts {
+		if c := p.Tool; c != nil && (c.State == wire.ToolRunning || c.State == wire.ToolApproval) {
+			settled := *c
+			settled.State, settled.Progress = wire.ToolCancelled, nil
+			t.Parts[i].Tool = &settled
+		}
 	}
 }
 
