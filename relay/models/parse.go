@@ -121,7 +121,7 @@ func ParseFlag(value string) (Spec, error) {
 	}
 	s, err := e.spec("")
 	if err == nil {
-		err = s.check()
+		err = s.Check()
 	}
 	if err != nil {
 		return Spec{}, fmt.Errorf("%s: %w", name, err)

@@ -32,7 +32,7 @@ func TestParseFlag(t *testing.T) {
 	if err != nil || s.Key != testKey || s.Provider != llm.Anthropic {
 		t.Errorf("with a key file: %+v, %v", s, err)
 	}
-	s, err = ParseFlag("name=local,url=http://127.0.0.1:11434/v1,model=llama3.2")
+	s, err = ParseFlag("name=meta/llama3.2:latest,url=http://127.0.0.1:11434/v1,model=llama3.2")
 	if err != nil || s.Provider != llm.OpenAI || s.Key != "" {
 		t.Errorf("Ollama, the provider left to its default: %+v, %v", s, err)
 	}

@@ -27,8 +27,8 @@ const (
 
 // Spec is one model the operator configured.
 type Spec struct {
-	// Name is how people and flags name it: letters, digits, '.', '_'
-	// and '-', at most 64 bytes.
+	// Name is how people and flags name it: letters, digits and
+	// ".-_:/@", at most 64 bytes.
 	Name string
 	// Provider is the API its endpoint speaks: llm.OpenAI, llm.Anthropic,
 	// or Demo.
@@ -60,9 +60,9 @@ func (s Spec) LogValue() slog.Value {
 		slog.String("model", s.Model), slog.String("url", s.URL), slog.Bool("key", s.Key != ""))
 }
 
-// check reports what is wrong with s, if anything. Its errors never hold
+// Check reports what is wrong with s, if anything. Its errors never hold
 // the key.
-func (s Spec) check() error {
+func (s Spec) Check() error {
 	if err := checkName(s.Name); err != nil {
 		return err
 	}
@@ -97,13 +97,13 @@ func checkName(name string) error {
 		return errors.New("a model needs a name")
 	}
 	if len(name) > maxNameBytes || strings.IndexFunc(name, func(r rune) bool { return !nameRune(r) }) >= 0 {
-		return fmt.Errorf("the name %q is not %d bytes or fewer of letters, digits, '.', '_' and '-'", wire.Sanitize(name, maxNameBytes), maxNameBytes)
+		return fmt.Errorf("the name %q is not %d bytes or fewer of letters, digits and \".-_:/@\"", wire.Sanitize(name, maxNameBytes), maxNameBytes)
 	}
 	return nil
 }
 
 func nameRune(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-'
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_:/@", r)
 }
 
 // checkURL refuses a URL that is not http or https with a host.
@@ -142,7 +142,7 @@ func onLoopback(raw string) bool {
 func checkAll(specs []Spec) error {
 	seen := map[string]bool{}
 	for i, s := range specs {
-		if err := s.check(); err != nil {
+		if err := s.Check(); err != nil {
 			return fmt.Errorf("%s: %w", label(i, s.Name), err)
 		}
 		if seen[s.Name] {
