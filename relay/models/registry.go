@@ -6,6 +6,7 @@ import (
 	"iter"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,10 +22,10 @@ const maxKeyBytes = 4096
 // answer, so that it streams as a model does.
 const demoPace = 30 * time.Millisecond
 
-// Help says how to configure a model, for a relay that has none.
-const Help = "No model is configured. Start the relay with --model " +
-	"name=local,provider=openai,url=http://127.0.0.1:11434/v1,model=llama3.2 (Ollama on this machine), " +
-	"another --model or --models FILE for OpenAI-compatible and Anthropic endpoints, or --demo for a scripted demo model."
+// Help says how to configure a model, for a relay that has none but the demo.
+const Help = "No model is configured: start the relay with --model " +
+	"name=local,provider=openai,url=http://127.0.0.1:11434/v1,model=llama3.2 for Ollama on this machine, " +
+	"or another --model or a --models FILE for an OpenAI-compatible or Anthropic endpoint."
 
 // KeyStore keeps people's own keys, sealed; the store's model keys
 // satisfy it.
@@ -140,13 +141,12 @@ func (r *Registry) Images(name string) bool {
 }
 
 // List is the configured models as user sees them, the default first,
-// each saying whether the operator and the person set a key; with none,
-// Help says how to configure one.
+// each saying whether the operator and the person set a key; without a
+// model other than the demo, Help says how to configure one.
 func (r *Registry) List(ctx context.Context, user string) wire.ChatModelsResult {
 	res := wire.ChatModelsResult{Models: []wire.ChatModel{}}
-	if len(r.specs) == 0 {
+	if !slices.ContainsFunc(r.specs, func(s Spec) bool { return s.Provider != Demo }) {
 		res.Help = Help
-		return res
 	}
 	own := map[string]bool{}
 	if r.opts.Keys != nil {

@@ -118,6 +118,10 @@ func TestListSaysHowToConfigureAModelWhenThereIsNone(t *testing.T) {
 	if r.Default() != "" {
 		t.Errorf("default %q without models", r.Default())
 	}
+	demoOnly := newRegistry(t, []Spec{DemoSpec()}, Options{}).List(t.Context(), "ann")
+	if len(demoOnly.Models) != 1 || demoOnly.Help != Help {
+		t.Errorf("list %+v: want the demo model, and the help, for it is no model", demoOnly)
+	}
 }
 
 func TestListShowsTheModelsTheDefaultFirst(t *testing.T) {
