@@ -582,7 +582,7 @@ func (l *mdLink) renderConsent() app.UI {
 		app.Span().Class("md-consent-hosts").Body(
 			app.Span().Class("md-consent-host").Text(ascii),
 			app.If(readable != ascii, func() app.UI {
-				return app.Span().Class("md-consent-readable").Text(readable)
+				return app.Span().Class("md-consent-readable").Text("reads as " + readable)
 			}),
 		),
 		app.Range(warnings).Slice(func(i int) app.UI {

@@ -201,7 +201,7 @@ func TestMarkdownLinkAsksBeforeOpening(t *testing.T) {
 	html = app.HTMLString(&mdLink{Label: "apple", URL: "https://аpple.com/", asking: true})
 	for _, want := range []string{
 		`<span class="md-consent-host">xn--pple-43d.com</span>`,
-		`<span class="md-consent-readable">аpple.com</span>`,
+		`<span class="md-consent-readable">reads as аpple.com</span>`,
 		"mixes Cyrillic and Latin letters",
 	} {
 		if !strings.Contains(html, want) {
