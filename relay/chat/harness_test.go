@@ -39,15 +39,15 @@ const (
 	formMessage = "What is your secret name?"
 )
 
-// models are the test's configured models: each a real client of a
+// testModels are the test's configured models: each a real client of a
 // model fixture.
-type models struct {
+type testModels struct {
 	mu     sync.Mutex
 	byName map[string]llm.Model
 	order  []string
 }
 
-func (m *models) Model(_ context.Context, _, name string) (llm.Model, error) {
+func (m *testModels) Model(_ context.Context, _, name string) (llm.Model, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c, ok := m.byName[name]; ok {
@@ -56,9 +56,16 @@ func (m *models) Model(_ context.Context, _, name string) (llm.Model, error) {
 	return nil, wire.NewError(wire.CodeNotConfigured, "no such model")
 }
 
-func (m *models) Default() string    { return m.order[0] }
-func (m *models) Images(string) bool { return false }
-func (m *models) add(t *testing.T, name string, fx *modelfixture.Server, kind llm.Kind) {
+func (m *testModels) Default() string    { return m.order[0] }
+func (m *testModels) Images(string) bool { return false }
+func (m *testModels) put(name string, model llm.Model) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.byName[name] = model
+	m.order = append(m.order, name)
+}
+
+func (m *testModels) add(t *testing.T, name string, fx *modelfixture.Server, kind llm.Kind) {
 	t.Helper()
 	url := fx.OpenAIURL()
 	if kind == llm.Anthropic {
@@ -68,10 +75,7 @@ func (m *models) add(t *testing.T, name string, fx *modelfixture.Server, kind ll
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.byName[name] = c
-	m.order = append(m.order, name)
+	m.put(name, c)
 }
 
 // relay is a user's sessions, the chat room and its ops, over a real
@@ -82,7 +86,7 @@ type relay struct {
 	m      *session.Manager
 	room   *chat.Room
 	ops    *ops.Mux
-	models *models
+	models *testModels
 	model  *modelfixture.Server
 	server string // the MCP server's id
 	dir    string // the data directory
@@ -92,12 +96,12 @@ type relay struct {
 // fixture, and a test MCP server; maxSteps 0 is the default.
 func newRelay(t *testing.T, maxSteps int) *relay {
 	t.Helper()
-	r := &relay{t: t, dir: t.TempDir(), models: &models{byName: map[string]llm.Model{}}}
+	r := &relay{t: t, dir: t.TempDir(), models: &testModels{byName: map[string]llm.Model{}}}
 	r.model = modelfixture.Start(t, modelfixture.Options{})
 	r.models.add(t, "m1", r.model, llm.OpenAI)
 	r.open(r.dir, maxSteps)
 	t.Cleanup(r.close)
-	r.server = r.add(testServer(t))
+	r.server = r.add("tools", testServer(t))
 	return r
 }
 
@@ -147,11 +151,11 @@ func (r *relay) restart() {
 	r.open(r.dir, 0)
 }
 
-// add registers the MCP server at url and waits until it is ready.
-func (r *relay) add(url string) string {
+// add registers the MCP server at url as name and waits until it is ready.
+func (r *relay) add(name, url string) string {
 	r.t.Helper()
 	s := r.m.Session(user)
-	res, err := s.AddServer(context.Background(), "tools", url)
+	res, err := s.AddServer(context.Background(), name, url)
 	if err != nil {
 		r.t.Fatal(err)
 	}
