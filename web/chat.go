@@ -124,7 +124,7 @@ func (p *ChatPage) renderBody(v store.View, group []wire.Chat, inline map[string
 		app.Section().Class("chat-main").Aria("labelledby", "chat-title").Body(
 			&ChatSetup{Models: p.models, Servers: v.Snapshot.Servers, Group: group, Draft: &p.draft},
 			p.renderConvs(v, group, inline),
-			&ChatComposer{Chat: first, Running: anyRunning(group), Models: p.models, Draft: &p.draft},
+			&ChatComposer{Chat: first, Running: anyRunning(group), Models: p.models, Servers: v.Snapshot.Servers, Draft: &p.draft},
 		),
 	)
 }

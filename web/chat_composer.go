@@ -2,6 +2,8 @@ package web
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -23,7 +25,11 @@ type ChatComposer struct {
 	Chat    string // the conversation written to (any of a compare group reaches all); "" for a new one
 	Running bool   // a turn of it runs
 	Models  []wire.ChatModel
+	Servers []wire.Server // whose prompts and resources may be attached
 	Draft   *chatDraft
+
+	input    string                // the text typed, which drives the attach menus
+	attached []wire.ChatAttachment // what the next message attaches
 
 	sending  bool   // a message is on its way
 	stopping bool   // a stop is on its way
@@ -35,12 +41,12 @@ func (c *ChatComposer) Render() app.UI {
 	return app.Form().Class("chat-composer").Attr("novalidate", true).Aria("label", "Write a message").
 		OnSubmit(func(ctx app.Context, e app.Event) { e.PreventDefault(); c.send(ctx) }).Body(
 		app.Label().Class("sb-visually-hidden").For(chatInputID).Text("Message"),
-		// The "/" prompt and "@" resource menus go here, driven by the text typed:
-		// &ChatAttachPicker{Input: ..., Servers: ..., OnAttach: ...} (web/chat_attach.go).
+		c.renderAttached(),
+		&ChatAttachPicker{Input: c.input, Servers: c.Servers, OnAttach: c.attach},
 		app.Textarea().ID(chatInputID).Class("chat-input").Rows(3).
-			Placeholder("Message the model. Enter sends, Shift+Enter starts a new line.").
+			Placeholder("Message the model. Enter sends, Shift+Enter starts a new line; / attaches a prompt, @ a resource.").
 			Aria("describedby", "chat-composer-error").
-			OnKeyDown(c.key),
+			OnKeyDown(c.key).OnInput(func(ctx app.Context, e app.Event) { c.input = domValue(chatInputID) }),
 		app.Div().Class("chat-composer-actions").Body(
 			app.If(c.Running, func() app.UI {
 				return disabledIf(app.Button().Class("sb-button", "is-danger", "chat-stop").Type("button"), c.stopping).
@@ -67,7 +73,7 @@ func (c *ChatComposer) key(ctx app.Context, e app.Event) {
 // is none.
 func (c *ChatComposer) send(ctx app.Context) {
 	text := domValue(chatInputID)
-	if c.sending || c.Running || strings.TrimSpace(text) == "" {
+	if c.sending || c.Running || strings.TrimSpace(text) == "" && len(c.attached) == 0 {
 		return
 	}
 	c.problem = ""
@@ -103,7 +109,8 @@ func (c *ChatComposer) send(ctx app.Context) {
 // sendTo sends text to conversation id and empties the box once it went.
 func (c *ChatComposer) sendTo(id, text string) {
 	c.sending = true
-	send(wire.OpSendChat, wire.SendChatArgs{Chat: id, Text: text}, func(r store.Reply) {
+	attached := c.attached
+	send(wire.OpSendChat, wire.SendChatArgs{Chat: id, Text: text, Attachments: attached}, func(r store.Reply) {
 		c.later(func(ctx app.Context) {
 			c.sending = false
 			if r.Err != nil {
@@ -112,7 +119,11 @@ func (c *ChatComposer) sendTo(id, text string) {
 			}
 			if domValue(chatInputID) == text {
 				setDOMValue(chatInputID, "")
+				c.input = ""
 			}
+			c.attached = slices.DeleteFunc(c.attached, func(a wire.ChatAttachment) bool {
+				return slices.ContainsFunc(attached, func(b wire.ChatAttachment) bool { return sameAttachment(a, b) })
+			})
 			focusLater(ctx, chatInputID)
 		})
 	})
@@ -132,4 +143,51 @@ func (c *ChatComposer) stop(ctx app.Context, e app.Event) {
 			}
 		})
 	})
+}
+
+// attach adds a prompt or resource to the next message and removes the
+// text that asked for it.
+func (c *ChatComposer) attach(ctx app.Context, a wire.ChatAttachment, consumed string) {
+	if !slices.ContainsFunc(c.attached, func(b wire.ChatAttachment) bool { return sameAttachment(a, b) }) && len(c.attached) < wire.MaxChatAttach {
+		c.attached = append(c.attached, a)
+	}
+	text := domValue(chatInputID)
+	if i := strings.LastIndex(text, consumed); consumed != "" && i >= 0 {
+		text = text[:i] + text[i+len(consumed):]
+	}
+	setDOMValue(chatInputID, text)
+	c.input = text
+	focusLater(ctx, chatInputID)
+}
+
+// renderAttached shows what the next message attaches, each with Remove.
+func (c *ChatComposer) renderAttached() app.UI {
+	if len(c.attached) == 0 {
+		return app.Text("")
+	}
+	return app.Ul().Class("chat-attached").Aria("label", "Attached to the next message").Body(
+		app.Range(c.attached).Slice(func(i int) app.UI {
+			a := c.attached[i]
+			return app.Li().Class("chat-attach").Body(
+				app.Span().Text(attachmentLabel(a)),
+				app.Button().Class("sb-link", "chat-attach-remove").Type("button").Aria("label", "Remove "+attachmentLabel(a)).Text("×").
+					OnClick(func(ctx app.Context, e app.Event) {
+						c.attached = slices.DeleteFunc(slices.Clone(c.attached), func(b wire.ChatAttachment) bool { return sameAttachment(a, b) })
+					}),
+			)
+		}),
+	)
+}
+
+// sameAttachment says whether a and b attach the same thing.
+func sameAttachment(a, b wire.ChatAttachment) bool {
+	return a.Kind == b.Kind && a.Server == b.Server && a.Name == b.Name && a.URI == b.URI && maps.Equal(a.Arguments, b.Arguments)
+}
+
+// attachmentLabel names an attachment on its chip.
+func attachmentLabel(a wire.ChatAttachment) string {
+	if a.Kind == wire.AttachPrompt {
+		return "/" + a.Name
+	}
+	return "@" + a.URI
 }

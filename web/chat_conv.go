@@ -105,7 +105,7 @@ func (c *ChatConv) Render() app.UI {
 		app.Header().Class("chat-conv-head").Body(
 			app.Span().Class("chat-conv-model").Text(c.Chat.Model),
 			app.If(c.Chat.Running, func() app.UI { return app.Span().Class("chat-badge").Text("Running") }),
-			// The export buttons go here: &ChatExport{Chat: c.Chat.ID} (web/chat_export.go).
+			&ChatExport{Chat: c.Chat.ID},
 		),
 		app.Div().Class("chat-turns").Body(
 			app.Range(turns).Slice(func(i int) app.UI {

@@ -35,7 +35,7 @@ func (s *ChatSetup) Render() app.UI {
 			app.If(len(s.Group) <= 1 && !(isNew && s.Draft.Compare), s.renderModel),
 			app.If(isNew, s.renderCompare),
 			s.renderTools(),
-			// The model keys and tool policies go here: &ChatSettings{Models: s.Models} (web/chat_settings.go).
+			&ChatSettings{Models: s.Models, Servers: s.Servers},
 		),
 		app.P().Class("sb-error").Role("alert").Text(s.problem),
 	)
