@@ -18,6 +18,10 @@ import (
 // is in the composer. A prompt's arguments and a template's variables are
 // asked, with the server's suggestions, before OnAttach gets the attachment
 // and the text it replaces.
+//
+// What runs after a render runs in the picker's own context (mounted): an
+// event's context skips it once the element that got the event is gone,
+// as an item chosen or a form sent is.
 type ChatAttachPicker struct {
 	app.Compo
 	mounted
@@ -36,7 +40,9 @@ type ChatAttachPicker struct {
 	problem   string
 	composer  app.Value   // the composer, once it had the focus with a list shown
 	shown     atomic.Bool // the composer's list is shown, for onKey, which runs off the UI goroutine
+	took      atomic.Bool // onKey took the last Enter: its keypress is the list's too
 	keydown   app.Func
+	keypress  app.Func
 }
 
 // Element ids of the picker.
@@ -62,15 +68,24 @@ func (c *ChatAttachPicker) OnMount(ctx app.Context) {
 		}
 		return nil
 	})
+	c.keypress = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		if len(args) > 0 {
+			c.onKeyPress(args[0])
+		}
+		return nil
+	})
 	app.Window().Call("addEventListener", "keydown", c.keydown, true)
+	app.Window().Call("addEventListener", "keypress", c.keypress, true)
 }
 
 // OnDismount stops listening.
 func (c *ChatAttachPicker) OnDismount() {
 	if c.keydown != nil {
 		app.Window().Call("removeEventListener", "keydown", c.keydown, true)
+		app.Window().Call("removeEventListener", "keypress", c.keypress, true)
 		c.keydown.Release()
-		c.keydown = nil
+		c.keypress.Release()
+		c.keydown, c.keypress = nil, nil
 	}
 	c.shown.Store(false)
 	c.point()
@@ -79,7 +94,7 @@ func (c *ChatAttachPicker) OnDismount() {
 // OnUpdate notes the composer, which has the focus while its text changes,
 // and points it at the highlighted item.
 func (c *ChatAttachPicker) OnUpdate(ctx app.Context) {
-	ctx.Defer(func(app.Context) {
+	c.ctx.Defer(func(app.Context) {
 		if active := app.Window().Get("document").Get("activeElement"); composerLike(active) && parseTrigger(c.Input).kind != attachNone {
 			c.composer = active
 		}
@@ -162,7 +177,7 @@ func (c *ChatAttachPicker) renderBrowse(items []attachItem, total, active int) a
 	kind := func(k attachKind, label string) app.UI {
 		return app.Button().Class("chat-attach-kind", "sb-button", "is-quiet").Type("button").
 			Aria("pressed", strconv.FormatBool(c.browsing == k)).Text(label).
-			OnClick(func(ctx app.Context, e app.Event) { c.browse(ctx, k) }, app.EventScope(label))
+			OnClick(func(ctx app.Context, e app.Event) { c.browse(k) }, app.EventScope(label))
 	}
 	return app.Div().Class("chat-attach-browse", "chat-attach-pop").Body(
 		app.Div().Class("chat-attach-kinds").Role("group").Aria("label", "What to attach").Body(
@@ -225,7 +240,7 @@ func (c *ChatAttachPicker) renderArgs() app.UI {
 		app.Div().Class("item-actions").Body(
 			app.Button().Class("chat-attach-confirm", "sb-button", "is-primary").Type("submit").Text("Attach"),
 			app.Button().Class("chat-attach-cancel", "sb-button").Type("button").Text("Cancel").
-				OnClick(func(ctx app.Context, e app.Event) { c.finish(ctx, false) }),
+				OnClick(func(ctx app.Context, e app.Event) { c.finish(false) }),
 		),
 	)
 }

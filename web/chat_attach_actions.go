@@ -19,15 +19,15 @@ func (c *ChatAttachPicker) toggle(ctx app.Context, e app.Event) {
 		k = attachResource
 	}
 	c.chosen, c.problem = nil, ""
-	c.browse(ctx, k)
-	ctx.Defer(func(app.Context) { setDOMValue(attachSearchID, "") })
+	c.browse(k)
+	c.ctx.Defer(func(app.Context) { setDOMValue(attachSearchID, "") })
 	c.query = ""
 }
 
 // browse shows the list of kind k with the search field.
-func (c *ChatAttachPicker) browse(ctx app.Context, k attachKind) {
+func (c *ChatAttachPicker) browse(k attachKind) {
 	c.browsing = k
-	focusLater(ctx, attachSearchID)
+	focusLater(c.ctx, attachSearchID)
 }
 
 // searched narrows the list to what the search field holds.
@@ -50,6 +50,7 @@ var attachKeys = map[string]bool{"ArrowDown": true, "ArrowUp": true, "Enter": tr
 // onKey takes the keys of the composer's list from the composer, before it
 // sees them (Enter would send the message).
 func (c *ChatAttachPicker) onKey(ev app.Value) {
+	c.took.Store(false)
 	if !c.shown.Load() || !attachKeys[ev.Get("key").String()] || ev.Get("isComposing").Bool() {
 		return
 	}
@@ -65,10 +66,20 @@ func (c *ChatAttachPicker) onKey(ev app.Value) {
 	ev.Call("preventDefault")
 	ev.Call("stopPropagation")
 	key := ev.Get("key").String()
+	c.took.Store(key == "Enter")
 	c.later(func(ctx app.Context) {
 		c.composer = target
 		c.listKeyDown(ctx, key)
 	})
+}
+
+// onKeyPress stops the keypress of an Enter that chose an item, which some
+// browsers send even so, from writing a new line or sending the message.
+func (c *ChatAttachPicker) onKeyPress(ev app.Value) {
+	if c.took.Swap(false) && ev.Get("key").String() == "Enter" {
+		ev.Call("preventDefault")
+		ev.Call("stopPropagation")
+	}
 }
 
 // composerLike reports whether el is a text field outside the picker.
@@ -85,7 +96,7 @@ func composerLike(el app.Value) bool {
 func (c *ChatAttachPicker) listKeyDown(ctx app.Context, key string) {
 	kind, items, _, consumed := c.list()
 	if key == "Escape" {
-		c.finish(ctx, c.browsing != attachNone)
+		c.finish(c.browsing != attachNone)
 		return
 	}
 	n := len(items)
@@ -103,7 +114,7 @@ func (c *ChatAttachPicker) listKeyDown(ctx app.Context, key string) {
 		return
 	}
 	c.active, c.activeFor = i, c.listKey(kind)
-	ctx.Defer(func(app.Context) {
+	c.ctx.Defer(func(app.Context) {
 		c.point()
 		if el := app.Window().GetElementByID(attachOptionID(i)); el.Truthy() {
 			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
@@ -134,20 +145,20 @@ func (c *ChatAttachPicker) choose(ctx app.Context, it attachItem, consumed strin
 		return
 	}
 	c.chosen, c.consumed, c.problem, c.browsing = &it, consumed, "", attachNone
-	ctx.Defer(func(app.Context) {
+	c.ctx.Defer(func(app.Context) {
 		c.point()
 		for i := 0; app.Window().GetElementByID(attachArgID(i)).Truthy(); i++ {
 			setDOMValue(attachArgID(i), "")
 		}
 	})
-	focusLater(ctx, attachArgID(0))
+	focusLater(c.ctx, attachArgID(0))
 }
 
 // argsKey closes the arguments' form on an Escape nothing inside it took.
 func (c *ChatAttachPicker) argsKey(ctx app.Context, e app.Event) {
 	if e.Get("key").String() == "Escape" && !e.Get("defaultPrevented").Bool() {
 		e.PreventDefault()
-		c.finish(ctx, false)
+		c.finish(false)
 	}
 }
 
@@ -189,7 +200,7 @@ func (c *ChatAttachPicker) confirm(ctx app.Context, e app.Event) {
 
 // attach closes the picker and gives the attachment to the composer.
 func (c *ChatAttachPicker) attach(ctx app.Context, a wire.ChatAttachment, consumed string) {
-	c.finish(ctx, false)
+	c.finish(false)
 	if c.OnAttach != nil {
 		c.OnAttach(ctx, a, consumed)
 	}
@@ -197,10 +208,10 @@ func (c *ChatAttachPicker) attach(ctx app.Context, a wire.ChatAttachment, consum
 
 // finish closes what is open and gives the focus back: to the button when
 // toButton, else to the composer when the picker took the focus from it.
-func (c *ChatAttachPicker) finish(ctx app.Context, toButton bool) {
+func (c *ChatAttachPicker) finish(toButton bool) {
 	took := c.chosen != nil || c.browsing != attachNone
 	c.chosen, c.browsing, c.problem, c.closed = nil, attachNone, "", c.Input
-	ctx.Defer(func(app.Context) {
+	c.ctx.Defer(func(app.Context) {
 		c.point()
 		if !took {
 			return // the focus never left the composer

@@ -38,7 +38,7 @@ func (r *chatModelRow) Render() app.UI {
 	return app.Li().Class("chat-model").DataSet("model", m.Name).DataSet("provider", m.Provider).Body(
 		app.Div().Class("chat-model-head").Body(
 			app.Strong().Class("chat-model-name").Text(m.Name),
-			app.Span().Class("chat-model-id").Text(providerName(m.Provider)+" · "+m.Model),
+			app.Span().Class("chat-model-id").Text(modelLine(m)),
 		),
 		app.P().Class("chat-model-key-state").Text(modelKeyState(m)),
 		app.If(m.Provider != providerDemo, r.renderForm),
@@ -116,6 +116,14 @@ func providerName(p string) string {
 		return "Scripted demo"
 	}
 	return p
+}
+
+// modelLine is a model's provider and, when the relay names it, its model id.
+func modelLine(m wire.ChatModel) string {
+	if m.Model == "" {
+		return providerName(m.Provider)
+	}
+	return providerName(m.Provider) + " · " + m.Model
 }
 
 // modelKeyState says whose key a model uses.

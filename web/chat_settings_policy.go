@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -22,29 +23,30 @@ type chatPolicies struct {
 
 	Servers []wire.Server
 
-	asked    bool                             // the policies were asked for on this live connection
 	policies map[wire.ToolRef]wire.ToolPolicy // nil until listed
 	saving   map[wire.ToolRef]bool
 	problem  string
 	note     string
 }
 
-// OnMount lists the policies if the relay is live already.
+// OnMount lists the policies once the relay is live.
 func (p *chatPolicies) OnMount(ctx app.Context) {
 	p.mounted.OnMount(ctx)
-	p.follow()
+	p.follow(ctx)
 }
 
-// OnUpdate lists the policies when the connection comes.
-func (p *chatPolicies) OnUpdate(ctx app.Context) { p.follow() }
-
-// follow lists the policies once per live connection until they are listed.
-func (p *chatPolicies) follow() {
-	live := currentView().Status == store.StatusLive
-	if live && !p.asked && p.policies == nil {
+// follow lists the policies, or looks again in a second while the relay is
+// not live: nothing else tells the panel when it is (its props may not
+// change).
+func (p *chatPolicies) follow(ctx app.Context) {
+	if currentView().Status == store.StatusLive {
 		p.load()
+		return
 	}
-	p.asked = live
+	ctx.After(time.Second, func(ctx app.Context) {
+		ctx.PreventUpdate() // nothing changed yet
+		p.follow(ctx)
+	})
 }
 
 // load lists the person's policies.

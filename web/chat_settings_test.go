@@ -47,6 +47,9 @@ func TestModelKeyStateSaysWhoseKeyIsUsed(t *testing.T) {
 			t.Errorf("%+v: %q, want it to say %q", c.m, got, c.want)
 		}
 	}
+	if got := modelLine(wire.ChatModel{Provider: "demo"}); got != "Scripted demo" {
+		t.Errorf("a model without an id reads %q", got)
+	}
 	if keyChangedNote(true, true) != "Removed; the operator's key is used again." || keyChangedNote(true, false) != "Removed." {
 		t.Error("a removed key does not say which key is used now")
 	}
@@ -73,7 +76,8 @@ func TestSettingsOfferAKeyFormForRealModelsOnly(t *testing.T) {
 	if n := len(elements(html, `class="chat-key-remove`)); n != 1 {
 		t.Errorf("%d Remove buttons, want 1 (for the model with the person's key)", n)
 	}
-	if !strings.Contains(html, "OpenAI-compatible · gpt-x") || !strings.Contains(html, "Anthropic · claude-y") {
+	if !strings.Contains(html, "OpenAI-compatible · gpt-x") || !strings.Contains(html, "Anthropic · claude-y") ||
+		!strings.Contains(html, `<span class="chat-model-id">Scripted demo · script</span>`) {
 		t.Errorf("provider and model id not shown:\n%s", html)
 	}
 }
