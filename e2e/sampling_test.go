@@ -8,7 +8,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
+	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -16,9 +19,40 @@ import (
 // samplerName is the name the tests give the sampling fixture.
 const samplerName = "sampler"
 
+// The model the relay drafts with.
+const (
+	modelName = "fixture-model"
+	modelKey  = "sk-fixture-key-not-secret"
+	// modelCity is the city the model asks the weather of.
+	modelCity = "Lyon"
+)
+
+// modelText is the model's text reply to a conversation whose last
+// message is a tool's result, or that offers no tools.
+func modelText(last string) string { return "Model says: " + last }
+
+// startSamplingModel starts a model server that calls get_weather (for
+// modelCity) when tools are offered and no tool result came yet, and
+// otherwise answers modelText of the last message's text. It refuses
+// requests without modelKey.
+func startSamplingModel(t *testing.T) *modelfixture.Server {
+	t.Helper()
+	return modelfixture.Start(t, modelfixture.Options{Key: modelKey, Decide: func(req *modelfixture.Request) modelfixture.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		results := last.ToolResults()
+		switch {
+		case len(req.Tools) > 0 && len(results) == 0:
+			return modelfixture.Calls(modelfixture.ToolCall{Name: samplingfixture.ToolName, Arguments: `{"city":"` + modelCity + `"}`})
+		case len(results) > 0:
+			return modelfixture.Text(modelText(results[0].Content))
+		}
+		return modelfixture.Text(modelText(last.Text()))
+	}})
+}
+
 // startSamplingRelay starts a relay that drafts with model, or without a
 // model when it is nil.
-func startSamplingRelay(t *testing.T, model *samplingfixture.Model) *relay {
+func startSamplingRelay(t *testing.T, model *modelfixture.Server) *relay {
 	t.Helper()
 	cfg := service.Config{
 		DataDir:        t.TempDir(),
@@ -29,7 +63,7 @@ func startSamplingRelay(t *testing.T, model *samplingfixture.Model) *relay {
 		Logger:         testLogger(t, "relay"),
 	}
 	if model != nil {
-		cfg.ModelURL, cfg.ModelName, cfg.ModelKey = model.URL, samplingfixture.ModelName, samplingfixture.ModelKey
+		cfg.Models = []models.Spec{{Name: modelName, Provider: llm.OpenAI, URL: model.OpenAIURL(), Model: modelName, Key: modelKey, Images: true}}
 	}
 	r := &relay{t: t, cfg: cfg, addr: "127.0.0.1:0"}
 	r.start()
@@ -127,7 +161,7 @@ func TestSamplingWithToolsAnsweredByHandOverTwoRounds(t *testing.T) {
 }
 
 func TestSamplingDraftedWithTheModelThenApproved(t *testing.T) {
-	model := samplingfixture.StartModel(t)
+	model := startSamplingModel(t)
 	p := openSamplingPage(t, startSamplingRelay(t, model), samplingfixture.Start(t, samplingfixture.Options{}))
 	call := p.startCall("sample_tools")
 	first := p.waitNewCard(wire.AskSampling, nil)
@@ -136,30 +170,29 @@ func TestSamplingDraftedWithTheModelThenApproved(t *testing.T) {
 		t.Fatalf("the model got %d requests before anyone asked for a draft", n)
 	}
 	p.click(card + " .sampling-draft")
-	p.waitValue(card+" .sampling-call-args", samplingfixture.ModelCity)
-	p.waitValue(card+" .sampling-model", samplingfixture.ModelName)
+	p.waitValue(card+" .sampling-call-args", modelCity)
+	p.waitValue(card+" .sampling-model", modelName)
 	p.click(card + " .ask-accept")
 
 	second := cardSel(p.waitNewCard(wire.AskSampling, []string{first}))
 	p.click(second + " .sampling-draft")
-	want := samplingfixture.ModelText(samplingfixture.Weather(samplingfixture.ModelCity))
+	want := modelText(samplingfixture.Weather(modelCity))
 	p.waitValue(second+" .sampling-reply", want)
 	p.click(second + " .ask-accept")
 
 	o := p.waitSampled(call)
-	if o.Rounds != 2 || o.Text != want || o.Model != samplingfixture.ModelName || len(o.ToolCalls) != 1 || o.ToolCalls[0].Input["city"] != samplingfixture.ModelCity {
+	if o.Rounds != 2 || o.Text != want || o.Model != modelName || len(o.ToolCalls) != 1 || o.ToolCalls[0].Input["city"] != modelCity {
 		t.Errorf("the server got %+v", o)
 	}
 	reqs := model.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("the model got %d requests, want one per draft", len(reqs))
 	}
-	if tools, _ := reqs[0]["tools"].([]any); len(tools) != 1 {
-		t.Errorf("the first request offered tools %v", reqs[0]["tools"])
+	if len(reqs[0].Tools) != 1 {
+		t.Errorf("the first request offered tools %+v", reqs[0].Tools)
 	}
-	msgs, _ := reqs[1]["messages"].([]any)
-	if len(msgs) != 3 || msgs[2].(map[string]any)["role"] != "tool" {
-		t.Errorf("the second request's messages %v: want user, assistant with the tool call, tool", msgs)
+	if msgs := reqs[1].Messages; len(msgs) != 3 || msgs[2].Role != "tool" || len(msgs[1].ToolCalls()) != 1 {
+		t.Errorf("the second request's messages %+v: want user, assistant with the tool call, tool", msgs)
 	}
 }
 
@@ -175,7 +208,7 @@ func TestSamplingRejectedGivesTheServerAnError(t *testing.T) {
 }
 
 func TestSamplingModesInTheInfoTab(t *testing.T) {
-	model := samplingfixture.StartModel(t)
+	model := startSamplingModel(t)
 	p := openSamplingPage(t, startSamplingRelay(t, model), samplingfixture.Start(t, samplingfixture.Options{}))
 	p.click("#tab-info")
 	p.waitPresent("#sampling-model:not(:disabled)")
@@ -184,7 +217,7 @@ func TestSamplingModesInTheInfoTab(t *testing.T) {
 	p.waitServer(samplerName, wire.StateReady)
 	p.click("#tab-tools")
 	call := p.startCall("sample_text")
-	if o := p.waitSampled(call); o.Model != samplingfixture.ModelName || !strings.HasPrefix(o.Text, "Model says: ") {
+	if o := p.waitSampled(call); o.Model != modelName || !strings.HasPrefix(o.Text, "Model says: ") {
 		t.Errorf("in model mode the server got %+v", o)
 	}
 	if p.count(".ask-card") != 0 {

@@ -1,8 +1,8 @@
 // Package samplingfixture holds an MCP server that asks its client for
-// model replies (sampling), and an OpenAI-compatible chat-completions
-// endpoint the relay can draft them with. Both are real HTTP servers on
-// 127.0.0.1: the server is the official go-sdk over streamable HTTP, for
-// the relay's Go tests and for browser tests of the dashboard.
+// model replies (sampling). It is a real HTTP server on 127.0.0.1, the
+// official go-sdk over streamable HTTP, for the relay's Go tests and for
+// browser tests of the dashboard; the model the relay drafts replies with
+// is e2e/modelfixture's.
 //
 // Every tool reports what the server got back as an [Outcome], JSON in the
 // tool result's text:

@@ -1,7 +1,7 @@
 // Package demo runs a small MCP server to try Switchboard with: a few tools
-// (echo, add, time, slow_count with progress, toggle_bonus_tool, which makes
-// the tool list change on demand), a prompt, two resources and a resource
-// template. It is a go-sdk server on Streamable HTTP, stateless so that it
+// (echo, greet, which asks the person's name with a form, add, time,
+// slow_count with progress, toggle_bonus_tool, which makes the tool list
+// change on demand), a prompt, two resources and a resource template. It is a go-sdk server on Streamable HTTP, stateless so that it
 // speaks the 2026-07-28 protocol (list changes reach clients through
 // subscriptions/listen) as well as the older ones, and it listens on
 // 127.0.0.1 only.
@@ -23,7 +23,7 @@ const (
 	serverTitle   = "Switchboard demo"
 	serverVersion = "0.1.0"
 	endpointPath  = "/mcp"
-	instructions  = "A demo server. Try echo and add, watch slow_count report progress, " +
+	instructions  = "A demo server. Try echo and add, answer greet's question, watch slow_count report progress, " +
 		"and call toggle_bonus_tool to make the tool list change."
 )
 

@@ -70,7 +70,7 @@ func TestDemoServerServesItsFeatures(t *testing.T) {
 // an unknown zone, answered with an isError result) and slow_count, which
 // reports progress.
 func checkToolCalls(t *testing.T, ctx context.Context, cs *mcp.ClientSession, progress <-chan float64) {
-	want := []string{"add", "echo", "slow_count", "time", "toggle_bonus_tool"}
+	want := []string{"add", "echo", "greet", "slow_count", "time", "toggle_bonus_tool"}
 	if got := toolNames(t, ctx, cs); !slices.Equal(got, want) {
 		t.Errorf("tools %v, want %v", got, want)
 	}
@@ -127,5 +127,68 @@ func checkPromptAndResources(t *testing.T, ctx context.Context, cs *mcp.ClientSe
 		if err != nil || len(r.Contents) != 1 || r.Contents[0].Text == "" {
 			t.Errorf("read %s: %+v, %v", uri, r, err)
 		}
+	}
+}
+
+// connect starts the demo server and connects a client with opts to it.
+func connect(t *testing.T, opts *mcp.ClientOptions) (context.Context, *mcp.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	url, stop, err := Start(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return ctx, cs
+}
+
+// answering is a client that answers greet's form with action and content,
+// and counts the questions it got.
+func answering(action string, content map[string]any, asked *[]string) *mcp.ClientOptions {
+	return &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		*asked = append(*asked, r.Params.Message)
+		return &mcp.ElicitResult{Action: action, Content: content}, nil
+	}}
+}
+
+func TestGreetAsksTheNameWithAForm(t *testing.T) {
+	for _, c := range []struct {
+		action  string
+		content map[string]any
+		want    string
+	}{
+		{"accept", map[string]any{"name": "  Ann "}, "Hello, Ann!"},
+		{"decline", nil, "You declined to give your name. Hello anyway!"},
+		{"cancel", nil, "You closed the form without answering. Hello anyway!"},
+	} {
+		var asked []string
+		ctx, cs := connect(t, answering(c.action, c.content, &asked))
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: GreetTool})
+		if err != nil {
+			t.Fatalf("%s: %v", c.action, err)
+		}
+		if got := text(t, res); got != c.want || res.IsError {
+			t.Errorf("%s: greet said %q (isError %v), want %q", c.action, got, res.IsError, c.want)
+		}
+		if len(asked) != 1 || asked[0] != greetQuestion {
+			t.Errorf("%s: the client was asked %q, want the question once", c.action, asked)
+		}
+	}
+}
+
+func TestGreetWithoutElicitationSaysSo(t *testing.T) {
+	ctx, cs := connect(t, nil)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: GreetTool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, res); !strings.Contains(got, "elicitation is not supported") {
+		t.Errorf("greet said %q to a client without elicitation", got)
 	}
 }

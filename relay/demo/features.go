@@ -21,6 +21,14 @@ const (
 // Names of the tools that come and go.
 const bonusTool = "bonus"
 
+// Tools the demo model calls.
+const (
+	// EchoTool returns the text it is sent.
+	EchoTool = "echo"
+	// GreetTool asks the person's name with a form and greets them.
+	GreetTool = "greet"
+)
+
 // Resources of the demo server.
 const (
 	readmeURI     = "demo://readme"
@@ -28,7 +36,8 @@ const (
 	notesTemplate = "demo://notes/{name}"
 	notesPrefix   = "demo://notes/"
 	readme        = "# Switchboard demo\n\nThis server exists to be looked at. Its tools:\n\n" +
-		"- **echo** returns what you send.\n- **add** adds two numbers.\n" +
+		"- **echo** returns what you send.\n- **greet** asks your name with a form, then greets you.\n" +
+		"- **add** adds two numbers.\n" +
 		"- **time** tells the time in a time zone.\n- **slow_count** counts slowly, reporting progress.\n" +
 		"- **toggle_bonus_tool** adds or removes the **bonus** tool.\n"
 )
@@ -57,10 +66,12 @@ type countArgs struct {
 
 // addTools adds the demo tools to server.
 func addTools(server *mcp.Server) {
-	mcp.AddTool(server, &mcp.Tool{Name: "echo", Title: "Echo", Description: "Returns the text you send."},
+	mcp.AddTool(server, &mcp.Tool{Name: EchoTool, Title: "Echo", Description: "Returns the text you send."},
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 			return textResult(a.Text), nil, nil
 		})
+	server.AddTool(&mcp.Tool{Name: GreetTool, Title: "Greet", Description: "Asks your name with a form, then greets you.",
+		InputSchema: map[string]any{"type": "object"}}, greet)
 	mcp.AddTool(server, &mcp.Tool{Name: "add", Title: "Add", Description: "Adds two numbers.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}},
 		func(_ context.Context, _ *mcp.CallToolRequest, a addArgs) (*mcp.CallToolResult, addResult, error) {

@@ -11,11 +11,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/samplingfixture"
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
-	"github.com/switchboard-mcp/switchboard/relay/model"
+	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -234,9 +236,15 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 }
 
 func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
-	endpoint := samplingfixture.StartModel(t)
-	drafter, err := model.New(model.Config{URL: endpoint.URL, Name: samplingfixture.ModelName, Key: samplingfixture.ModelKey,
-		HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	endpoint := modelfixture.Start(t, modelfixture.Options{Decide: func(*modelfixture.Request) modelfixture.Reply {
+		return modelfixture.Text("from the model")
+	}})
+	reg, err := models.New([]models.Spec{{Name: "m-1", Provider: llm.OpenAI, URL: endpoint.OpenAIURL(), Model: "model-1"}},
+		models.Options{HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drafter, err := reg.Drafter("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +264,7 @@ func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
 	a := r.connectSampling("k1", eras[0], agentSampler)
 	a.waitTool(t, id+"__sample_text")
 	out, err := samplingfixture.ParseOutcome(text(<-a.callAsync(context.Background(), id+"__sample_text")))
-	if err != nil || out.Model != samplingfixture.ModelName || out.Error != "" {
+	if err != nil || out.Model != "model-1" || out.Text != "from the model" || out.Error != "" {
 		t.Fatalf("outcome %+v (%v), want the model's answer", out, err)
 	}
 	if n := len(agentSampler.requests()); n != 0 {

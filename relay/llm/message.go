@@ -1,6 +1,10 @@
 package llm
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+	"iter"
+)
 
 // Role says who wrote a message.
 type Role string
@@ -150,4 +154,10 @@ type Response struct {
 	Usage      Usage
 	// Model is the model that answered, as the endpoint names it.
 	Model string
+}
+
+// Model streams a model's answers: a [*Client], or the relay's scripted
+// demo model.
+type Model interface {
+	Stream(ctx context.Context, req *Request) iter.Seq2[Event, error]
 }

@@ -79,6 +79,13 @@ var audioFormats = map[string]string{
 	"audio/mpeg": "mp3", "audio/mp3": "mp3",
 }
 
+// TakesAudio reports whether an endpoint of kind k takes audio of the given
+// MIME type: chat completions takes WAV and MP3; Messages takes none.
+func (k Kind) TakesAudio(mimeType string) bool {
+	_, ok := audioFormats[mimeType]
+	return k == OpenAI && ok
+}
+
 // encodeOpenAI is req as a streamed chat-completions request.
 func encodeOpenAI(model string, req *Request) ([]byte, error) {
 	out := oaRequest{Model: model, MaxTokens: req.MaxTokens, Temperature: req.Temperature, Stop: req.Stop,

@@ -225,3 +225,18 @@ func TestOpenAIRefusesAudioItCannotTake(t *testing.T) {
 	default:
 	}
 }
+
+func TestTakesAudio(t *testing.T) {
+	for _, c := range []struct {
+		kind Kind
+		mime string
+		want bool
+	}{
+		{OpenAI, "audio/wav", true}, {OpenAI, "audio/mpeg", true}, {OpenAI, "audio/ogg", false},
+		{Anthropic, "audio/wav", false}, {Anthropic, "audio/mpeg", false},
+	} {
+		if got := c.kind.TakesAudio(c.mime); got != c.want {
+			t.Errorf("%s takes %s: %v, want %v", c.kind, c.mime, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 )
 
@@ -48,11 +49,15 @@ type Config struct {
 	// line made to the data directory; zero picks DefaultWatchInterval.
 	WatchInterval time.Duration
 
-	// ModelURL and ModelName configure the OpenAI-compatible endpoint that
-	// drafts sampling answers (relay/model); without them the relay only
-	// asks people. ModelKey is its bearer token (a secret: never logged).
-	ModelURL, ModelName string
-	ModelKey            string
+	// Models are the operator's named models (relay/models), the first
+	// the default: the chat's, and the one that drafts sampling answers.
+	// Their keys are secrets, never logged. With Demo, the scripted demo
+	// model comes after them.
+	Models []models.Spec
+	// SamplingModel names the model that drafts sampling answers; empty
+	// picks the first that is not the demo. Without one the relay only
+	// asks people.
+	SamplingModel string
 
 	// PublicURL is the relay's address as people reach it; the OAuth
 	// callback (oauth.CallbackPath) is under it. Without it servers that

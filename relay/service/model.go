@@ -1,30 +1,54 @@
 package service
 
 import (
-	"errors"
 	"net/http"
+	"slices"
 
-	"github.com/switchboard-mcp/switchboard/relay/model"
+	"github.com/switchboard-mcp/switchboard/relay/models"
+	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 )
 
-// newDrafter returns the configured model, if any (nil otherwise), reached
-// through the guarded client.
-func (s *Service) newDrafter(httpClient *http.Client) (session.Drafter, error) {
+// newModels builds the registry of the configured models, with the demo
+// model after them under Config.Demo, and the drafter of sampling answers
+// (nil without a model that can draft).
+//
+// Every request to a model goes through netguard. A model on a loopback
+// address (Ollama, llama.cpp's server on this machine) was chosen by the
+// operator, not by a person, so it is reached through a netguard client
+// that allows loopback even when Config.AllowLoopback (the MCP servers')
+// is off; its redirects are checked like any other. Private and metadata
+// addresses stay refused.
+func (s *Service) newModels(httpClient *http.Client) (*models.Registry, session.Drafter, error) {
 	cfg := s.cfg
-	switch {
-	case cfg.ModelURL == "" && cfg.ModelName == "":
-		if cfg.ModelKey != "" {
-			cfg.Logger.Warn("a model key is set but no model: set --model-url and --model-name to draft sampling answers")
-		}
-		return nil, nil
-	case cfg.ModelURL == "" || cfg.ModelName == "":
-		return nil, errors.New("a model needs both --model-url and --model-name")
+	specs := slices.Clone(cfg.Models)
+	if cfg.Demo {
+		specs = append(specs, models.DemoSpec())
 	}
-	c, err := model.New(model.Config{URL: cfg.ModelURL, Name: cfg.ModelName, Key: cfg.ModelKey, HTTPClient: httpClient, Logger: cfg.Logger})
+	reg, err := models.New(specs, models.Options{
+		HTTPClient: httpClient,
+		Local:      netguard.Policy{AllowLoopback: true}.Client(0),
+		Logger:     cfg.Logger,
+		Keys:       s.modelKeys(),
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cfg.Logger.Info("sampling drafts with a model", "model", cfg.ModelName, "key set", cfg.ModelKey != "")
-	return c, nil
+	for _, spec := range specs {
+		cfg.Logger.Info("model configured", "model", spec)
+	}
+	d, err := reg.Drafter(cfg.SamplingModel)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d == nil { // a nil *Drafter in the interface would look like a model
+		return reg, nil, nil
+	}
+	cfg.Logger.Info("sampling drafts with a model", "model", d.Name())
+	return reg, d, nil
+}
+
+// modelKeys keeps people's own model keys, sealed; nil refuses them.
+func (s *Service) modelKeys() models.KeyStore {
+	return nil // TO CONNECT: s.store.ModelKeys(s.store.Sealer()), once the store has it
 }

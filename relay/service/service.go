@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
 	"github.com/switchboard-mcp/switchboard/relay/hub"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
@@ -39,6 +40,7 @@ type Service struct {
 	demoStop func()
 	agents   agentsPart
 	oauth    *oauth.Manager
+	models   *models.Registry
 
 	closeOnce sync.Once
 	closeErr  error
@@ -124,8 +126,8 @@ func (s *Service) initAuthn() (*authn.Verifier, error) {
 }
 
 // initSessions builds the servers' OAuth, the stdio servers of the
-// configuration, the model, the agent call log and the users' sessions,
-// whose ops it registers on dashOps.
+// configuration, the models, the agent call log and the users' sessions,
+// and registers their ops on dashOps.
 func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error {
 	cfg := s.cfg
 	auth, err := s.newOAuth(httpClient)
@@ -140,10 +142,12 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 	if missing := stdio.missing(); len(missing) > 0 {
 		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
 	}
-	drafter, err := s.newDrafter(httpClient)
+	reg, drafter, err := s.newModels(httpClient)
 	if err != nil {
 		return err
 	}
+	s.models = reg
+	reg.HandleOps(dashOps)
 	s.agents.log = &activity.Log{Store: s.store, Logger: cfg.Logger}
 	s.sessions = session.NewManager(session.Config{
 		Store:      s.store,
@@ -186,6 +190,9 @@ func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, 
 	mux.Handle("/", dash)
 	return mux, nil
 }
+
+// Models are the configured models, for the chat.
+func (s *Service) Models() *models.Registry { return s.models }
 
 // Handler serves every route of the relay.
 func (s *Service) Handler() http.Handler { return s.handler }

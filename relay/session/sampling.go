@@ -14,14 +14,14 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Sampling with a model. A [Drafter] (relay/model's client of an
-// OpenAI-compatible endpoint) writes a draft of a sampling answer when the
+// Sampling with a model. A [Drafter] (relay/models' drafter, one of the
+// operator's models) writes a draft of a sampling answer when the
 // person asks for one in a card ([wire.OpDraftAsk]), and answers the
 // server's sampling requests by itself for the servers a person set to
 // [wire.SamplingModel]. Nothing reaches the model otherwise.
 
 // howToConfigureModel says how to give the relay a model.
-const howToConfigureModel = "start the relay with --model-url and --model-name, and the key in SWITCHBOARD_MODEL_KEY or --model-key-file"
+const howToConfigureModel = "start the relay with --model name=NAME,url=URL,model=MODEL (or --models FILE, or --model-url and --model-name); --sampling-model chooses the one that drafts"
 
 // Drafter writes sampling answers with a model.
 type Drafter interface {

@@ -4,42 +4,44 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
-	"github.com/switchboard-mcp/switchboard/relay/model"
+	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// modelEndpoint is an OpenAI-compatible endpoint that always answers text,
-// and counts the requests it got.
-func modelEndpoint(t *testing.T, text string) (*model.Client, *atomic.Int32) {
+// drafterAt is the drafter of the model m-1 at the fixture fx.
+func drafterAt(t *testing.T, fx *modelfixture.Server) Drafter {
 	t.Helper()
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"model":"m-1","choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"`+text+`"}}]}`)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := model.New(model.Config{URL: srv.URL, Name: "m-1", Key: "k", HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
+	reg, err := models.New([]models.Spec{{Name: "m-1", Provider: llm.OpenAI, URL: fx.OpenAIURL(), Model: "m-1", Key: "k"}},
+		models.Options{HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c, &calls
+	d, err := reg.Drafter("m-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// modelEndpoint is a model that always answers text, and the fixture that
+// serves it, which counts the requests it got.
+func modelEndpoint(t *testing.T, text string) (Drafter, *modelfixture.Server) {
+	t.Helper()
+	fx := modelfixture.Start(t, modelfixture.Options{Decide: func(*modelfixture.Request) modelfixture.Reply { return modelfixture.Text(text) }})
+	return drafterAt(t, fx), fx
 }
 
 func samplingParams() *mcp.CreateMessageWithToolsParams {
@@ -48,7 +50,7 @@ func samplingParams() *mcp.CreateMessageWithToolsParams {
 }
 
 func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
-	drafter, calls := modelEndpoint(t, "Hi there.")
+	drafter, fx := modelEndpoint(t, "Hi there.")
 	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
@@ -59,7 +61,7 @@ func TestDraftAsksTheModelOnlyWhenPressed(t *testing.T) {
 	if a.Kind != wire.AskSampling || a.Sampling == nil || a.Sampling.Drafter != "m-1" {
 		t.Fatalf("ask %+v: want a sampling ask naming the drafter", a)
 	}
-	if calls.Load() != 0 {
+	if len(fx.Requests()) != 0 {
 		t.Fatal("the model was asked before anyone pressed Draft")
 	}
 	rep := one.Op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
@@ -97,13 +99,13 @@ func TestDraftWithoutAModelSaysHowToConfigureOne(t *testing.T) {
 		t.Errorf("a drafter is named without a model: %q", a.Sampling.Drafter)
 	}
 	rep := d.Op(wire.OpDraftAsk, wire.AskArgs{Ask: a.ID})
-	if !refused(rep, wire.CodeNotConfigured) || !strings.Contains(rep.Err.Message, "--model-url") {
+	if !refused(rep, wire.CodeNotConfigured) || !strings.Contains(rep.Err.Message, "--model ") {
 		t.Fatalf("draft without a model: %s", said(rep))
 	}
 }
 
 func TestModelModeAnswersWithoutACard(t *testing.T) {
-	drafter, calls := modelEndpoint(t, "Automatic.")
+	drafter, fx := modelEndpoint(t, "Automatic.")
 	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
@@ -114,8 +116,8 @@ func TestModelModeAnswersWithoutACard(t *testing.T) {
 	if r.err != nil || r.res == nil || r.res.Content[0].(*mcp.TextContent).Text != "Automatic." {
 		t.Fatalf("the server got %+v, %v", r.res, r.err)
 	}
-	if calls.Load() != 1 {
-		t.Errorf("the model was asked %d times, want once", calls.Load())
+	if n := len(fx.Requests()); n != 1 {
+		t.Errorf("the model was asked %d times, want once", n)
 	}
 	if snap, _ := s.Snapshot(); len(snap.Asks) != 0 {
 		t.Errorf("a card was shown in model mode: %+v", snap.Asks)
@@ -126,24 +128,15 @@ func TestModelModeAnswersWithoutACard(t *testing.T) {
 // sampling requests the model answers at once are capped: one beyond the
 // cap is refused at once and never reaches the model.
 func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
-	var calls atomic.Int32
-	arrived, release := make(chan struct{}, 2*maxModelAnswers), make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		io.Copy(io.Discard, r.Body)
-		arrived <- struct{}{}
-		<-release
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"model":"m-1","choices":[{"finish_reason":"stop","message":{"role":"assistant","content":"ok"}}]}`)
-	}))
-	t.Cleanup(srv.Close)
+	release := make(chan struct{})
+	fx := modelfixture.Start(t, modelfixture.Options{Decide: func(*modelfixture.Request) modelfixture.Reply {
+		<-release // the answers wait until the test lets them go
+		return modelfixture.Text("ok")
+	}})
 	var releaseOnce sync.Once
 	free := func() { releaseOnce.Do(func() { close(release) }) }
-	t.Cleanup(free) // before srv.Close: no handler is left blocked
-	drafter, err := model.New(model.Config{URL: srv.URL, Name: "m-1", HTTPClient: netguard.Policy{AllowLoopback: true}.Client(0)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(free) // before the fixture stops: no answer is left waiting
+	drafter := drafterAt(t, fx)
 	f := newFixtureWith(t, t.TempDir(), func(c *Config) { c.Drafter = drafter })
 	s := f.m.Session("alice")
 	id := addServer(t, s, "docs", "http://127.0.0.1:9/mcp")
@@ -152,16 +145,16 @@ func TestModelModeCapsTheRequestsAnsweredAtOnce(t *testing.T) {
 	}
 	asker := askerFor(f, "alice", id, "docs")
 	var running []<-chan askResult
-	for range maxModelAnswers {
+	for i := range maxModelAnswers {
 		running = append(running, sampleAsync(context.Background(), asker, samplingParams()))
-		<-arrived
+		fx.Await(t, i+1)
 	}
 	r := awaitAsk(t, sampleAsync(context.Background(), asker, samplingParams()))
 	var je *jsonrpc.Error
 	if !errors.As(r.err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "already answering") {
 		t.Errorf("a request beyond the cap got %+v, %v; want a refusal", r.res, r.err)
 	}
-	if n := calls.Load(); n != maxModelAnswers {
+	if n := len(fx.Requests()); n != maxModelAnswers {
 		t.Errorf("the model got %d requests, want %d", n, maxModelAnswers)
 	}
 	free()

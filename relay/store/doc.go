@@ -6,18 +6,22 @@
 // holds server registrations per user, one-time login codes (only their SHA-256
 // hashes), settings, and through [Store.OAuth] the OAuth client
 // registrations, tokens and pending authorization states of each user's
-// servers.
+// servers. For the chat it holds each user's conversations (at most
+// [wire.MaxChats]) with their turns, which go with their conversation, the
+// user's approval policy per tool, and through [Store.ModelKeys] the user's
+// own keys for the configured models.
 //
 // Every record that belongs to one server (OAuth records, client
-// preferences and ask modes, subscriptions, call tasks, agent key scopes)
-// has a foreign key to it with ON DELETE CASCADE, and every connection runs
-// with foreign keys on: removing a server is one statement.
+// preferences and ask modes, subscriptions, call tasks, agent key scopes,
+// tool policies) has a foreign key to it with ON DELETE CASCADE, and every
+// connection runs with foreign keys on: removing a server is one statement.
 //
 // Secrets (tokens, client secrets, PKCE verifiers, a server's custom header
-// values and the secret query values of its URL) are sealed at rest with
-// AES-256-GCM by a [Sealer], whose key comes from $SWITCHBOARD_SEAL_KEY or a
-// 0600 file seal.key in the data directory ([LoadSealer]). Each sealed value
-// is bound to its column and owner, so it does not open elsewhere.
+// values and the secret query values of its URL, model keys) are sealed at
+// rest with AES-256-GCM by a [Sealer], whose key comes from
+// $SWITCHBOARD_SEAL_KEY or a 0600 file seal.key in the data directory
+// ([LoadSealer]). Each sealed value is bound to its column and owner, so it
+// does not open elsewhere.
 //
 // Users are isolated by construction: every server query takes the user and
 // filters on it. Times are stored as Unix milliseconds and read back in UTC.

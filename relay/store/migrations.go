@@ -339,6 +339,51 @@ var migrations = []string{
 	// 14: the grants' servers by server, so that removing a server finds
 	// the rows its foreign key cascades to without reading them all.
 	`CREATE INDEX agent_grant_servers_server ON agent_grant_servers (user_id, server_id)`,
+	// 15: the chat. A person's conversations and their turns (the turns go
+	// with their conversation), the person's own keys for the configured
+	// models (sealed), and the person's approval policy per tool of a
+	// server (they go with the server).
+	`CREATE TABLE chats (
+		user_id    TEXT    NOT NULL,
+		chat_id    TEXT    NOT NULL,
+		title      TEXT    NOT NULL,
+		model      TEXT    NOT NULL,
+		group_id   TEXT    NOT NULL, -- the compare group; empty for none
+		body       TEXT    NOT NULL, -- JSON: the rest of the summary (servers, tools, always, turns)
+		created_at INTEGER NOT NULL, -- Unix milliseconds
+		updated_at INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, chat_id)
+	);
+	CREATE INDEX chats_updated ON chats (user_id, updated_at);
+	CREATE TABLE chat_turns (
+		user_id     TEXT    NOT NULL,
+		chat_id     TEXT    NOT NULL,
+		turn_id     TEXT    NOT NULL,
+		n           INTEGER NOT NULL, -- its place in the conversation, from 0
+		status      TEXT    NOT NULL, -- as in body
+		body        TEXT    NOT NULL, -- JSON wire.ChatTurn
+		search_text TEXT    NOT NULL, -- lowercased message, attachment names and URIs, answer text
+		started_at  INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, chat_id, turn_id),
+		FOREIGN KEY (user_id, chat_id) REFERENCES chats (user_id, chat_id) ON DELETE CASCADE
+	);
+	CREATE INDEX chat_turns_n ON chat_turns (user_id, chat_id, n);
+	CREATE INDEX chat_turns_running ON chat_turns (status) WHERE status = 'running';
+	CREATE TABLE model_keys (
+		user_id    TEXT    NOT NULL,
+		model      TEXT    NOT NULL, -- the name of a configured model
+		key        BLOB    NOT NULL, -- sealed
+		created_at INTEGER NOT NULL, -- Unix milliseconds
+		PRIMARY KEY (user_id, model)
+	);
+	CREATE TABLE tool_policies (
+		user_id   TEXT NOT NULL,
+		server_id TEXT NOT NULL,
+		tool      TEXT NOT NULL,
+		policy    TEXT NOT NULL CHECK (policy IN ('run', 'ask', 'never')),
+		PRIMARY KEY (user_id, server_id, tool),
+		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

@@ -95,3 +95,40 @@ func splitList(s string) []string {
 	}
 	return out
 }
+
+// Strings declares a repeatable flag. Its variable holds values separated
+// by ";", which the flag replaces when given on the command line.
+func (fs *flagSet) Strings(name, help string) *[]string {
+	l := &listValue{}
+	if v, ok := fs.env(name); ok {
+		for item := range strings.SplitSeq(v, ";") {
+			if item = strings.TrimSpace(item); item != "" {
+				l.items = append(l.items, item)
+			}
+		}
+		l.fromEnv = len(l.items) > 0
+	}
+	fs.FlagSet.Var(l, name, help+" ($"+envName(name)+", separated by ';')")
+	return &l.items
+}
+
+// listValue is the value of a repeatable flag.
+type listValue struct {
+	items   []string
+	fromEnv bool // items came from the environment: the first flag replaces them
+}
+
+func (l *listValue) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(l.items, ";")
+}
+
+func (l *listValue) Set(v string) error {
+	if l.fromEnv {
+		l.items, l.fromEnv = nil, false
+	}
+	l.items = append(l.items, v)
+	return nil
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/demohost"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -83,11 +84,11 @@ func addServeFlags(fs *flagSet) *serveFlags {
 }
 
 // serveSettings is what serve reads from its flags before it listens: the
-// logger, the pre-registered OAuth clients and the model key.
+// logger, the pre-registered OAuth clients and the models.
 type serveSettings struct {
 	logger       *slog.Logger
 	oauthClients []oauth.Credentials
-	modelKey     string
+	models       []models.Spec
 }
 
 // settings checks the limits and log level given and reads the files (and
@@ -105,11 +106,11 @@ func (f *serveFlags) settings() (serveSettings, error) {
 	if err != nil {
 		return serveSettings{}, err
 	}
-	modelKey, err := f.model.key()
+	specs, err := f.model.models(logger)
 	if err != nil {
 		return serveSettings{}, err
 	}
-	return serveSettings{logger: logger, oauthClients: oauthClients, modelKey: modelKey}, nil
+	return serveSettings{logger: logger, oauthClients: oauthClients, models: specs}, nil
 }
 
 func serve(args []string) error {
@@ -210,9 +211,8 @@ func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUs
 
 		StdioConfigFile: *f.stdioConfig,
 
-		ModelURL:  *f.model.url,
-		ModelName: *f.model.name,
-		ModelKey:  set.modelKey,
+		Models:        set.models,
+		SamplingModel: *f.model.sampling,
 
 		PublicURL:              base,
 		OAuthClientMetadataURL: *f.oauth.metadataURL,
