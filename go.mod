@@ -12,6 +12,7 @@ require (
 	github.com/maxence-charriere/go-app/v10 v10.1.11
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/yosida95/uritemplate/v3 v3.0.2
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/time v0.15.0
 	modernc.org/sqlite v1.62.0

@@ -16,6 +16,18 @@ func askCardID(ask string) string { return "ask-" + ask }
 // askTitleID is the id of the heading that names the asking server.
 func askTitleID(ask string) string { return "ask-" + ask + "-title" }
 
+// askCardOf is the card of ask a, by its kind; live says whether the relay
+// connection is live.
+func askCardOf(a wire.Ask, st store.AskStatus, live bool) app.UI {
+	switch a.Kind {
+	case wire.AskURL:
+		return &URLAskCard{Ask: a, Status: st, Live: live}
+	case wire.AskSampling:
+		return &SamplingAskCard{Ask: a, Status: st}
+	}
+	return &FormAskCard{Ask: a, Status: st}
+}
+
 // askCard is the frame of a card: the hooks the page and its tests use.
 func askCard(a wire.Ask, kind wire.AskKind) app.HTMLSection {
 	return app.Section().ID(askCardID(a.ID)).Class("ask-card").TabIndex(-1).

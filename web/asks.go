@@ -92,13 +92,7 @@ func (s *AskStack) Render() app.UI {
 // an empty slot.
 func (s *AskStack) renderSlot(id string, now time.Time) app.UI {
 	if a, ok := s.ask(id); ok {
-		if a.Kind == wire.AskURL {
-			return &URLAskCard{Ask: a, Status: s.Status[id], Live: s.Live}
-		}
-		if a.Kind == wire.AskSampling {
-			return &SamplingAskCard{Ask: a, Status: s.Status[id]}
-		}
-		return &FormAskCard{Ask: a, Status: s.Status[id]}
+		return askCardOf(a, s.Status[id], s.Live)
 	}
 	if d := s.notice(id, now); d != nil {
 		return renderDeparted(*d)

@@ -21,14 +21,16 @@ func renderNav(current string) app.UI {
 	return app.Nav().ID("pages").Class("sb-nav").Aria("label", "Pages").Body(
 		app.Ul().Body(
 			link(ServersPath, "Servers"),
+			link(ChatPath, "Chat"),
 			link(AgentsPath, "Agents"),
 			link(ActivityPath, "Agent activity"),
 		),
 	)
 }
 
-// pageRoutes registers the agent pages beside the dashboard.
+// pageRoutes registers the chat and the agent pages beside the dashboard.
 func pageRoutes() {
+	app.Route(ChatPath, func() app.Composer { return &ChatPage{} })
 	app.Route(AgentsPath, func() app.Composer { return &AgentsPage{} })
 	app.Route(ActivityPath, func() app.Composer { return &ActivityPage{} })
 	app.Route(ConsentPath, func() app.Composer { return &ConsentPage{} })

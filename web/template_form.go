@@ -100,18 +100,23 @@ func (f *TemplateForm) subscribe(tpl *uritemplate.Template, names []string) {
 
 // expand fills the template with the values typed, or says why it cannot.
 func (f *TemplateForm) expand(tpl *uritemplate.Template, names []string) (string, bool) {
-	ids := f.varIDs(names)
+	uri, ok := expandTemplate(tpl, f.varIDs(names))
+	f.problem = choose(ok, "", templateProblem)
+	return uri, ok
+}
+
+// templateProblem says why a template could not be filled.
+const templateProblem = "These values do not fill the template; check them and try again."
+
+// expandTemplate fills tpl with the values typed in the inputs of ids (a
+// variable's input by its name); ok is false when they make no URI.
+func expandTemplate(tpl *uritemplate.Template, ids map[string]string) (uri string, ok bool) {
 	values := uritemplate.Values{}
-	for _, name := range names {
-		if v := domValue(ids[name]); v != "" {
+	for name, id := range ids {
+		if v := domValue(id); v != "" {
 			values.Set(name, uritemplate.String(v))
 		}
 	}
 	uri, err := tpl.Expand(values)
-	if err != nil || uri == "" {
-		f.problem = "These values do not fill the template; check them and try again."
-		return "", false
-	}
-	f.problem = ""
-	return uri, true
+	return uri, err == nil && uri != ""
 }

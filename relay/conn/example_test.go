@@ -46,6 +46,7 @@ func ExampleStart() {
 	// switchboard-demo 2026-07-28
 	// - add
 	// - echo
+	// - greet
 	// - slow_count
 	// - time
 	// - toggle_bonus_tool

@@ -70,8 +70,10 @@ func addTools(server *mcp.Server) {
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 			return textResult(a.Text), nil, nil
 		})
+	// greet changes nothing: the chat runs it without asking first, so
+	// that the demo model's turn shows its question at once.
 	server.AddTool(&mcp.Tool{Name: GreetTool, Title: "Greet", Description: "Asks your name with a form, then greets you.",
-		InputSchema: map[string]any{"type": "object"}}, greet)
+		InputSchema: map[string]any{"type": "object"}, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, greet)
 	mcp.AddTool(server, &mcp.Tool{Name: "add", Title: "Add", Description: "Adds two numbers.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}},
 		func(_ context.Context, _ *mcp.CallToolRequest, a addArgs) (*mcp.CallToolResult, addResult, error) {

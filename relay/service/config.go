@@ -58,6 +58,9 @@ type Config struct {
 	// picks the first that is not the demo. Without one the relay only
 	// asks people.
 	SamplingModel string
+	// ChatSteps bounds the model requests of one chat turn; zero picks
+	// wire.DefaultChatSteps.
+	ChatSteps int
 
 	// PublicURL is the relay's address as people reach it; the OAuth
 	// callback (oauth.CallbackPath) is under it. Without it servers that

@@ -50,5 +50,5 @@ func (s *Service) newModels(httpClient *http.Client) (*models.Registry, session.
 
 // modelKeys keeps people's own model keys, sealed; nil refuses them.
 func (s *Service) modelKeys() models.KeyStore {
-	return nil // TO CONNECT: s.store.ModelKeys(s.store.Sealer()), once the store has it
+	return s.store.ModelKeys(s.store.Sealer())
 }

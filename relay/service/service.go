@@ -15,6 +15,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/activity"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/chat"
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
 	"github.com/switchboard-mcp/switchboard/relay/hub"
 	"github.com/switchboard-mcp/switchboard/relay/models"
@@ -23,6 +24,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // KeyFile is the name of the relay's signing key in the data directory.
@@ -41,6 +43,7 @@ type Service struct {
 	agents   agentsPart
 	oauth    *oauth.Manager
 	models   *models.Registry
+	chat     *chat.Room
 
 	closeOnce sync.Once
 	closeErr  error
@@ -84,6 +87,9 @@ func (s *Service) init(ctx context.Context) error {
 	}
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
 
+	if err := s.chat.Start(ctx); err != nil {
+		return err
+	}
 	if err := s.sessions.Restore(ctx); err != nil {
 		return err
 	}
@@ -161,7 +167,10 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 		Activity:   s.agents.log,
 		Configured: stdio.list,
 		MaxResult:  cfg.MaxResultBytes,
+		Chats:      func(ctx context.Context, user string) ([]wire.Chat, error) { return s.chat.Load(ctx, user) },
 	})
+	s.chat = chat.New(chat.Config{Sessions: s.sessions, Store: s.store, Models: reg, Logger: cfg.Logger, MaxSteps: cfg.ChatSteps})
+	s.chat.HandleOps(dashOps)
 	return nil
 }
 
@@ -226,6 +235,9 @@ func (s *Service) Close() error {
 		}
 		if s.agents.mcp != nil {
 			s.agents.mcp.Close()
+		}
+		if s.chat != nil { // before the sessions: its turns record that they were interrupted
+			s.chat.Close()
 		}
 		if s.sessions != nil {
 			s.sessions.Close()

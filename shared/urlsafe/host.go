@@ -109,3 +109,28 @@ func isASCII(s string) bool {
 
 // utf8RuneSelf is the first byte value that is not ASCII.
 const utf8RuneSelf = 0x80
+
+// HostForms returns host in its two spellings: ascii with every
+// international label in punycode ("xn--..."), as the browser looks it up,
+// and readable with every punycode label decoded. A label that cannot be
+// converted stays as it is in both. Only lower-casing is applied, not the
+// full IDNA mapping a browser does.
+func HostForms(host string) (ascii, readable string) {
+	labels := strings.Split(strings.ToLower(host), ".")
+	asciiLabels := make([]string, len(labels))
+	readableLabels := make([]string, len(labels))
+	for i, label := range labels {
+		asciiLabels[i], readableLabels[i] = label, label
+		switch {
+		case !isASCII(label):
+			if enc, err := encodePunycode(label); err == nil {
+				asciiLabels[i] = punycodePrefix + enc
+			}
+		case strings.HasPrefix(label, punycodePrefix):
+			if dec, err := decodePunycode(label[len(punycodePrefix):]); err == nil {
+				readableLabels[i] = dec
+			}
+		}
+	}
+	return strings.Join(asciiLabels, "."), strings.Join(readableLabels, ".")
+}

@@ -104,3 +104,66 @@ func adaptBias(delta, points int, first bool) int {
 	}
 	return k + (pcBase-pcTMin+1)*delta/(delta+pcSkew)
 }
+
+// encodePunycode encodes a label that is not all ASCII into the part that
+// follows "xn--" (RFC 3492 section 6.3).
+func encodePunycode(label string) (string, error) {
+	input := []rune(label)
+	if len(input) > pcMaxRunes {
+		return "", errPunycode
+	}
+	var out strings.Builder
+	for _, r := range input {
+		if r < utf8RuneSelf {
+			out.WriteRune(r)
+		}
+	}
+	basic := out.Len()
+	if basic > 0 {
+		out.WriteByte(pcDelimiter)
+	}
+	n, delta, bias := pcInitialN, 0, pcInitialBias
+	for h := basic; h < len(input); {
+		m := maxRune + 1
+		for _, r := range input {
+			if int(r) >= n && int(r) < m {
+				m = int(r)
+			}
+		}
+		// Labels are at most 63 runes, so delta stays far below overflow.
+		delta += (m - n) * (h + 1)
+		n = m
+		for _, r := range input {
+			if int(r) < n {
+				delta++
+			}
+			if int(r) != n {
+				continue
+			}
+			q := delta
+			for k := pcBase; ; k += pcBase {
+				t := min(max(k-bias, pcTMin), pcTMax)
+				if q < t {
+					break
+				}
+				out.WriteByte(punycodeLetter(t + (q-t)%(pcBase-t)))
+				q = (q - t) / (pcBase - t)
+			}
+			out.WriteByte(punycodeLetter(q))
+			bias = adaptBias(delta, h+1, h == basic)
+			delta = 0
+			h++
+		}
+		delta++
+		n++
+	}
+	return out.String(), nil
+}
+
+// punycodeLetter is the basic code point of a digit value (0 to 35).
+func punycodeLetter(d int) byte {
+	if d < 26 {
+		return byte('a' + d)
+	}
+	return byte('0' + d - 26)
+}

@@ -105,3 +105,43 @@ func TestDecodePunycode(t *testing.T) {
 		}
 	}
 }
+
+func TestEncodePunycode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"münchen", "mnchen-3ya"},
+		{"bücher", "bcher-kva"},
+		{"аррӏе", "80ak6aa92e"},
+		{"аpple", "pple-43d"},
+		{"中文网", "fiq228c5hs"},
+		// RFC 3492 section 7.1, samples A and B.
+		{"ليهمابتكلموشعربي؟", "egbpdaj6bu4bxfgehfvwxn"},
+		{"他们为什么不说中文", "ihqwcrb4cv8a8dqg056pqjye"},
+	} {
+		got, err := encodePunycode(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("encodePunycode(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+		if back, err := decodePunycode(got); err != nil || back != tc.in {
+			t.Errorf("decodePunycode(encodePunycode(%q)) = %q, %v", tc.in, back, err)
+		}
+	}
+	if got, err := encodePunycode(strings.Repeat("ü", 64)); err == nil {
+		t.Errorf("a 64-rune label encoded as %q, want an error", got)
+	}
+}
+
+func TestHostForms(t *testing.T) {
+	for _, tc := range []struct{ host, ascii, readable string }{
+		{"example.com", "example.com", "example.com"},
+		{"127.0.0.1", "127.0.0.1", "127.0.0.1"},
+		{"аpple.com", "xn--pple-43d.com", "аpple.com"},
+		{"XN--PPLE-43D.com", "xn--pple-43d.com", "аpple.com"},
+		{"MÜNCHEN.de", "xn--mnchen-3ya.de", "münchen.de"},
+		{"xn--zz.com", "xn--zz.com", "xn--zz.com"},
+	} {
+		ascii, readable := HostForms(tc.host)
+		if ascii != tc.ascii || readable != tc.readable {
+			t.Errorf("HostForms(%q) = %q, %q; want %q, %q", tc.host, ascii, readable, tc.ascii, tc.readable)
+		}
+	}
+}

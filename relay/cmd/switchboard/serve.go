@@ -55,6 +55,7 @@ type serveFlags struct {
 	allowLoopback                 *bool
 	oauth                         oauthFlags
 	model                         modelFlags
+	chatSteps                     *int
 	logLevel                      *string
 }
 
@@ -78,6 +79,7 @@ func addServeFlags(fs *flagSet) *serveFlags {
 	f.maxResult = fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
 	f.allowLoopback = fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
 	f.oauth = addOAuthFlags(fs)
+	f.chatSteps = fs.Int("chat-steps", wire.DefaultChatSteps, "most model requests of one chat turn; a turn whose model keeps calling tools stops there with a message")
 	f.model = addModelFlags(fs)
 	f.logLevel = fs.String("log-level", "info", "debug, info, warn or error")
 	return f
@@ -213,6 +215,7 @@ func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUs
 
 		Models:        set.models,
 		SamplingModel: *f.model.sampling,
+		ChatSteps:     *f.chatSteps,
 
 		PublicURL:              base,
 		OAuthClientMetadataURL: *f.oauth.metadataURL,

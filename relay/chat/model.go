@@ -1,0 +1,156 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// systemPrompt tells the model where it is.
+const systemPrompt = "You are the assistant in the person's Switchboard dashboard. " +
+	"You may use the tools of the person's MCP servers; a tool's name starts with its server's id. " +
+	"When a tool needs the person (a form, a link to open), the person answers in the dashboard and you receive only the tool's result."
+
+// Retries of a busy model.
+const (
+	maxBusyRetries = 2
+	// maxBusyWait caps the wait before a retry; a model that asks for more
+	// fails the turn with its message.
+	maxBusyWait = 20 * time.Second
+	// defaultBusyWait is the wait when the model did not say.
+	defaultBusyWait = 2 * time.Second
+)
+
+// answer is one answer of the model: its text and its tool calls.
+type answer struct {
+	text  string
+	calls []llm.ToolCall // with the ids the turn gave them
+}
+
+// message is the answer as the assistant's message of the conversation.
+func (a answer) message() llm.Message {
+	m := llm.Message{Role: llm.Assistant}
+	if a.text != "" {
+		m.Parts = append(m.Parts, llm.TextPart(a.text))
+	}
+	for _, c := range a.calls {
+		m.Parts = append(m.Parts, llm.ToolCallPart(c))
+	}
+	return m
+}
+
+// ask streams the model's answer to req into the turn, retrying a busy
+// model that said nothing yet.
+func (rn *run) ask(model llm.Model, req *llm.Request) (answer, error) {
+	for attempt := 0; ; attempt++ {
+		a, said, err := rn.stream(model, req)
+		wait, busy := busyWait(err)
+		if err == nil || said || !busy || attempt == maxBusyRetries {
+			return a, err
+		}
+		rn.notice(fmt.Sprintf("The model is busy; trying again in %s.", wait.Round(time.Second)))
+		select {
+		case <-time.After(wait):
+		case <-rn.ctx.Done():
+			return answer{}, context.Cause(rn.ctx)
+		}
+	}
+}
+
+// busyWait says whether err is a busy model's refusal worth a retry, and
+// how long to wait first.
+func busyWait(err error) (time.Duration, bool) {
+	var le *llm.Error
+	if !errors.As(err, &le) {
+		return 0, false
+	}
+	switch le.Status {
+	case 429, 503, 529:
+	default:
+		return 0, false
+	}
+	switch {
+	case le.RetryAfter > maxBusyWait:
+		return 0, false
+	case le.RetryAfter > 0:
+		return le.RetryAfter, true
+	}
+	return defaultBusyWait, true
+}
+
+// stream reads one answer of the model: its text and reasoning go into the
+// turn as they come. said reports whether the model said anything.
+func (rn *run) stream(model llm.Model, req *llm.Request) (a answer, said bool, err error) {
+	type pending struct {
+		id, name string
+		args     strings.Builder
+	}
+	var calls []*pending
+	byIndex := map[int]*pending{}
+	var text strings.Builder
+	var usage llm.Usage
+	for ev, err := range model.Stream(rn.ctx, req) {
+		if err != nil {
+			if cause := context.Cause(rn.ctx); cause != nil {
+				err = cause
+			}
+			rn.addUsage(usage)
+			return answer{}, said, err
+		}
+		switch ev.Type {
+		case llm.EventText, llm.EventReasoning:
+			if ev.Text == "" {
+				continue
+			}
+			rn.firstOutput()
+			said = true
+			kind := wire.PartText
+			if ev.Type == llm.EventReasoning {
+				kind = wire.PartReasoning
+			} else {
+				text.WriteString(ev.Text)
+			}
+			rn.appendText(kind, ev.Text)
+		case llm.EventToolCall:
+			rn.firstOutput()
+			said = true
+			p := &pending{id: newID("call"), name: ev.Name}
+			calls = append(calls, p)
+			byIndex[ev.Index] = p
+		case llm.EventToolArgs:
+			if p := byIndex[ev.Index]; p != nil {
+				p.args.WriteString(ev.Text)
+			}
+		case llm.EventUsage:
+			usage = ev.Usage
+		}
+	}
+	rn.addUsage(usage)
+	a.text = text.String()
+	for _, p := range calls {
+		a.calls = append(a.calls, llm.ToolCall{ID: p.id, Name: p.name, Arguments: []byte(p.args.String())})
+	}
+	return a, said, nil
+}
+
+// firstOutput notes the time to the model's first output.
+func (rn *run) firstOutput() {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.firstAt == 0 {
+		rn.firstAt = max(time.Since(rn.start), time.Millisecond)
+	}
+}
+
+// addUsage counts one answer's tokens in the turn's.
+func (rn *run) addUsage(u llm.Usage) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	rn.usage.In += u.InputTokens
+	rn.usage.Out += u.OutputTokens
+}
