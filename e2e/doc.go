@@ -8,7 +8,11 @@
 //   - oauthfixture: an OAuth authorization server with a consent page, and
 //     an MCP server that requires its tokens;
 //   - elicitfixture: MCP servers that ask a person things (every form
-//     variant, URL consent, -32042, input requests, hostile payloads).
+//     variant, URL consent, -32042, input requests, hostile payloads);
+//   - modelfixture: a model server speaking OpenAI's and Anthropic's
+//     streaming APIs, scripted per test, for the chat;
+//   - chatfixture: an MCP server whose tools the chat's model calls (one
+//     asks a form question, one is destructive).
 //
 // conformance/ runs the official MCP conformance suite (make conformance).
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
+	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/shared/schema"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -444,10 +445,7 @@ func TestReloadDuringPendingAsk(t *testing.T) {
 }
 
 func TestAskTimeoutBecomesCancel(t *testing.T) {
-	r := startRelay(t)
-	r.stop() // the deadline is the relay's configuration: start it again with a short one
-	r.cfg.AskTimeout = askTimeout
-	r.start()
+	r := startRelayWith(t, func(cfg *service.Config) { cfg.AskTimeout = askTimeout })
 	p := openAskPage(t, r, elicitfixture.Start(t, elicitfixture.Options{}))
 
 	call := p.startCall("form_boolean")

@@ -15,6 +15,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/e2e/stdiofixture/stdiobin"
+	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/shared/mcpservers"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -37,12 +38,11 @@ func writeJSON(t *testing.T, name string, v any) string {
 // saves the person's servers (not the operator's stdio server) without a
 // secret value.
 func TestImportDesktopConfigAndExportWithoutSecrets(t *testing.T) {
-	r := startRelay(t)
-	r.stop()
-	r.cfg.StdioConfigFile = writeJSON(t, "stdio.json", map[string]any{"mcpServers": map[string]any{
-		"Local tools": map[string]any{"command": stdiobin.Path(t)},
-	}})
-	r.start()
+	r := startRelayWith(t, func(cfg *service.Config) {
+		cfg.StdioConfigFile = writeJSON(t, "stdio.json", map[string]any{"mcpServers": map[string]any{
+			"Local tools": map[string]any{"command": stdiobin.Path(t)},
+		}})
+	})
 	fx := fixture.Start(t)
 	p := openTab(t)
 	p.login(r)

@@ -46,6 +46,13 @@ type relay struct {
 // test ends, and its log is printed if the test failed.
 func startRelay(t testing.TB) *relay {
 	t.Helper()
+	return startRelayWith(t, nil)
+}
+
+// startRelayWith is startRelay with a configuration that configure, when
+// not nil, changes before the first start.
+func startRelayWith(t testing.TB, configure func(*service.Config)) *relay {
+	t.Helper()
 	r := &relay{
 		t: t,
 		cfg: service.Config{
@@ -57,6 +64,9 @@ func startRelay(t testing.TB) *relay {
 			Logger:         testLogger(t, "relay"),
 		},
 		addr: "127.0.0.1:0",
+	}
+	if configure != nil {
+		configure(&r.cfg)
 	}
 	r.start()
 	t.Cleanup(r.stop)

@@ -12,6 +12,9 @@
 //	second := m.Await(t, 2)[1]
 //	second.Messages[len(second.Messages)-1].ToolResults() // what the tool said
 //
+// A program that is not a test (the bench) runs one with [Run] and stops
+// it itself.
+//
 // A [Reply] is provider-neutral: reasoning, text and tool calls (streamed
 // in that order, split into deltas of a few runes; several tool calls are
 // parallel calls), a stop reason and usage, and faults: an HTTP error with

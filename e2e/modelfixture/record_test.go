@@ -220,3 +220,34 @@ func TestBadBodyIsRecordedAndRefused(t *testing.T) {
 		})
 	}
 }
+
+func TestRunServesOutsideATestUntilStopped(t *testing.T) {
+	var mu sync.Mutex
+	var reports []string
+	m, stop, err := modelfixture.Run(modelfixture.Options{Replies: []modelfixture.Reply{modelfixture.Text("from Run")}},
+		func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			reports = append(reports, fmt.Sprintf(format, args...))
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := readSSE(ask(testCtx(t), t, m, modelfixture.OpenAI, true).Body)
+	if s := assemble(t, modelfixture.OpenAI, events); err != nil || s.text != "from Run" {
+		t.Errorf("got %+v, %v; want the queued reply", s, err)
+	}
+	resp := ask(testCtx(t), t, m, modelfixture.OpenAI, true)
+	if resp.StatusCode != http.StatusInternalServerError {
+		t.Errorf("a request without a reply got %s, want 500", resp.Status)
+	}
+	mu.Lock()
+	if len(reports) != 1 || !strings.Contains(reports[0], "no reply scripted") {
+		t.Errorf("reported %q, want one line about the request without a reply", reports)
+	}
+	mu.Unlock()
+	stop()
+	if _, err := post(testCtx(t), m.OpenAIURL()+"/chat/completions", nil, map[string]any{"model": "m"}); err == nil {
+		t.Error("the fixture still answers after stop")
+	}
+}

@@ -40,9 +40,9 @@ type Options struct {
 // concurrent use, but Next and Await must be called from the test's
 // goroutine, since they may fail it.
 type Server struct {
-	t    testing.TB
-	ts   *httptest.Server
-	wait time.Duration
+	report func(format string, args ...any) // says a request had no reply scripted
+	ts     *httptest.Server
+	wait   time.Duration
 
 	mu      sync.Mutex
 	queue   []Reply
@@ -56,7 +56,19 @@ type Server struct {
 // Start runs a fixture until the test ends.
 func Start(t testing.TB, opts Options) *Server {
 	t.Helper()
-	s := &Server{t: t, wait: opts.Wait, queue: append([]Reply(nil), opts.Replies...), decide: opts.Decide,
+	s, stop, err := Run(opts, t.Errorf)
+	if err != nil {
+		t.Fatalf("modelfixture: %v", err)
+	}
+	t.Cleanup(stop)
+	return s
+}
+
+// Run runs a fixture for a program that is not a test (the bench) until
+// stop is called; report says when a request had no reply scripted (it
+// gets a 500). Next and Await still take the testing.TB they may fail.
+func Run(opts Options, report func(format string, args ...any)) (s *Server, stop func(), err error) {
+	s = &Server{report: report, wait: opts.Wait, queue: append([]Reply(nil), opts.Replies...), decide: opts.Decide,
 		key: opts.Key, arrived: make(chan struct{})}
 	if s.wait <= 0 {
 		s.wait = DefaultWait
@@ -66,19 +78,18 @@ func Start(t testing.TB, opts Options) *Server {
 	mux.HandleFunc("POST /v1/messages", s.handler(Anthropic))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("modelfixture: listen: %v", err)
+		return nil, nil, fmt.Errorf("listen: %w", err)
 	}
 	// Ending the base context first ends the answers still held (endless
 	// streams, latencies), which Close would otherwise wait for.
-	base, stop := context.WithCancel(context.Background())
+	base, end := context.WithCancel(context.Background())
 	s.ts = &httptest.Server{Listener: ln, Config: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return base }}}
 	s.ts.Start()
-	t.Cleanup(func() {
-		stop()
+	return s, func() {
+		end()
 		s.ts.Close()
-	})
-	return s
+	}, nil
 }
 
 // URL is the fixture's root, http://127.0.0.1:PORT.
@@ -165,7 +176,7 @@ func (s *Server) handler(p Provider) http.HandlerFunc {
 		case readErr != nil || decodeErr != nil:
 			writeError(w, req, http.StatusBadRequest, "", fmt.Sprintf("the body is not a request: %v", errorsOf(readErr, decodeErr)))
 		case !scripted:
-			s.t.Errorf("modelfixture: request %d (%s) has no reply scripted", req.N, p)
+			s.report("modelfixture: request %d (%s) has no reply scripted", req.N, p)
 			writeError(w, req, http.StatusInternalServerError, "", "modelfixture: no reply scripted")
 		default:
 			answer(w, r, req, reply)
