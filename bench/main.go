@@ -40,8 +40,12 @@ var figures = []figure{
 }
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == childArg {
-		if err := runChild(os.Args[2]); err != nil {
+	if (len(os.Args) == 3 || len(os.Args) == 4) && os.Args[1] == childArg {
+		modelURL := ""
+		if len(os.Args) == 4 {
+			modelURL = os.Args[3]
+		}
+		if err := runChild(os.Args[2], modelURL); err != nil {
 			fmt.Fprintln(os.Stderr, "relay:", err)
 			os.Exit(1)
 		}
