@@ -15,6 +15,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
+	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -46,13 +49,22 @@ type memStats struct {
 // total is what a connection costs the relay: live heap spans and stacks.
 func (m memStats) total() uint64 { return m.HeapInuse + m.StackInuse }
 
-// runChild serves a relay with an empty data directory until stdin closes.
-func runChild(dataDir string) error {
+// benchModel is the name of the model the child relay is given, when it
+// is given one: OpenAI's chat completions at the harness's model fixture.
+const benchModel = "fixture"
+
+// runChild serves a relay with an empty data directory until stdin closes;
+// with a modelURL, its one model is there.
+func runChild(dataDir, modelURL string) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	svc, err := service.New(context.Background(), service.Config{
+	cfg := service.Config{
 		DataDir: dataDir, AllowLoopback: true, Logger: logger,
 		AgentRate: 1e6, AgentBurst: 1e6, // the gateway figure calls back to back
-	})
+	}
+	if modelURL != "" {
+		cfg.Models = []models.Spec{{Name: benchModel, Provider: llm.OpenAI, URL: modelURL, Model: modelfixture.DefaultModel}}
+	}
+	svc, err := service.New(context.Background(), cfg)
 	if err != nil {
 		return err
 	}

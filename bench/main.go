@@ -18,7 +18,9 @@ type config struct {
 	dashboards   int // fan-out: dashboards of one user
 	fanRounds    int // fan-out: changes measured
 	serverCounts []int
-	tools        int // tools of the server whose delta is measured
+	tools        int           // tools of the server whose delta is measured
+	chatRounds   int           // chat: first tokens measured per path
+	streamFor    time.Duration // chat: how long the stream is measured
 	chromium     string
 	inspector    string // the Inspector launcher script
 }
@@ -37,11 +39,16 @@ var figures = []figure{
 	{"fanout", fanOutFigure},
 	{"memory", memoryFigure},
 	{"delta", deltaFigure},
+	{"chat", chatFigure},
 }
 
 func main() {
-	if len(os.Args) == 3 && os.Args[1] == childArg {
-		if err := runChild(os.Args[2]); err != nil {
+	if (len(os.Args) == 3 || len(os.Args) == 4) && os.Args[1] == childArg {
+		modelURL := ""
+		if len(os.Args) == 4 {
+			modelURL = os.Args[3]
+		}
+		if err := runChild(os.Args[2], modelURL); err != nil {
 			fmt.Fprintln(os.Stderr, "relay:", err)
 			os.Exit(1)
 		}
@@ -57,8 +64,10 @@ func main() {
 	flag.Parse()
 	if cfg.short {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
+		cfg.chatRounds, cfg.streamFor = 2, time.Second
 	} else {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 50, []int{200, 1000}, 1000
+		cfg.chatRounds, cfg.streamFor = 40, 5*time.Second
 	}
 
 	if *calls > 0 {

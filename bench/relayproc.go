@@ -25,7 +25,11 @@ type relayProc struct {
 }
 
 // startRelay starts a child relay with a fresh data directory.
-func startRelay() (*relayProc, error) {
+func startRelay() (*relayProc, error) { return startRelayWithModel("") }
+
+// startRelayWithModel starts a child relay with a fresh data directory
+// and, when modelURL is not "", one model at modelURL (benchModel).
+func startRelayWithModel(modelURL string) (*relayProc, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -37,7 +41,11 @@ func startRelay() (*relayProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(self, childArg, dir)
+	args := []string{childArg, dir}
+	if modelURL != "" {
+		args = append(args, modelURL)
+	}
+	cmd := exec.Command(self, args...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
