@@ -119,7 +119,7 @@ func (v *ChatTurnView) renderPart(i int) app.UI {
 	p := v.Turn.Parts[i]
 	switch p.Kind {
 	case wire.PartText:
-		return &ChatText{Text: p.Text}
+		return &ChatText{Text: p.Text, Streaming: v.Turn.Status == wire.TurnRunning && i == len(v.Turn.Parts)-1}
 	case wire.PartReasoning:
 		return app.Details().Class("chat-reasoning").Body(
 			app.Summary().Text("Reasoning"),
@@ -254,15 +254,22 @@ func seconds(ms int64) string {
 	return strconv.FormatFloat(float64(ms)/1000, 'f', prec, 64) + " s"
 }
 
-// ChatText is a text part of an answer, rendered from its Markdown. Its own
-// component, so a growing answer renders its last part only.
+// ChatText is a text part of an answer, rendered from its Markdown once it
+// is complete. While it streams it is shown as plain text: parsing the
+// whole of a growing answer on every piece would cost more with each piece,
+// until the page fell behind a long answer. Its own component, so a growing
+// answer renders its last part only.
 type ChatText struct {
 	app.Compo
 
-	Text string
+	Text      string
+	Streaming bool // the part still grows
 }
 
 // Render implements app.Composer.
 func (t *ChatText) Render() app.UI {
+	if t.Streaming {
+		return app.Div().Class("chat-text", "is-streaming").Text(t.Text)
+	}
 	return app.Div().Class("chat-text").Body(renderMarkdown(t.Text))
 }
