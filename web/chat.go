@@ -25,6 +25,10 @@ func chatURL(id string) string {
 	return ChatPath + "?" + chatParam + "=" + url.QueryEscape(id)
 }
 
+// actionChatGrew tells the page that a conversation shows more than it did
+// (its stored turns came), outside of a change of the state.
+const actionChatGrew = "switchboard.chat-grew"
+
 // ChatPage is the person's chat with a model that uses their servers'
 // tools: the conversations on the left, the conversation (or a compare
 // group's, side by side) in the middle with its model and tools above it
@@ -56,6 +60,7 @@ func (p *ChatPage) OnMount(ctx app.Context) {
 	p.mounted.OnMount(ctx)
 	p.selected = ctx.Page().URL().Query().Get(chatParam)
 	p.follow.start()
+	ctx.Handle(actionChatGrew, func(ctx app.Context, _ app.Action) { p.follow.keep(ctx) })
 	connectPage(ctx, func(ctx app.Context) {
 		live := currentView().Status == store.StatusLive
 		if live && !p.live {
@@ -92,7 +97,11 @@ func (p *ChatPage) Render() app.UI {
 	v := currentView()
 	group := chatGroup(v.Snapshot.Chats, p.selected)
 	inline, stack := splitAsks(v.Snapshot.Asks, chatIDs(group))
-	return app.Div().ID("switchboard").Class("sb-app").Body(
+	root := app.Div().ID("switchboard").Class("sb-app")
+	if !app.IsClient { // what the relay prerenders only shows: nothing typed there is lost when the wasm replaces it
+		root = root.Attr("inert", true)
+	}
+	return root.Body(
 		renderHeader(v),
 		renderNav(ChatPath),
 		renderBanners(v.Status, false),

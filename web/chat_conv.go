@@ -62,7 +62,7 @@ func (c *ChatConv) read(key string) {
 	c.seq++
 	seq, hadLive := c.seq, c.Live != nil
 	send(wire.OpGetChat, wire.ChatArgs{Chat: c.Chat.ID}, func(r store.Reply) {
-		c.later(func(app.Context) {
+		c.later(func(ctx app.Context) {
 			if seq != c.seq {
 				return // a newer read is on its way
 			}
@@ -76,6 +76,7 @@ func (c *ChatConv) read(key string) {
 				return
 			}
 			c.stored, c.loaded, c.problem = res.Turns, true, ""
+			ctx.NewAction(actionChatGrew)
 			if !hadLive && c.Live == nil {
 				c.held = nil // the turn that left the state is stored
 			}
@@ -83,23 +84,28 @@ func (c *ChatConv) read(key string) {
 	})
 }
 
-// turns are the turns shown.
-func (c *ChatConv) turns() []wire.ChatTurn {
+// turns are the turns shown: the earlier ones, and the latest, if any.
+func (c *ChatConv) turns() ([]wire.ChatTurn, *wire.ChatTurn) {
 	live := c.Live
 	if live == nil {
 		live = c.held
 	}
-	return mergeTurns(c.stored, live)
+	return shownTurns(c.stored, live)
 }
 
 // Render implements app.Composer.
 func (c *ChatConv) Render() app.UI {
-	turns := c.turns()
-	var shownCalls []string
-	for _, t := range turns {
-		shownCalls = append(shownCalls, turnCalls(t)...)
+	earlier, latest := c.turns()
+	var earlierCalls, latestCalls []string
+	for _, t := range earlier {
+		earlierCalls = append(earlierCalls, turnCalls(t)...)
 	}
-	orphans := slices.DeleteFunc(slices.Clone(c.Asks), func(a wire.Ask) bool { return slices.Contains(shownCalls, a.Call) })
+	if latest != nil {
+		latestCalls = turnCalls(*latest)
+	}
+	orphans := slices.DeleteFunc(slices.Clone(c.Asks), func(a wire.Ask) bool {
+		return slices.Contains(earlierCalls, a.Call) || slices.Contains(latestCalls, a.Call)
+	})
 	return app.Section().Class("chat-conv", choose(c.Chat.Running, "is-running", "")).DataSet("chat", c.Chat.ID).
 		Aria("label", "Conversation with "+c.Chat.Model).Body(
 		app.Header().Class("chat-conv-head").Body(
@@ -108,11 +114,14 @@ func (c *ChatConv) Render() app.UI {
 			&ChatExport{Chat: c.Chat.ID},
 		),
 		app.Div().Class("chat-turns").Body(
-			app.Range(turns).Slice(func(i int) app.UI {
-				t := turns[i]
+			&ChatHistory{
+				Chat: c.Chat.ID, Turns: earlier, Asks: asksOfCalls(c.Asks, earlierCalls),
+				AskStatus: c.AskStatus, ServerNames: c.ServerNames, Online: c.Online,
+			},
+			app.If(latest != nil, func() app.UI {
 				return &ChatTurnView{
-					Chat: c.Chat.ID, Turn: t, Last: i == len(turns)-1, Busy: c.Busy,
-					Asks: asksOfCalls(c.Asks, turnCalls(t)), AskStatus: c.AskStatus,
+					Chat: c.Chat.ID, Turn: *latest, Last: true, Busy: c.Busy,
+					Asks: asksOfCalls(c.Asks, latestCalls), AskStatus: c.AskStatus,
 					ServerNames: c.ServerNames, Online: c.Online,
 				}
 			}),
@@ -121,7 +130,7 @@ func (c *ChatConv) Render() app.UI {
 			a := orphans[i]
 			return app.Div().Class("chat-ask").Body(askCardOf(a, c.AskStatus[a.ID], c.Online))
 		}),
-		app.If(len(turns) == 0, func() app.UI {
+		app.If(latest == nil, func() app.UI {
 			return app.P().Class("sb-empty").Text(choose(c.loaded, "No messages yet: write one below.", "Loading the conversation…"))
 		}),
 		app.If(c.problem != "", func() app.UI {

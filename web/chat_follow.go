@@ -17,6 +17,7 @@ type chatFollow struct {
 	away     atomic.Bool // the person scrolled up from the end
 	lastY    float64     // where the page was at the last scroll event
 	onScroll app.Func
+	pending  bool // a scroll to the end waits for the render: one a frame, as it lays the page out
 }
 
 // start listens to the page's scrolling.
@@ -52,10 +53,12 @@ func (f *chatFollow) stop() {
 
 // keep scrolls to the end after the render, unless the person is away from it.
 func (f *chatFollow) keep(ctx app.Context) {
-	if !app.IsClient || f.away.Load() {
+	if !app.IsClient || f.away.Load() || f.pending {
 		return
 	}
+	f.pending = true
 	ctx.Defer(func(app.Context) {
+		f.pending = false
 		w := app.Window()
 		w.Call("scrollTo", 0, w.Get("document").Get("documentElement").Get("scrollHeight"))
 	})

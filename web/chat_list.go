@@ -117,7 +117,7 @@ func (l *ChatList) renderItem(c wire.Chat) app.UI {
 					Aria("label", "Rename "+title).
 					OnClick(func(ctx app.Context, e app.Event) {
 						l.renaming, l.confirming, l.problem = id, "", ""
-						focusLater(ctx, chatTitleInputID)
+						focusLater(l.ctx, chatTitleInputID) // the button's own context ends with the button
 					}, app.EventScope(id)),
 				app.Button().Class("sb-button", "is-quiet", "chat-delete").Type("button").Text("Delete").
 					Aria("label", "Delete "+title).

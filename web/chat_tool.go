@@ -218,7 +218,7 @@ func argsPreview(args json.RawMessage) string {
 		return "{}"
 	}
 	var b bytes.Buffer
-	if json.Compact(&b, args) != nil {
+	if json.Compact(&b, []byte(store.IndentJSON(args))) != nil { // IndentJSON turns \u003c back into <
 		return clipRunes(visibleControls(string(args)), maxArgsPreview)
 	}
 	return clipRunes(visibleControls(b.String()), maxArgsPreview)

@@ -78,7 +78,7 @@ func (v *ChatTurnView) renderUser() app.UI {
 		message = app.Div().Class("chat-editor").Body(
 			app.Label().Class("sb-visually-hidden").For(v.editorID()).Text("Edit your message"),
 			app.Textarea().ID(v.editorID()).Class("chat-edit-input").Rows(3).Text(t.Text).
-				OnKeyDown(v.editorKey),
+				OnKeyDown(v.editorKey).OnKeyPress(keepEnter),
 			app.Div().Class("chat-actions").Body(
 				disabledIf(app.Button().Class("sb-button", "is-primary", "chat-resend").Type("button"), v.sending != "").
 					Text(choose(v.sending == "edit", "Sending…", "Send again")).
@@ -158,7 +158,7 @@ func (v *ChatTurnView) renderActions() app.UI {
 			Aria("label", "Edit your message and send it again").
 			OnClick(func(ctx app.Context, e app.Event) {
 				v.editing, v.problem = true, ""
-				focusLater(ctx, v.editorID())
+				focusLater(v.ctx, v.editorID()) // the button's own context ends with the button
 			}),
 	)
 }
@@ -166,11 +166,11 @@ func (v *ChatTurnView) renderActions() app.UI {
 // editorKey sends the edited message on Enter (Shift+Enter is a new line)
 // and closes the editor on Escape.
 func (v *ChatTurnView) editorKey(ctx app.Context, e app.Event) {
-	switch key := e.Get("key").String(); {
-	case key == "Enter" && !e.Get("shiftKey").Bool() && !e.Get("isComposing").Bool():
+	switch {
+	case sendsOnEnter(e):
 		e.PreventDefault()
 		v.resend()
-	case key == "Escape":
+	case e.Get("key").String() == "Escape":
 		v.editing = false
 	default:
 		ctx.PreventUpdate()

@@ -7,27 +7,25 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// mergeTurns is a conversation's turns as the page shows them: the stored
-// turns (oldest first) with the state's latest turn, live, over them. The
-// live turn replaces the stored turn of the same id, and stands in for the
-// stored turns from its place on (a retried turn keeps the place of the one
-// it replaces); otherwise it is appended. stored is not changed.
-func mergeTurns(stored []wire.ChatTurn, live *wire.ChatTurn) []wire.ChatTurn {
+// shownTurns is a conversation's turns as the page shows them: the earlier
+// ones, stored, as a part of stored itself (so that a view comparing them
+// with its last render's sees at once that they did not change), and the
+// latest. The state's live turn is the latest: it replaces the stored turn
+// of the same id and stands in for the stored turns from its place on (a
+// retried turn keeps the place of the one it replaces). Without one, the
+// last stored turn is the latest.
+func shownTurns(stored []wire.ChatTurn, live *wire.ChatTurn) (earlier []wire.ChatTurn, latest *wire.ChatTurn) {
 	if live == nil {
-		return stored
-	}
-	if i := slices.IndexFunc(stored, func(t wire.ChatTurn) bool { return t.ID == live.ID }); i >= 0 {
-		out := slices.Clone(stored[:i+1])
-		out[i] = *live
-		return out
-	}
-	out := make([]wire.ChatTurn, 0, len(stored)+1)
-	for _, t := range stored {
-		if t.N < live.N {
-			out = append(out, t)
+		if len(stored) == 0 {
+			return nil, nil
 		}
+		return stored[:len(stored)-1], &stored[len(stored)-1]
 	}
-	return append(out, *live)
+	k := slices.IndexFunc(stored, func(t wire.ChatTurn) bool { return t.ID == live.ID || t.N >= live.N })
+	if k < 0 {
+		k = len(stored)
+	}
+	return stored[:k], live
 }
 
 // chatReadKey names what a read of conversation c's stored turns is for:

@@ -15,41 +15,60 @@ func turnIDs(turns []wire.ChatTurn) []string {
 	return ids
 }
 
-func TestMergeTurnsLiveReplacesStoredTurnOfSameID(t *testing.T) {
+// shown is what shownTurns shows, in order, by id.
+func shown(stored []wire.ChatTurn, live *wire.ChatTurn) []string {
+	earlier, latest := shownTurns(stored, live)
+	ids := turnIDs(earlier)
+	if latest != nil {
+		ids = append(ids, latest.ID)
+	}
+	return ids
+}
+
+func TestShownTurnsLiveReplacesStoredTurnOfSameID(t *testing.T) {
 	stored := []wire.ChatTurn{{ID: "a", N: 0}, {ID: "b", N: 1, Text: "stored", Status: wire.TurnRunning}}
 	live := &wire.ChatTurn{ID: "b", N: 1, Text: "live", Status: wire.TurnDone}
-	got := mergeTurns(stored, live)
-	if !slices.Equal(turnIDs(got), []string{"a", "b"}) || got[1].Text != "live" || got[1].Status != wire.TurnDone {
-		t.Fatalf("merged = %+v", got)
+	earlier, latest := shownTurns(stored, live)
+	if !slices.Equal(turnIDs(earlier), []string{"a"}) || latest.Text != "live" || latest.Status != wire.TurnDone {
+		t.Fatalf("shown = %v, %+v", turnIDs(earlier), latest)
 	}
 	if stored[1].Text != "stored" {
 		t.Fatal("the stored turns were changed")
 	}
 }
 
-func TestMergeTurnsAppendsANewLiveTurn(t *testing.T) {
+func TestShownTurnsEarlierAreTheStoredTurnsThemselves(t *testing.T) {
 	stored := []wire.ChatTurn{{ID: "a", N: 0}, {ID: "b", N: 1}}
-	got := mergeTurns(stored, &wire.ChatTurn{ID: "c", N: 2})
-	if !slices.Equal(turnIDs(got), []string{"a", "b", "c"}) {
-		t.Fatalf("merged = %v", turnIDs(got))
+	earlier, _ := shownTurns(stored, &wire.ChatTurn{ID: "c", N: 2})
+	if len(earlier) != 2 || &earlier[0] != &stored[0] {
+		t.Fatal("the earlier turns are a copy: every render would compare them whole")
 	}
 }
 
-func TestMergeTurnsRetriedTurnTakesThePlaceOfTheOldOne(t *testing.T) {
+func TestShownTurnsAppendsANewLiveTurn(t *testing.T) {
+	stored := []wire.ChatTurn{{ID: "a", N: 0}, {ID: "b", N: 1}}
+	if got := shown(stored, &wire.ChatTurn{ID: "c", N: 2}); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Fatalf("shown = %v", got)
+	}
+}
+
+func TestShownTurnsRetriedTurnTakesThePlaceOfTheOldOne(t *testing.T) {
 	stored := []wire.ChatTurn{{ID: "a", N: 0}, {ID: "failed", N: 1, Status: wire.TurnFailed}}
-	got := mergeTurns(stored, &wire.ChatTurn{ID: "again", N: 1, Status: wire.TurnRunning})
-	if !slices.Equal(turnIDs(got), []string{"a", "again"}) {
-		t.Fatalf("merged = %v", turnIDs(got))
+	if got := shown(stored, &wire.ChatTurn{ID: "again", N: 1, Status: wire.TurnRunning}); !slices.Equal(got, []string{"a", "again"}) {
+		t.Fatalf("shown = %v", got)
 	}
 }
 
-func TestMergeTurnsWithoutLiveTurnIsTheStoredTurns(t *testing.T) {
-	stored := []wire.ChatTurn{{ID: "a"}}
-	if got := mergeTurns(stored, nil); !slices.Equal(turnIDs(got), []string{"a"}) {
-		t.Fatalf("merged = %v", turnIDs(got))
+func TestShownTurnsWithoutLiveTurnEndWithTheLastStored(t *testing.T) {
+	stored := []wire.ChatTurn{{ID: "a"}, {ID: "b"}}
+	if got := shown(stored, nil); !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("shown = %v", got)
 	}
-	if got := mergeTurns(nil, &wire.ChatTurn{ID: "x"}); !slices.Equal(turnIDs(got), []string{"x"}) {
-		t.Fatalf("merged before the read = %v", turnIDs(got))
+	if got := shown(nil, &wire.ChatTurn{ID: "x"}); !slices.Equal(got, []string{"x"}) {
+		t.Fatalf("shown before the read = %v", got)
+	}
+	if got := shown(nil, nil); len(got) != 0 {
+		t.Fatalf("shown of nothing = %v", got)
 	}
 }
 

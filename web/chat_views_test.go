@@ -194,3 +194,16 @@ func TestChatConvMergesTheLiveTurnAndShowsOrphanAsks(t *testing.T) {
 		t.Error("an ask of no shown call is not shown")
 	}
 }
+
+func TestArgsPreviewIsOneShortLineAsWritten(t *testing.T) {
+	if got := argsPreview(json.RawMessage("{\n  \"text\": \"\\u003cb\\u003e\",\n  \"n\": 3\n}")); got != `{"text":"<b>","n":3}` {
+		t.Errorf("preview %q", got)
+	}
+	if got := argsPreview(nil); got != "{}" {
+		t.Errorf("preview of no arguments %q", got)
+	}
+	long := json.RawMessage(`{"text":"` + strings.Repeat("x", 200) + `"}`)
+	if got := argsPreview(long); len([]rune(got)) != maxArgsPreview {
+		t.Errorf("preview of %d characters", len([]rune(got)))
+	}
+}

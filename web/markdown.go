@@ -491,7 +491,7 @@ func (r mdRenderer) plain(root ast.Node) string {
 // escapes and entity and numeric references resolved, NUL as U+FFFD, as
 // goldmark's HTML writer reads it (without escaping it for HTML).
 func mdText(src []byte) string {
-	if bytes.IndexAny(src, "\\&\x00") < 0 {
+	if !bytes.ContainsAny(src, "\\&\x00") {
 		return string(src)
 	}
 	var b strings.Builder

@@ -290,3 +290,31 @@ func TestConversationsAreRenamedSearchedExportedAndDeleted(t *testing.T) {
 		t.Error("a deleted conversation is still read")
 	}
 }
+
+func TestAttachedPromptsAndResourcesAreReadAndGivenToTheModel(t *testing.T) {
+	r := newRelay(t, 0)
+	r.model.Queue(modelfixture.Text("Noted."))
+	c := r.newChat()[0]
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Use these.", Attachments: []wire.ChatAttachment{
+		{Kind: wire.AttachPrompt, Server: r.server, Name: promptBrief, Arguments: map[string]string{"topic": "rain"}},
+		{Kind: wire.AttachResource, Server: r.server, URI: resourceURI},
+		{Kind: wire.AttachResource, Server: r.server, URI: "test://missing"},
+	}}, nil)
+	turn := r.ended(c.ID)
+	if turn.Status != wire.TurnDone || len(turn.Attachments) != 3 {
+		t.Fatalf("turn %s with %d attachments", turn.Status, len(turn.Attachments))
+	}
+	if a := turn.Attachments; !strings.Contains(a[0].Text, "Brief me on rain.") || a[1].Text != resourceText+"\n" || a[2].Error == "" || a[2].Text != "" {
+		t.Errorf("attachments as shown: %+v", a)
+	}
+	got := r.model.Next(t).Messages
+	last := got[len(got)-1].Text()
+	for _, want := range []string{"Brief me on rain.", resourceText, "Use these."} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the model's message lacks %q: %q", want, last)
+		}
+	}
+	if err := r.op(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "x", Attachments: []wire.ChatAttachment{{Kind: wire.AttachPrompt, Server: r.server}}}, nil); err == nil {
+		t.Error("a prompt attachment without a name was taken")
+	}
+}

@@ -35,6 +35,11 @@ const (
 	toolWrite = "write" // not read-only: answers "wrote <text>"
 	toolAsk   = "ask"   // asks the person's name with a form, answers "Hello, <name>!"
 	toolSlow  = "slow"  // reports progress, then waits until cancelled
+	// promptBrief is a prompt with one argument, topic; resourceURI a
+	// resource whose text is resourceText.
+	promptBrief  = "brief"
+	resourceURI  = "test://notes"
+	resourceText = "The notes say: bring an umbrella."
 	// formMessage is the ask tool's question, which the model must never see.
 	formMessage = "What is your secret name?"
 )
@@ -297,6 +302,15 @@ func testServer(t *testing.T) string {
 			}
 			<-ctx.Done()
 			return nil, nil, ctx.Err()
+		})
+	srv.AddPrompt(&mcp.Prompt{Name: promptBrief, Arguments: []*mcp.PromptArgument{{Name: "topic", Required: true}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
+				Content: &mcp.TextContent{Text: "Brief me on " + req.Params.Arguments["topic"] + "."}}}}, nil
+		})
+	srv.AddResource(&mcp.Resource{URI: resourceURI, Name: "notes", MIMEType: "text/plain"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: resourceURI, MIMEType: "text/plain", Text: resourceText}}}, nil
 		})
 	return fixture.ServeOnce(t, srv).URL()
 }

@@ -323,7 +323,7 @@ func (r *Room) setToolPolicy(ctx context.Context, user string, a wire.SetToolPol
 	default:
 		return nil, wire.NewError(wire.CodeBadRequest, "policy is run, ask, never or empty")
 	}
-	err := r.cfg.Store.SetToolPolicy(ctx, user, wire.ToolPolicyEntry{ToolRef: a.ToolRef, Policy: a.Policy})
+	err := r.cfg.Store.SetToolPolicy(ctx, user, wire.ToolPolicyEntry(a))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, wire.NewError(wire.CodeNotFound, "no such server")

@@ -192,14 +192,11 @@ func (rn *run) finish(status wire.TurnStatus, msg string) {
 	settleCards(&rn.turn)
 	rn.turn.Waiting, rn.turn.Usage = nil, rn.usage
 	rn.turn.FirstToken, rn.turn.Duration = rn.firstAt.Milliseconds(), time.Since(rn.start).Milliseconds()
-	turn := cloneTurn(rn.turn)
 	rn.mu.Unlock()
+	turn := rn.save()
+	rn.r.release(rn)
 	ctx, done := storeCtx()
 	defer done()
-	if err := rn.r.cfg.Store.PutTurn(ctx, rn.user, turn); err != nil {
-		rn.r.log.Error("save a chat turn", "user", rn.user, "chat", rn.chat.ID, "err", err)
-	}
-	rn.r.release(rn)
 	rn.r.edit.Lock()
 	defer rn.r.edit.Unlock()
 	chat, err := rn.r.cfg.Store.Chat(ctx, rn.user, rn.chat.ID)
@@ -229,8 +226,9 @@ func settleCards(t *wire.ChatTurn) {
 	}
 }
 
-// save stores the turn as it is: at every complete event.
-func (rn *run) save() {
+// save stores the turn as it is, at every complete event, and returns
+// what it stored.
+func (rn *run) save() wire.ChatTurn {
 	rn.mu.Lock()
 	turn := cloneTurn(rn.turn)
 	rn.mu.Unlock()
@@ -239,6 +237,7 @@ func (rn *run) save() {
 	if err := rn.r.cfg.Store.PutTurn(ctx, rn.user, turn); err != nil {
 		rn.r.log.Error("save a chat turn", "user", rn.user, "chat", rn.chat.ID, "err", err)
 	}
+	return turn
 }
 
 // newID is a random id with a prefix.

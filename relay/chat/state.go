@@ -86,14 +86,8 @@ func (rn *run) setWaiting(servers []string) {
 	rn.publishLocked(change(wire.KindChatEnd, rn.chat.ID, wire.ChatTurnEnd{Turn: rn.turn.ID, Status: wire.TurnRunning, Waiting: servers}))
 }
 
-// putChat stores a conversation's summary and shows it, with more changes.
-func (r *Room) putChat(ctx context.Context, user string, chat wire.Chat, more ...wire.Change) error {
-	r.edit.Lock()
-	defer r.edit.Unlock()
-	return r.putChatLocked(ctx, user, chat, more...)
-}
-
-// putChatLocked is putChat under r.edit. A new turn of the conversation
+// putChatLocked stores a conversation's summary and shows it, with more
+// changes; under r.edit. A new turn of the conversation
 // (a KindChatTurn in more) may push the oldest finished turn of another
 // out of the state.
 func (r *Room) putChatLocked(ctx context.Context, user string, chat wire.Chat, more ...wire.Change) error {
