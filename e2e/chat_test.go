@@ -311,21 +311,24 @@ func TestChatCompareTwoModels(t *testing.T) {
 	}
 	p.fill("textarea.chat-input", "What is the answer? "+sc.tag)
 	p.click(".chat-send")
-	chats := waitValue[[]string](p.tab, "two conversations side by side",
-		`(c => c.length === 2 ? c : null)([...document.querySelectorAll(".chat-compare .chat-conv")].map(c => c.dataset.chat))`)
-	models := eval[[]string](p.tab, `[...document.querySelectorAll(".chat-compare .chat-conv .chat-conv-model")].map(e => e.textContent)`)
-	if len(models) != 2 {
-		t.Fatalf("the columns name the models %v", models)
-	}
-	wantOf := map[string]string{modelAlpha: answers[alphaModel], modelBeta: answers[betaModel]}
-	want := map[string]string{chats[0]: wantOf[models[0]], chats[1]: wantOf[models[1]]}
-	if want[chats[0]] == "" || want[chats[1]] == "" || models[0] == models[1] {
-		t.Fatalf("the columns are of the models %v, want %s and %s", models, modelAlpha, modelBeta)
-	}
-	for chat, answer := range want {
+	// Each column names its model; which goes first is the page's choice.
+	cols := waitValue[[][]string](p.tab, "two conversations side by side",
+		`(c => c.length === 2 && c.every(([chat, model]) => chat && model) ? c : null)([...document.querySelectorAll(".chat-compare .chat-conv")].map(c =>
+			[c.dataset.chat, c.querySelector(".chat-conv-model")?.textContent ?? ""]))`)
+	modelOf := map[string]string{modelAlpha: alphaModel, modelBeta: betaModel}
+	var shown []string
+	for _, col := range cols {
+		chat, model := col[0], col[1]
+		shown = append(shown, model)
+		if modelOf[model] == "" {
+			t.Fatalf("a column shows the model %q", model)
+		}
 		turn := p.waitNewTurn(chat, nil)
 		p.waitStatus(chat, turn, wire.TurnDone)
-		p.waitAnswer(chat, turn, answer)
+		p.waitAnswer(chat, turn, answers[modelOf[model]])
+	}
+	if slices.Sort(shown); !slices.Equal(shown, []string{modelAlpha, modelBeta}) {
+		t.Errorf("the columns show the models %v, want %s and %s", shown, modelAlpha, modelBeta)
 	}
 	type box struct{ Left, Top, Right, Bottom float64 }
 	boxes := eval[[]box](p.tab, `[...document.querySelectorAll(".chat-compare .chat-conv")].map(c => {
