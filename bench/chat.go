@@ -323,9 +323,7 @@ func pageStream(br *browser, d time.Duration) (streamResult, error) {
 	if err != nil {
 		return streamResult{}, err
 	}
-	// The turn may have ended meanwhile on a loaded machine: Stop only what
-	// still runs.
-	if _, err := eval[bool](br, `(document.querySelector(".chat-stop")?.click(), true)`); err != nil {
+	if err := br.run(chromedp.Click(chromedp.CSS(".chat-stop"))); err != nil {
 		return res, fmt.Errorf("stop: %w", err)
 	}
 	return res, br.waitJS("the stopped turn", turnsDone)
