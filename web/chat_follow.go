@@ -1,8 +1,6 @@
 package web
 
 import (
-	"sync/atomic"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
@@ -12,60 +10,87 @@ const followSlack = 48
 
 // chatFollow keeps the page at its end while a conversation grows, as long
 // as the person is there: scrolling up stops it, scrolling back to the end
-// starts it again.
+// starts it again. The page's own scrolling only goes down, so any move up
+// is the person's.
+//
+// Its fields are only touched on the page's one thread: by the listeners,
+// which go-app runs there, and by the renders.
 type chatFollow struct {
-	away     atomic.Bool // the person scrolled up from the end
-	lastY    float64     // where the page was at the last scroll event
-	onScroll app.Func
-	pending  bool // a scroll to the end waits for the render: one a frame, as it lays the page out
+	away      bool    // the person scrolled up from the end
+	lastY     float64 // where the page was when last seen
+	pending   bool    // a scroll to the end waits for the render: one a frame, as it lays the page out
+	listeners []followListener
 }
 
-// start listens to the page's scrolling.
+// followListener is a listener on the window.
+type followListener struct {
+	event string
+	f     app.Func
+}
+
+// start listens to the person's scrolling.
 func (f *chatFollow) start() {
-	if !app.IsClient || f.onScroll != nil {
+	if !app.IsClient || f.listeners != nil {
 		return
 	}
-	f.onScroll = app.FuncOf(func(app.Value, []app.Value) any {
+	listen := func(event string, do func(ev app.Value)) {
+		fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
+			if len(args) > 0 {
+				do(args[0])
+			}
+			return nil
+		})
+		app.Window().Call("addEventListener", event, fn, map[string]any{"passive": true})
+		f.listeners = append(f.listeners, followListener{event, fn})
+	}
+	listen("scroll", func(app.Value) {
 		w := app.Window()
 		y := w.Get("scrollY").Float()
 		doc := w.Get("document").Get("documentElement")
-		atEnd := doc.Get("scrollHeight").Float()-y-w.Get("innerHeight").Float() < followSlack
 		switch {
-		case atEnd:
-			f.away.Store(false)
+		case doc.Get("scrollHeight").Float()-y-w.Get("innerHeight").Float() < followSlack:
+			f.away = false
 		case y < f.lastY:
-			f.away.Store(true) // up, by the person: the page's own scrolling only goes down
+			f.away = true
 		}
 		f.lastY = y
-		return nil
 	})
-	app.Window().Call("addEventListener", "scroll", f.onScroll, map[string]any{"passive": true})
+	listen("wheel", func(ev app.Value) { // before the scroll it makes, which a render could undo
+		if ev.Get("deltaY").Float() < 0 {
+			f.away = true
+		}
+	})
 }
 
 // stop stops listening.
 func (f *chatFollow) stop() {
-	if f.onScroll != nil {
-		app.Window().Call("removeEventListener", "scroll", f.onScroll)
-		f.onScroll.Release()
-		f.onScroll = nil
+	for _, l := range f.listeners {
+		app.Window().Call("removeEventListener", l.event, l.f)
+		l.f.Release()
 	}
+	f.listeners = nil
 }
 
 // keep scrolls to the end after the render, unless the person is away from it.
 func (f *chatFollow) keep(ctx app.Context) {
-	if !app.IsClient || f.away.Load() || f.pending {
+	if !app.IsClient || f.away || f.pending {
 		return
 	}
 	f.pending = true
 	ctx.Defer(func(app.Context) {
 		f.pending = false
 		w := app.Window()
+		if f.away || w.Get("scrollY").Float() < f.lastY-1 { // away since keep, or up since the last scroll event
+			f.away = true
+			return
+		}
 		w.Call("scrollTo", 0, w.Get("document").Get("documentElement").Get("scrollHeight"))
+		f.lastY = w.Get("scrollY").Float()
 	})
 }
 
 // toEnd follows the end again, as for a conversation just opened.
 func (f *chatFollow) toEnd(ctx app.Context) {
-	f.away.Store(false)
+	f.away, f.lastY = false, 0
 	f.keep(ctx)
 }

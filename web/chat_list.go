@@ -83,13 +83,13 @@ func (l *ChatList) renderItem(c wire.Chat) app.UI {
 				app.Input().ID(chatTitleInputID).Class("chat-title-input").Type("text").Value(c.Title).
 					MaxLength(wire.MaxChatTitle).OnKeyDown(func(ctx app.Context, e app.Event) {
 					if e.Get("key").String() == "Escape" {
-						l.renaming = ""
+						l.stopRenaming()
 					}
 				}),
 				disabledIf(app.Button().Class("sb-button", "is-primary", "chat-rename-save").Type("submit"), l.busy == id).
 					Text(choose(l.busy == id, "Saving…", "Save")),
 				app.Button().Class("sb-button", "chat-rename-cancel").Type("button").Text("Cancel").
-					OnClick(func(ctx app.Context, e app.Event) { l.renaming = "" }),
+					OnClick(func(ctx app.Context, e app.Event) { l.stopRenaming() }),
 			),
 		)
 	}
@@ -109,7 +109,10 @@ func (l *ChatList) renderItem(c wire.Chat) app.UI {
 					Text(choose(l.busy == id, "Deleting…", "Delete")).
 					OnClick(func(ctx app.Context, e app.Event) { l.remove(id) }, app.EventScope(id)),
 				app.Button().Class("sb-button", "is-quiet", "chat-delete-cancel").Type("button").Text("Keep it").
-					OnClick(func(ctx app.Context, e app.Event) { l.confirming = "" }),
+					OnClick(func(ctx app.Context, e app.Event) {
+						l.confirming = ""
+						focusInChatItem(l.ctx, id, ".chat-delete")
+					}, app.EventScope(id)),
 			)
 		}).Else(func() app.UI {
 			return app.Div().Class("chat-item-actions").Body(
@@ -121,7 +124,10 @@ func (l *ChatList) renderItem(c wire.Chat) app.UI {
 					}, app.EventScope(id)),
 				app.Button().Class("sb-button", "is-quiet", "chat-delete").Type("button").Text("Delete").
 					Aria("label", "Delete "+title).
-					OnClick(func(ctx app.Context, e app.Event) { l.confirming, l.problem = id, "" }, app.EventScope(id)),
+					OnClick(func(ctx app.Context, e app.Event) {
+						l.confirming, l.problem = id, ""
+						focusInChatItem(l.ctx, id, ".chat-delete-cancel")
+					}, app.EventScope(id)),
 			)
 		}),
 	)
@@ -186,7 +192,31 @@ func (l *ChatList) rename(id string) {
 		return
 	}
 	l.do(id, wire.OpUpdateChat, wire.UpdateChatArgs{Chat: id, Title: &title}, "Could not rename the conversation: ",
-		func(app.Context) { l.renaming = "" })
+		func(app.Context) { l.stopRenaming() })
+}
+
+// stopRenaming closes the title box, giving the focus back to Rename.
+func (l *ChatList) stopRenaming() {
+	if id := l.renaming; id != "" {
+		l.renaming = ""
+		focusInChatItem(l.ctx, id, ".chat-rename")
+	}
+}
+
+// focusInChatItem moves the focus, after the render, to what matches
+// selector in the list's item of conversation id.
+func focusInChatItem(ctx app.Context, id, selector string) {
+	ctx.Defer(func(app.Context) {
+		items := app.Window().Get("document").Call("querySelectorAll", ".chat-item")
+		for i := 0; i < items.Length(); i++ {
+			if item := items.Index(i); item.Get("dataset").Get("chat").String() == id {
+				if el := item.Call("querySelector", selector); el.Truthy() {
+					el.Call("focus")
+				}
+				return
+			}
+		}
+	})
 }
 
 // remove deletes the conversation, leaving it when it was shown.

@@ -14,6 +14,11 @@
 // renders a result block by block; tool_history.go keeps the calls made in
 // this tab in its session storage, per user.
 //
+// The chat ([ChatPage], chat*.go) shows the person's conversations, which
+// the relay runs: a conversation's stored turns, read with chat.get, under
+// its latest turn from the state, which streams; each turn and each part
+// is a component of its own, so a stream re-renders what grows only.
+//
 // go-app keeps the first closure of an event handler whose scope does not
 // change, so handlers read the component's state when they run rather than
 // capture values of the render.
