@@ -11,7 +11,7 @@ import (
 )
 
 // ChatConv is one conversation: its stored turns, read from the relay,
-// with its latest turn from the state over them (see mergeTurns). It reads
+// with its latest turn from the state over them (see shownTurns). It reads
 // again when the conversation gets a turn or its latest turn changes or
 // leaves the state, and shows what it has until the answer comes.
 type ChatConv struct {

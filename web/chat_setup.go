@@ -65,6 +65,9 @@ func (s *ChatSetup) renderModel() app.UI {
 				m := s.Models[i]
 				return selectedNow(app.Option().Value(m.Name), m.Name == current).Text(modelLabel(m))
 			}),
+			app.If(current != "" && !slices.ContainsFunc(s.Models, func(m wire.ChatModel) bool { return m.Name == current }), func() app.UI {
+				return selectedNow(app.Option().Value(current), true).Text(current + " (no longer configured)")
+			}),
 		),
 	)
 }
