@@ -35,7 +35,10 @@ func (s *ChatSetup) Render() app.UI {
 			app.If(len(s.Group) <= 1 && !(isNew && s.Draft.Compare), s.renderModel),
 			app.If(isNew, s.renderCompare),
 			s.renderTools(),
-			&ChatSettings{Models: s.Models, Servers: s.Servers},
+			app.Details().Class("chat-settings-fold").Body(
+				app.Summary().Text("Keys and tool approvals"),
+				&ChatSettings{Models: s.Models, Servers: s.Servers},
+			),
 		),
 		app.P().Class("sb-error").Role("alert").Text(s.problem),
 	)
