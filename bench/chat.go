@@ -323,10 +323,11 @@ func pageStream(br *browser, d time.Duration) (streamResult, error) {
 	if err != nil {
 		return streamResult{}, err
 	}
-	if err := br.run(chromedp.Click(chromedp.CSS(".chat-stop"))); err != nil {
-		return res, fmt.Errorf("stop: %w", err)
-	}
-	return res, br.waitJS("the stopped turn", turnsDone)
+	// The figures are taken; stopping is the page's last step. A page that
+	// fell behind the stream (a loaded machine) may not answer in time:
+	// the relay is stopped after this figure anyway, so that is no error.
+	eval[bool](br, `(document.querySelector(".chat-stop")?.click(), true)`)
+	return res, nil
 }
 
 // rows are the stream's rows: frame time, and words' arrival to shown.
