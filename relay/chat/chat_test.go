@@ -2,6 +2,8 @@ package chat_test
 
 import (
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +52,48 @@ func TestTurnStreamsItsAnswerAndGivesTheToolResultToTheModel(t *testing.T) {
 	r.must(wire.OpGetChat, wire.ChatArgs{Chat: c.ID}, &got)
 	if len(got.Turns) != 1 || got.Turns[0].Status != wire.TurnDone || got.Chat.Title != "Use the echo tool." || got.Chat.Turns != 1 {
 		t.Errorf("stored: %+v", got)
+	}
+}
+
+func TestAMessageThatCannotBeSavedIsRefusedAndRunsNothing(t *testing.T) {
+	r := newRelay(t, 0)
+	c := r.newChat()[0]
+	// The model is asked while the turn is stored. Here the store fails
+	// once the model has the request, and the model answers with a call of
+	// a read-only tool, which would run without asking.
+	r.model.Queue(modelfixture.Calls(modelfixture.ToolCall{Name: r.name(toolEcho), Arguments: `{"text":"x"}`}))
+	fail := func() error {
+		r.model.Await(t, 1)
+		return errors.New("database or disk is full")
+	}
+	r.failTurn.Store(&fail)
+	err := r.op(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Lost?"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "could not save the message") {
+		t.Fatalf("send on a failing store: %v", err)
+	}
+	r.room.Close() // waits for the refused turn's loop
+	snap, _ := r.m.Session(user).Snapshot()
+	if len(snap.AgentCalls) != 0 {
+		t.Errorf("a tool ran for a message that was not saved: %+v", snap.AgentCalls)
+	}
+	if len(snap.ChatTurns) != 0 {
+		t.Errorf("a turn that was not saved is shown: %+v", snap.ChatTurns)
+	}
+	if i := slices.IndexFunc(snap.Chats, func(x wire.Chat) bool { return x.ID == c.ID }); i < 0 || snap.Chats[i].Running || snap.Chats[i].Turns != 0 {
+		t.Errorf("the conversation after a refused message: %+v", snap.Chats)
+	}
+
+	r.failTurn.Store(nil)
+	r.restart()
+	r.model.Queue(modelfixture.Text("Saved this time."))
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Again."}, nil)
+	if turn := r.ended(c.ID); turn.Status != wire.TurnDone || turn.N != 0 {
+		t.Fatalf("the next message: %+v", turn)
+	}
+	var got wire.GetChatResult
+	r.must(wire.OpGetChat, wire.ChatArgs{Chat: c.ID}, &got)
+	if len(got.Turns) != 1 || got.Turns[0].Text != "Again." || got.Turns[0].Status != wire.TurnDone {
+		t.Errorf("stored: %+v", got.Turns)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,6 +96,23 @@ type relay struct {
 	model  *modelfixture.Server
 	server string // the MCP server's id
 	dir    string // the data directory
+	// failTurn, when set, stands in for the room's writes of a turn: a
+	// store that fails, as on a full disk.
+	failTurn atomic.Pointer[func() error]
+}
+
+// roomStore is the store as the room sees it: the real one, whose writes
+// of turns are failTurn while it is set.
+type roomStore struct {
+	*store.Store
+	failTurn *atomic.Pointer[func() error]
+}
+
+func (s roomStore) PutTurn(ctx context.Context, user string, t wire.ChatTurn) error {
+	if fail := s.failTurn.Load(); fail != nil {
+		return (*fail)()
+	}
+	return s.Store.PutTurn(ctx, user, t)
 }
 
 // newRelay starts a relay whose chat has one model, "m1", on an OpenAI
@@ -128,7 +146,7 @@ func (r *relay) open(dir string, maxSteps int) {
 				RetryMin: 50 * time.Millisecond, RetryMax: 400 * time.Millisecond,
 				Asker: d.Asker, Modes: d.Modes, Transport: wire.Transport(d.Reg.Transport)}, emit)
 		}})
-	room = chat.New(chat.Config{Sessions: m, Store: st, Models: r.models, Logger: logger, MaxSteps: maxSteps})
+	room = chat.New(chat.Config{Sessions: m, Store: roomStore{st, &r.failTurn}, Models: r.models, Logger: logger, MaxSteps: maxSteps})
 	if err := room.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -193,7 +193,7 @@ func (r *Room) send(ctx context.Context, user string, a wire.SendChatArgs) (any,
 		}
 	}
 	for _, c := range group {
-		if _, err := r.begin(user, c, c.Turns, text, slices.Clone(a.Attachments), false); err != nil {
+		if err := r.begin(user, c, c.Turns, text, slices.Clone(a.Attachments), false); err != nil {
 			return nil, err
 		}
 	}
@@ -262,7 +262,7 @@ func (r *Room) retry(ctx context.Context, user string, a wire.RetryChatArgs) (an
 	for i := range atts {
 		atts[i].Text, atts[i].Error = "", ""
 	}
-	if _, err := r.begin(user, c, last.N, text, atts, true); err != nil {
+	if err := r.begin(user, c, last.N, text, atts, true); err != nil {
 		return nil, err
 	}
 	return struct{}{}, nil

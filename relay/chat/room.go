@@ -77,6 +77,9 @@ type Room struct {
 	mu      sync.Mutex
 	running map[convKey]*run // the turns running now
 	closed  bool
+	// loops counts the turns' loops, which Close waits for; one is added
+	// with each turn claimed.
+	loops sync.WaitGroup
 	// edit serializes the read-modify-write of conversations' summaries.
 	edit sync.Mutex
 }
@@ -118,23 +121,22 @@ func (r *Room) Load(ctx context.Context, user string) ([]wire.Chat, error) {
 }
 
 // Close stops every running turn, which records itself interrupted, and
-// waits for them.
+// waits for the turns' loops to end.
 func (r *Room) Close() {
 	r.mu.Lock()
 	r.closed = true
-	runs := make([]*run, 0, len(r.running))
 	for _, rn := range r.running {
-		runs = append(runs, rn)
+		rn.cancel(errShutdown)
 	}
 	r.mu.Unlock()
-	deadline := time.After(closeTimeout)
-	for _, rn := range runs {
-		rn.cancel(errShutdown)
-		select {
-		case <-rn.done:
-		case <-deadline:
-			return
-		}
+	ended := make(chan struct{})
+	go func() {
+		r.loops.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(closeTimeout):
 	}
 }
 

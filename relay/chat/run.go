@@ -24,8 +24,15 @@ type run struct {
 	done   chan struct{}
 	start  time.Time
 
+	// begun is closed once the turn is stored and shown, or could not be
+	// (unsaved, then set): the turn's loop asks the model meanwhile, but
+	// stores nothing before.
+	begun   chan struct{}
+	unsaved bool
+
 	mu      sync.Mutex
 	turn    wire.ChatTurn
+	shown   bool                // the turn is in the state: its changes are published
 	tools   map[string]*toolRun // the tool calls of the turn, by id
 	usage   wire.ChatUsage
 	firstAt time.Duration // time to the model's first output; 0 before it
@@ -41,57 +48,71 @@ var (
 
 // begin starts a turn of chat, the n-th, for text and attachments; with
 // replace, the turns from the n-th on are dropped first (a retry).
-func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wire.ChatAttachment, replace bool) (*run, error) {
+//
+// The turn's loop starts at once, so that the model is asked while the
+// turn is stored: what the loop changes before the turn is shown is part
+// of the turn when it is, and it stores nothing before begin is done.
+func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wire.ChatAttachment, replace bool) error {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	rn := &run{r: r, user: user, chat: chat, ctx: ctx, cancel: cancel, done: make(chan struct{}), start: time.Now(),
-		tools: map[string]*toolRun{}}
+		begun: make(chan struct{}), tools: map[string]*toolRun{}}
+	if rn.chat.Title == "" {
+		rn.chat.Title = titleOf(text)
+	}
 	rn.turn = wire.ChatTurn{ID: newID("turn"), Chat: chat.ID, N: n, Model: chat.Model, Text: text, Attachments: atts,
 		Status: wire.TurnRunning, Started: rn.start.UTC()}
+	first := cloneTurn(rn.turn)
 	if err := r.claim(rn); err != nil {
 		cancel(nil)
-		return nil, err
-	}
-	sctx, done := storeCtx()
-	defer done()
-	if replace {
-		if err := r.cfg.Store.DeleteTurnsFrom(sctx, user, chat.ID, n); err != nil {
-			r.release(rn)
-			cancel(nil)
-			return nil, wire.NewError(wire.CodeInternal, "could not replace the last turn")
-		}
-	}
-	if err := r.cfg.Store.PutTurn(sctx, user, rn.turn); err != nil {
-		r.release(rn)
-		cancel(nil)
-		return nil, wire.NewError(wire.CodeInternal, "could not save the message")
-	}
-	if err := r.markRunning(sctx, rn); err != nil {
-		r.release(rn)
-		cancel(nil)
-		return nil, err
+		return err
 	}
 	go rn.loop()
-	return rn, nil
+	err := r.record(rn, first, replace)
+	if err != nil {
+		rn.unsaved = true
+		cancel(err)
+		r.release(rn)
+	}
+	close(rn.begun)
+	return err
 }
 
-// markRunning shows rn's conversation running with rn's turn as its
-// latest, and names the conversation after its first message.
-func (r *Room) markRunning(ctx context.Context, rn *run) error {
+// record stores the first state of rn's turn and shows the conversation
+// running with the turn as its latest, named after its first message.
+func (r *Room) record(rn *run, first wire.ChatTurn, replace bool) error {
+	ctx, done := storeCtx()
+	defer done()
+	if replace {
+		if err := r.cfg.Store.DeleteTurnsFrom(ctx, rn.user, rn.chat.ID, first.N); err != nil {
+			return wire.NewError(wire.CodeInternal, "could not replace the last turn")
+		}
+	}
+	if err := r.cfg.Store.PutTurn(ctx, rn.user, first); err != nil {
+		return wire.NewError(wire.CodeInternal, "could not save the message")
+	}
 	r.edit.Lock()
 	defer r.edit.Unlock()
 	chat, err := r.cfg.Store.Chat(ctx, rn.user, rn.chat.ID)
 	if err != nil {
 		return wire.NewError(wire.CodeNotFound, "no such conversation")
 	}
-	chat.Turns, chat.Running, chat.Updated = rn.turn.N+1, true, rn.start.UTC()
+	chat.Turns, chat.Running, chat.Updated = first.N+1, true, rn.start.UTC()
 	if chat.Title == "" {
-		chat.Title = titleOf(rn.turn.Text)
+		chat.Title = rn.chat.Title
+	}
+	if err := r.storeChat(ctx, rn.user, chat); err != nil {
+		return err
 	}
 	rn.mu.Lock()
-	rn.chat = chat
-	turn := rn.turnChange()
-	rn.mu.Unlock()
-	return r.putChatLocked(ctx, rn.user, chat, turn)
+	defer rn.mu.Unlock()
+	rn.shown = true
+	return r.showChat(rn.user, chat, rn.turnChange())
+}
+
+// stored waits for begin to end and says whether the turn was stored.
+func (rn *run) stored() bool {
+	<-rn.begun
+	return !rn.unsaved
 }
 
 // claim registers rn as its conversation's running turn.
@@ -115,6 +136,7 @@ func (r *Room) claim(rn *run) error {
 		return errTooBusy
 	}
 	r.running[key] = rn
+	r.loops.Add(1)
 	return nil
 }
 
@@ -129,6 +151,7 @@ func (r *Room) release(rn *run) {
 
 // loop runs the turn to its end.
 func (rn *run) loop() {
+	defer rn.r.loops.Done()
 	defer close(rn.done)
 	status, msg := rn.steps()
 	rn.finish(status, msg)
@@ -165,6 +188,9 @@ func (rn *run) steps() (wire.TurnStatus, string) {
 			return wire.TurnDone, ""
 		}
 		msgs = append(msgs, answer.message())
+		if !rn.stored() { // no tool runs for a message that was not saved
+			return rn.ended(context.Cause(rn.ctx))
+		}
 		results := rn.runTools(answer.calls, offer, images)
 		if err := context.Cause(rn.ctx); err != nil {
 			return rn.ended(err)
@@ -187,6 +213,9 @@ func (rn *run) ended(err error) (wire.TurnStatus, string) {
 // finish records how the turn ended, stores it, and lets the conversation
 // take its next turn.
 func (rn *run) finish(status wire.TurnStatus, msg string) {
+	if !rn.stored() {
+		return
+	}
 	rn.mu.Lock()
 	rn.turn.Status, rn.turn.Error = status, wire.Sanitize(msg, wire.MaxErrorMessage)
 	settleCards(&rn.turn)
@@ -229,6 +258,9 @@ func settleCards(t *wire.ChatTurn) {
 // save stores the turn as it is, at every complete event, and returns
 // what it stored.
 func (rn *run) save() wire.ChatTurn {
+	if !rn.stored() {
+		return wire.ChatTurn{}
+	}
 	rn.mu.Lock()
 	turn := cloneTurn(rn.turn)
 	rn.mu.Unlock()

@@ -27,8 +27,12 @@ func (rn *run) turnChange() wire.Change {
 	return change(wire.KindChatTurn, rn.chat.ID, rn.turn)
 }
 
-// publish sends changes of the turn; called under rn.mu.
+// publishLocked sends changes of the turn, once it is shown (before, they
+// are part of the turn when it is shown); called under rn.mu.
 func (rn *run) publishLocked(changes ...wire.Change) {
+	if !rn.shown {
+		return
+	}
 	if err := rn.r.session(rn.user).PublishChat(changes...); err != nil {
 		rn.r.log.Error("publish a chat change", "user", rn.user, "chat", rn.chat.ID, "err", err)
 	}
@@ -91,11 +95,24 @@ func (rn *run) setWaiting(servers []string) {
 // (a KindChatTurn in more) may push the oldest finished turn of another
 // out of the state.
 func (r *Room) putChatLocked(ctx context.Context, user string, chat wire.Chat, more ...wire.Change) error {
+	if err := r.storeChat(ctx, user, chat); err != nil {
+		return err
+	}
+	return r.showChat(user, chat, more...)
+}
+
+// storeChat stores a conversation's summary; under r.edit.
+func (r *Room) storeChat(ctx context.Context, user string, chat wire.Chat) error {
 	stored := chat
 	stored.Running = false
 	if err := r.cfg.Store.PutChat(ctx, user, stored); err != nil {
 		return wire.NewError(wire.CodeInternal, "could not save the conversation")
 	}
+	return nil
+}
+
+// showChat shows a conversation's summary with more changes; under r.edit.
+func (r *Room) showChat(user string, chat wire.Chat, more ...wire.Change) error {
 	changes := append([]wire.Change{change(wire.KindChat, chat.ID, chat)}, more...)
 	s := r.session(user)
 	if slices.ContainsFunc(more, func(c wire.Change) bool { return c.Kind == wire.KindChatTurn }) {
