@@ -11,6 +11,9 @@ type CallToolArgs struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"` // a JSON object
 	Call      string          `json:"call,omitempty"`      // the call's id in the state, chosen by the dashboard
+	// App, when set, is the ui:// URI of the view that makes the call: the
+	// tool must be of the view's server and visible to apps.
+	App string `json:"app,omitempty"`
 }
 
 // CallToolResult is an MCP tool result.

@@ -21,6 +21,8 @@ const (
 	MaxCallResultBytes = 256 << 10
 	// MaxCallID is the longest call id a dashboard may choose, in bytes.
 	MaxCallID = 64
+	// MaxCallArguments caps the arguments kept with a call in the state.
+	MaxCallArguments = 64 << 10
 )
 
 // CallKind is what a call does.
@@ -55,6 +57,11 @@ type Call struct {
 	// Cancelling is set once a cancel was asked for; the call still runs
 	// until the server gives up.
 	Cancelling bool `json:"cancelling,omitempty"`
+	// Arguments are a tool call's arguments (omitted over
+	// MaxCallArguments bytes), so that its view can be shown again.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// App is the ui:// URI of the view that made the call, if one did.
+	App string `json:"app,omitempty"`
 
 	Result        json.RawMessage `json:"result,omitempty"` // the op's result, when done
 	ResultOmitted bool            `json:"resultOmitted,omitempty"`

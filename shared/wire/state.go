@@ -111,6 +111,8 @@ type Tool struct {
 	// Uncallable, when set, says why the relay cannot call the tool.
 	TaskSupport TaskSupport `json:"taskSupport,omitempty"`
 	Uncallable  string      `json:"uncallable,omitempty"`
+	// UI is the tool's App (_meta.ui), when it has one.
+	UI *ToolUI `json:"ui,omitempty"`
 }
 
 // Prompt is an MCP prompt.
