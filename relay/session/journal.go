@@ -185,3 +185,9 @@ func (j serverJournal) Log(level wire.LogLevel, p *mcp.LoggingMessageParams) {
 
 // Activity implements [conn.Journal].
 func (j serverJournal) Activity(kind wire.ActivityKind, text string) { j.o.noteActivity(kind, text) }
+
+// LogFromView records a log message that a view of the server sent (op
+// app.log), in the server's log as the server's own messages are.
+func (o *Server) LogFromView(level wire.LogLevel, p *mcp.LoggingMessageParams) {
+	o.addLog(mcpwire.LogEntry(level, p))
+}
