@@ -70,13 +70,16 @@ func parseOrigin(s string) (origin, bool) {
 			if !ok {
 				return origin{}, false
 			}
+			if !validPort(p) {
+				return origin{}, false
+			}
 			o.port = p
 		}
 	} else if h, p, ok := strings.Cut(rest, ":"); ok {
+		if !validPort(p) {
+			return origin{}, false
+		}
 		o.host, o.port = h, p
-	}
-	if o.port != "" && !validPort(o.port) {
-		return origin{}, false
 	}
 	if !strings.HasPrefix(o.host, "[") && !validHost(strings.TrimPrefix(o.host, "*.")) {
 		return origin{}, false
