@@ -46,6 +46,9 @@ type Config struct {
 	// neither elicitation nor sampling.
 	Asker Asker
 	Modes AskModes
+	// Apps declares the MCP Apps extension (wire.AppsExtension) to the
+	// server: set when the relay can render views.
+	Apps bool
 	// Transport is wire.TransportStreamable (the default),
 	// wire.TransportSSE (the legacy HTTP+SSE transport) or
 	// wire.TransportAuto, which tries Streamable HTTP and falls back to SSE

@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Elicitation (see asker.go). The go-sdk decodes a requested schema into a
@@ -34,6 +36,9 @@ func (c *Conn) elicits() bool {
 // the configured modes, sampling with tools when configured, nothing else.
 func (c *Conn) capabilities() *mcp.ClientCapabilities {
 	caps := &mcp.ClientCapabilities{RootsV2: rootsCapability()}
+	if c.cfg.Apps {
+		caps.AddExtension(wire.AppsExtension, map[string]any{"mimeTypes": []string{wire.AppMIMEType}})
+	}
 	if c.samples() {
 		caps.Sampling = &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}
 	}
