@@ -31,7 +31,15 @@ type Config struct {
 	// State, when set, gives the state of the person a page request is
 	// signed in as, and their page is prerendered with it.
 	State StateFunc
+	// AppsOrigin is the origin of the MCP Apps sandbox proxy
+	// (scheme://host[:port]); "" means Apps are off. The page learns it
+	// from go-app's environment, [AppsOriginEnv], and may frame it.
+	AppsOrigin string
 }
+
+// AppsOriginEnv is the go-app environment variable that carries
+// Config.AppsOrigin to the page (app.Getenv); "" means Apps are off.
+const AppsOriginEnv = "SWITCHBOARD_APPS_ORIGIN"
 
 // themeColor colours the browser's UI around the dashboard; it matches the icon.
 const themeColor = "#1f4fb8"
@@ -68,7 +76,10 @@ func New(cfg Config) (http.Handler, error) {
 	if files == nil {
 		files = static.FS()
 	}
-	headers, err := securityHeaders(cfg.FrameAncestors)
+	if err := checkAppsOrigin(cfg.AppsOrigin); err != nil {
+		return nil, err
+	}
+	headers, err := securityHeaders(cfg.FrameAncestors, cfg.AppsOrigin)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +113,7 @@ func New(cfg Config) (http.Handler, error) {
 		assets:  assets,
 
 		embedOrigins: cfg.EmbedOrigins,
-		embedHeaders: embedHeaders(cfg.EmbedOrigins),
+		embedHeaders: embedHeaders(cfg.EmbedOrigins, cfg.AppsOrigin),
 		embedScript:  embedScript,
 		state:        cfg.State,
 		page: &app.Handler{
@@ -119,6 +130,7 @@ func New(cfg Config) (http.Handler, error) {
 			Resources:             resolver{},
 			Version:               buildVersion(wasm.raw.body, assets),
 			WasmContentLength:     strconv.Itoa(len(wasm.raw.body)),
+			Env:                   map[string]string{AppsOriginEnv: cfg.AppsOrigin},
 		},
 	}
 	return h, nil

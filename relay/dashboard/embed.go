@@ -28,8 +28,8 @@ import (
 
 // embedHeaders returns the security headers of the embed page: the
 // dashboard's policy with no workers and frame-ancestors listing origins.
-func embedHeaders(origins []string) http.Header {
-	policy := strings.Replace(contentSecurityPolicy, "worker-src 'self'; ", "worker-src 'none'; ", 1)
+func embedHeaders(origins []string, appsOrigin string) http.Header {
+	policy := strings.Replace(withApps(contentSecurityPolicy, appsOrigin), "worker-src 'self'; ", "worker-src 'none'; ", 1)
 	h := http.Header{}
 	h.Set("Content-Security-Policy", policy+strings.Join(origins, " "))
 	h.Set("X-Content-Type-Options", "nosniff")

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -30,8 +31,32 @@ const contentSecurityPolicy = "default-src 'self'; " +
 	"form-action 'self'; " +
 	"frame-ancestors "
 
+// withApps adds frame-src appsOrigin to policy (one of the policies
+// above), so that the dashboard may frame the MCP Apps sandbox proxy and
+// nothing else; "" (Apps off) leaves policy as it is.
+func withApps(policy, appsOrigin string) string {
+	if appsOrigin == "" {
+		return policy
+	}
+	return strings.Replace(policy, "object-src ", "frame-src "+appsOrigin+"; object-src ", 1)
+}
+
+// checkAppsOrigin checks the Apps origin the dashboard may frame: an http
+// or https origin, nothing else.
+func checkAppsOrigin(o string) error {
+	if o == "" {
+		return nil
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Scheme+"://"+u.Host != o ||
+		strings.ContainsAny(u.Host, "*;,' \t\r\n") {
+		return fmt.Errorf("dashboard: apps origin %q: must be an http or https origin", o)
+	}
+	return nil
+}
+
 // securityHeaders returns the headers every dashboard answer carries.
-func securityHeaders(frameAncestors string) (http.Header, error) {
+func securityHeaders(frameAncestors, appsOrigin string) (http.Header, error) {
 	if frameAncestors == "" {
 		frameAncestors = defaultFrameAncestors
 	}
@@ -39,7 +64,7 @@ func securityHeaders(frameAncestors string) (http.Header, error) {
 		return nil, fmt.Errorf("dashboard: frame-ancestors %q: must be a space-separated source list", frameAncestors)
 	}
 	h := http.Header{}
-	h.Set("Content-Security-Policy", contentSecurityPolicy+frameAncestors)
+	h.Set("Content-Security-Policy", withApps(contentSecurityPolicy, appsOrigin)+frameAncestors)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	return h, nil
