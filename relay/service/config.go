@@ -66,6 +66,11 @@ type Config struct {
 	// callback (oauth.CallbackPath) is under it. Without it servers that
 	// need OAuth cannot be authorized.
 	PublicURL string
+	// AppsOrigin is the public origin (scheme://host[:port]) at which the
+	// MCP Apps sandbox proxy, [Service.AppsHandler], is reached; it must
+	// differ from the relay's own. "" means Apps are off: servers are not
+	// told the relay renders views, and the dashboard shows results only.
+	AppsOrigin string
 	// OAuthClientMetadataURL, when set, is the https URL at which the relay
 	// serves its OAuth client ID metadata document (it must route to this
 	// relay), used as its client id where authorization servers allow.

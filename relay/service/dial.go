@@ -39,6 +39,7 @@ func (s *Service) dialer(hc *http.Client, auth *oauth.Manager, stdio stdioServer
 			Subscriptions:  d.Subscriptions,
 			CallTimeout:    cfg.CallTimeout,
 			MaxResultBytes: cfg.MaxResultBytes,
+			Apps:           cfg.AppsOrigin != "",
 		}
 		if reg.Retry.BaseDelayMS > 0 {
 			c.RetryMin = time.Duration(reg.Retry.BaseDelayMS) * time.Millisecond

@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/activity"
+	"github.com/switchboard-mcp/switchboard/relay/apps"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
 	"github.com/switchboard-mcp/switchboard/relay/chat"
@@ -44,6 +46,8 @@ type Service struct {
 	oauth    *oauth.Manager
 	models   *models.Registry
 	chat     *chat.Room
+	apps     *apps.Room   // nil when Apps are off
+	sandbox  http.Handler // the Apps origin; nil when Apps are off
 
 	closeOnce sync.Once
 	closeErr  error
@@ -171,6 +175,35 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 	})
 	s.chat = chat.New(chat.Config{Sessions: s.sessions, Store: s.store, Models: reg, Logger: cfg.Logger, MaxSteps: cfg.ChatSteps})
 	s.chat.HandleOps(dashOps)
+	return s.initApps(dashOps)
+}
+
+// initApps builds the MCP Apps sandbox and room when Config.AppsOrigin is
+// set, and registers the room's ops on dashOps. The dashboard runs on the
+// relay's own origins, which alone may frame the sandbox, and which no view
+// may reach.
+func (s *Service) initApps(dashOps *ops.Mux) error {
+	cfg := s.cfg
+	if cfg.AppsOrigin == "" {
+		return nil
+	}
+	own := append(publicOrigin(cfg.PublicURL), cfg.AllowedOrigins...)
+	if len(own) == 0 {
+		return errors.New("apps: an Apps origin needs the relay's public URL, whose pages alone may frame it")
+	}
+	if slices.Contains(own, cfg.AppsOrigin) {
+		return fmt.Errorf("apps: the Apps origin %s must differ from the relay's", cfg.AppsOrigin)
+	}
+	sandbox, err := apps.NewSandbox(apps.SandboxConfig{Origin: cfg.AppsOrigin, Hosts: own, Refused: own})
+	if err != nil {
+		return err
+	}
+	room, err := apps.New(apps.Config{Sessions: s.sessions, Own: append([]string{cfg.AppsOrigin}, own...)})
+	if err != nil {
+		return err
+	}
+	s.sandbox, s.apps = sandbox, room
+	room.HandleOps(dashOps)
 	return nil
 }
 
@@ -183,7 +216,7 @@ func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, 
 	if err != nil {
 		return nil, err
 	}
-	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins, State: s.pageState(verifier)})
+	dash, err := dashboard.New(dashboard.Config{EmbedOrigins: embedOrigins, State: s.pageState(verifier), AppsOrigin: cfg.AppsOrigin})
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +235,11 @@ func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, 
 
 // Models are the configured models, for the chat.
 func (s *Service) Models() *models.Registry { return s.models }
+
+// AppsHandler returns the handler of the Apps origin (Config.AppsOrigin):
+// the MCP Apps sandbox proxy, to serve on its own listener or host; nil
+// when Apps are off.
+func (s *Service) AppsHandler() http.Handler { return s.sandbox }
 
 // Handler serves every route of the relay.
 func (s *Service) Handler() http.Handler { return s.handler }
@@ -238,6 +276,9 @@ func (s *Service) Close() error {
 		}
 		if s.chat != nil { // before the sessions: its turns record that they were interrupted
 			s.chat.Close()
+		}
+		if s.apps != nil {
+			s.apps.Close()
 		}
 		if s.sessions != nil {
 			s.sessions.Close()

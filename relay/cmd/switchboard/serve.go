@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -43,6 +44,7 @@ func addDataFlags(fs *flagSet) dataFlags {
 type serveFlags struct {
 	data                          dataFlags
 	addr, publicURL               *string
+	appsAddr, appsOrigin          *string
 	demo, demoHost                *bool
 	origins, hostKeys, hostIssuer *string
 	embedOrigins                  *string
@@ -65,6 +67,8 @@ func addServeFlags(fs *flagSet) *serveFlags {
 	f := &serveFlags{data: addDataFlags(fs)}
 	f.addr = fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
 	f.publicURL = fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
+	f.appsAddr = fs.String("apps-addr", "127.0.0.1:0", "address the MCP Apps sandbox (servers' views) listens on: an origin other than the dashboard's (loopback and an ephemeral port by default)")
+	f.appsOrigin = fs.String("apps-origin", "", "public origin of the MCP Apps sandbox, when a proxy forwards it to --apps-addr (default http://localhost:PORT, or http://127.0.0.1:PORT when the dashboard is on localhost; a relay on a non-loopback URL needs it for Apps)")
 	f.demo = fs.Bool("demo", false, "also run a demo MCP server and register it for the local user")
 	f.demoHost = fs.Bool("demo-host", false, "also serve an example site on another loopback origin (http://localhost:PORT) that embeds the dashboard with its own users' tokens")
 	f.origins = fs.String("allowed-origins", "", "comma-separated origins, besides the relay's own, allowed to open the WebSocket")
@@ -140,13 +144,63 @@ func serve(args []string) error {
 	if dh != nil {
 		defer dh.ln.Close()
 	}
-	svc, err := service.New(ctx, f.serviceConfig(set, base, hosts, demoUsers))
+	appsLn, appsOrigin, err := listenApps(*f.appsAddr, *f.appsOrigin, base, set.logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if appsLn != nil {
+		defer appsLn.Close()
+	}
+	cfg := f.serviceConfig(set, base, hosts, demoUsers)
+	cfg.AppsOrigin = appsOrigin
+	svc, err := service.New(ctx, cfg)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer svc.Close()
+	if appsLn != nil {
+		appsSrv := &http.Server{Handler: svc.AppsHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go appsSrv.Serve(appsLn)
+		defer appsSrv.Close()
+		set.logger.Info("MCP Apps sandbox listening", "addr", appsLn.Addr().String(), "origin", appsOrigin)
+	}
 	return serveUntilStopped(ctx, svc, ln, base, dh, set.logger)
+}
+
+// listenApps listens for the MCP Apps sandbox and works out its origin:
+// origin when given, else http://localhost:PORT for a dashboard on
+// 127.0.0.1 and http://127.0.0.1:PORT for one on another loopback name, so
+// that the two are different sites. A relay reached on a non-loopback URL
+// without origin has Apps off (nil listener, no origin), and says so.
+func listenApps(addr, origin, base string, logger *slog.Logger) (net.Listener, string, error) {
+	origin = strings.TrimRight(origin, "/")
+	host := ""
+	if origin == "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			return nil, "", fmt.Errorf("--public-url %q: not an absolute URL", base)
+		}
+		host = u.Hostname()
+		ip := net.ParseIP(host)
+		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			logger.Warn("MCP Apps are off: the relay is reached on a non-loopback URL and no --apps-origin is set; servers' views are shown as their raw results", "public_url", base)
+			return nil, "", nil
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("listen for the Apps sandbox (--apps-addr): %w", err)
+	}
+	if origin != "" {
+		return ln, origin, nil
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	if host == "127.0.0.1" {
+		return ln, "http://localhost:" + port, nil
+	}
+	return ln, "http://127.0.0.1:" + port, nil
 }
 
 // listen listens on addr and works out the relay's base URL (publicURL
