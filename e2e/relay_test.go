@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -63,13 +64,29 @@ func startRelayWith(t testing.TB, configure func(*service.Config)) *relay {
 			RetryMax:       retryMax,
 			Logger:         testLogger(t, "relay"),
 		},
-		addr: "127.0.0.1:0",
+		addr: freeLoopbackAddr(t),
 	}
+	// The relay's URL is known before it starts, so that it may serve
+	// MCP Apps on a second listener, another site (localhost) than the
+	// dashboard's (127.0.0.1).
+	r.cfg.PublicURL = "http://" + r.addr
+	apps, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen for the Apps sandbox: %v", err)
+	}
+	r.cfg.AppsOrigin = fmt.Sprintf("http://localhost:%d", apps.Addr().(*net.TCPAddr).Port)
 	if configure != nil {
 		configure(&r.cfg)
 	}
 	r.start()
 	t.Cleanup(r.stop)
+	if h := r.svc.AppsHandler(); h != nil { // the same after a restart: it holds only the configuration
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout}
+		go srv.Serve(apps)
+		t.Cleanup(func() { srv.Close() })
+	} else {
+		apps.Close()
+	}
 	return r
 }
 
