@@ -2,12 +2,14 @@ package apps
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -100,6 +102,10 @@ func (r *Room) read(ctx context.Context, user string, a wire.ReadAppArgs) (any, 
 		return v, nil
 	}
 	res, err := o.ReadResource(ctx, session.Caller{}, &mcp.ReadResourceParams{URI: a.URI})
+	var ce *conn.Error
+	if errors.As(err, &ce) && ce.Code == conn.TooLarge {
+		return nil, errTooBig
+	}
 	if err != nil {
 		return nil, err
 	}
