@@ -25,3 +25,18 @@ func TestAppsOriginIsFramedAndTold(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionChangesWithTheAppsOrigin(t *testing.T) {
+	version := func(origin string) string {
+		body := get(newHandler(t, Config{Static: builtFS("WASM"), AppsOrigin: origin}), "/app.js").Body.String()
+		i := strings.Index(body, `"GOAPP_VERSION":"`)
+		if i < 0 {
+			t.Fatalf("app.js has no version: %.200s", body)
+		}
+		v := body[i+len(`"GOAPP_VERSION":"`):]
+		return v[:strings.Index(v, `"`)]
+	}
+	if a, b := version("http://localhost:9001"), version("http://localhost:9002"); a == b {
+		t.Errorf("the same version %q for two Apps origins: a cached app.js would name the old one", a)
+	}
+}

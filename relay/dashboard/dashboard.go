@@ -128,7 +128,7 @@ func New(cfg Config) (http.Handler, error) {
 			Icon:                  app.Icon{Default: web.IconPath, Large: web.IconLargePath, SVG: web.IconSVGPath},
 			Styles:                []string{web.StylesheetPath},
 			Resources:             resolver{},
-			Version:               buildVersion(wasm.raw.body, assets),
+			Version:               buildVersion(wasm.raw.body, assets, cfg.AppsOrigin),
 			WasmContentLength:     strconv.Itoa(len(wasm.raw.body)),
 			Env:                   map[string]string{AppsOriginEnv: cfg.AppsOrigin},
 		},
@@ -190,14 +190,16 @@ func notBuiltHandler(headers http.Header) http.Handler {
 }
 
 // buildVersion names a build by the hash of everything the page loads from
-// package static, so the service worker, which serves them cache-first,
-// drops its copies whenever one of them changes.
-func buildVersion(wasm []byte, assets map[string]asset) string {
+// package static and of env, the environment app.js carries (the Apps
+// origin, whose port may change at each start), so the service worker,
+// which serves them cache-first, drops its copies whenever one changes.
+func buildVersion(wasm []byte, assets map[string]asset, env string) string {
 	h := sha256.New()
 	h.Write(wasm)
 	for _, p := range assetPaths {
 		h.Write([]byte(assets[p].etag))
 	}
+	h.Write([]byte(env))
 	return hex.EncodeToString(h.Sum(nil))[:versionLen]
 }
 
