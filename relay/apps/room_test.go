@@ -76,6 +76,7 @@ type harness struct {
 	mux    *ops.Mux
 	server string
 	mcp    *mcp.Server
+	fx     *fixture.Loopback
 	reads  atomic.Int32
 }
 
@@ -105,6 +106,7 @@ func newHarness(t *testing.T) *harness {
 	room.HandleOps(h.mux)
 	h.mcp = viewServer(&h.reads)
 	l := fixture.ServeOnce(t, h.mcp)
+	h.fx = l
 	res, err := h.m.Session(user).AddServer(context.Background(), "views", l.URL())
 	if err != nil {
 		t.Fatal(err)
@@ -249,5 +251,22 @@ func TestAppLog(t *testing.T) {
 	}
 	if _, err := h.op(user, wire.OpAppLog, wire.AppLogArgs{Server: "nope", URI: "ui://declared", Level: "info", Data: "x"}); err == nil {
 		t.Error("a line was logged for no server")
+	}
+}
+
+func TestReadAppIsNotCachedPastADisconnect(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.read("ui://counted"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.fx.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the server is not ready", func(s wire.Snapshot) bool {
+		srv := s.ServerByID(h.server)
+		return srv != nil && srv.State != wire.StateReady
+	})
+	if v, err := h.read("ui://counted"); err == nil {
+		t.Fatalf("a disconnected server's view was served from the cache: %+v", v)
 	}
 }
