@@ -61,6 +61,9 @@ report("parent-document", dom);
 let storage;
 try { storage = String(window.localStorage); } catch (e) { storage = "blocked " + e.name; }
 report("storage", storage);
+let nav;
+try { window.top.location.href = "about:blank#escaped"; nav = "navigated"; } catch (e) { nav = "blocked " + e.name; }
+report("top", nav);
 (async () => {
   for (const [name, url] of [["declared", %q], ["undeclared", %q]]) {
     try { const r = await fetch(url); report(name, "ok " + (await r.text())); } catch (e) { report(name, "failed " + e.name); }
@@ -158,6 +161,9 @@ func TestSandboxInChromium(t *testing.T) {
 	}
 	if v := results["parent-document"]; !strings.HasPrefix(v, "blocked SecurityError") {
 		t.Errorf("the view read the proxy's DOM: %q", v)
+	}
+	if v := results["top"]; !strings.HasPrefix(v, "blocked") {
+		t.Errorf("the view navigated the top window: %q", v)
 	}
 	if v := results["storage"]; !strings.HasPrefix(v, "blocked") {
 		t.Errorf("the view has storage: %q", v)
