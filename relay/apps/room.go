@@ -2,6 +2,7 @@ package apps
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,8 +16,10 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// Bounds of the cache of views.
+// Bounds of the cache of views, and the room left in an answer for its
+// frame around the view.
 const (
+	answerHeadroom  = 1 << 10
 	maxViewsPerUser = 64
 	maxUsers        = 1024
 )
@@ -32,12 +35,17 @@ type Config struct {
 	// Own are the origins no view may declare: the relay's own and the
 	// Apps origin.
 	Own []string
+	// MaxResult is the relay's limit on an op's answer, in bytes of JSON
+	// (the sessions' MaxResult); zero means wire.MaxResultBytes. A view
+	// whose answer would be larger is refused as too large.
+	MaxResult int
 }
 
 // Room answers the Apps ops: app.read and app.log.
 type Room struct {
-	sessions Sessions
-	own      []origin
+	sessions  Sessions
+	own       []origin
+	maxResult int
 
 	mu    sync.Mutex
 	users map[string]*userViews
@@ -57,7 +65,10 @@ type viewKey struct{ server, uri string }
 
 // New returns the room.
 func New(cfg Config) (*Room, error) {
-	r := &Room{sessions: cfg.Sessions, users: map[string]*userViews{}}
+	r := &Room{sessions: cfg.Sessions, users: map[string]*userViews{}, maxResult: cfg.MaxResult}
+	if r.maxResult <= 0 {
+		r.maxResult = wire.MaxResultBytes
+	}
 	for _, o := range cfg.Own {
 		p, ok := originOf(o)
 		if !ok {
@@ -112,6 +123,11 @@ func (r *Room) read(ctx context.Context, user string, a wire.ReadAppArgs) (any, 
 	v, err = viewOf(a.Server, a.URI, res, r.own)
 	if err != nil {
 		return nil, err
+	}
+	// JSON writes each <, > and & of the HTML in six bytes: a view under
+	// wire.MaxAppHTML may still not fit in an answer.
+	if b, err := json.Marshal(v); err != nil || len(b) > r.maxResult-answerHeadroom {
+		return nil, errTooBig
 	}
 	r.keep(user, u, k, gen, v)
 	return v, nil

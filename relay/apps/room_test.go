@@ -30,6 +30,8 @@ const (
 	viewHTML  = "<!doctype html><p>Hello from the view</p>"
 	relayHost = "http://127.0.0.1:8080"
 	appsHost  = "http://localhost:9001"
+	// testMaxResult is the relay's limit on an answer in these tests.
+	testMaxResult = 64 << 10
 )
 
 // viewServer is a go-sdk server with views of each kind; reads counts the
@@ -65,6 +67,7 @@ func viewServer(reads *atomic.Int32) *mcp.Server {
 		"csp": []any{"not", "a", "map"}, "permissions": 7, "prefersBorder": "yes"}}})
 	add("ui://blob", &mcp.ResourceContents{MIMEType: wire.AppMIMEType, Blob: []byte(viewHTML)})
 	add("ui://big", &mcp.ResourceContents{MIMEType: wire.AppMIMEType, Text: strings.Repeat("x", wire.MaxAppHTML+1)})
+	add("ui://angles", &mcp.ResourceContents{MIMEType: wire.AppMIMEType, Text: strings.Repeat("<>", 10<<10)})
 	add("ui://plain", &mcp.ResourceContents{MIMEType: "text/html", Text: viewHTML})
 	add("ui://counted", &mcp.ResourceContents{MIMEType: wire.AppMIMEType, Text: viewHTML})
 	return srv
@@ -98,7 +101,7 @@ func newHarness(t *testing.T) *harness {
 				Journal: d.Client.Journal, LogLevel: d.Client.LogLevel}, emit)
 		}})
 	t.Cleanup(h.m.Close)
-	room, err := apps.New(apps.Config{Sessions: h.m, Own: []string{relayHost, appsHost}})
+	room, err := apps.New(apps.Config{Sessions: h.m, Own: []string{relayHost, appsHost}, MaxResult: testMaxResult})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +196,9 @@ func TestReadApp(t *testing.T) {
 	var we *wire.Error
 	if _, err = h.read("ui://big"); !errors.As(err, &we) || we.Code != wire.CodeTooLarge || !strings.Contains(we.Message, "too large") {
 		t.Errorf("big view: %v", err)
+	}
+	if _, err = h.read("ui://angles"); !errors.As(err, &we) || we.Code != wire.CodeTooLarge {
+		t.Errorf("a view of 20 KiB whose answer is over %d bytes once encoded: %v", testMaxResult, err)
 	}
 	if _, err = h.read("ui://plain"); !errors.As(err, &we) || we.Code != wire.CodeBadRequest {
 		t.Errorf("plain HTML: %v", err)

@@ -14,7 +14,7 @@ import (
 var (
 	errNotView = wire.NewError(wire.CodeBadRequest, "the resource is not a view: its type is not "+wire.AppMIMEType)
 	errNoView  = wire.NewError(wire.CodeBadRequest, "the server returned no content for the view")
-	errTooBig  = wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the view is too large: over %d MiB of HTML", wire.MaxAppHTML>>20))
+	errTooBig  = wire.NewError(wire.CodeTooLarge, fmt.Sprintf("the view is too large to show: its HTML is over %d MiB, or over the relay's limit on an answer once encoded", wire.MaxAppHTML>>20))
 )
 
 // viewOf makes the view of a resource read, refusing the domains no view

@@ -198,7 +198,7 @@ func (s *Service) initApps(dashOps *ops.Mux) error {
 	if err != nil {
 		return err
 	}
-	room, err := apps.New(apps.Config{Sessions: s.sessions, Own: append([]string{cfg.AppsOrigin}, own...)})
+	room, err := apps.New(apps.Config{Sessions: s.sessions, Own: append([]string{cfg.AppsOrigin}, own...), MaxResult: cfg.MaxResultBytes})
 	if err != nil {
 		return err
 	}
