@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/appsfixture"
 )
@@ -228,4 +230,38 @@ func TestFrameHelpersOnAMiniHost(t *testing.T) {
 			t.Errorf("the probe server got %q", got)
 		}
 	})
+}
+
+// TestBasicServerOnAMiniHost checks the example server as the Apps tests
+// use it: its tool names its view, and the view, shown by the mini host,
+// shows the tool's result, takes the host's theme and calls the tool back.
+func TestBasicServerOnAMiniHost(t *testing.T) {
+	url := startBasicServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 1 || tools.Tools[0].Name != basicTool || !reflect.DeepEqual(tools.Tools[0].Meta["ui"], map[string]any{"resourceUri": basicURI}) {
+		t.Fatalf("tools %s", mustJSON(tools.Tools))
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: basicURI})
+	if err != nil || len(res.Contents) != 1 || res.Contents[0].MIMEType != appsfixture.MIMEType {
+		t.Fatalf("read %s: %v, %v", basicURI, res, err)
+	}
+
+	h := startMiniHost(t, url)
+	page := openTab(t)
+	page.navigate(h.pageURL(basicTool, basicURI))
+	view := page.frameIn("iframe.app-frame").frameIn("iframe")
+	first := waitValue[string](view, "the tool's result in the view", `(t => /^\d{4}-/.test(t) && t)(document.querySelector("#server-time")?.textContent ?? "")`)
+	view.waitAttr("html", "data-theme", "dark")
+	view.click("#get-time-btn")
+	view.waitJS("a new time from the call through the host", fmt.Sprintf(`document.querySelector("#server-time").textContent !== %s`, jsString(first)))
 }

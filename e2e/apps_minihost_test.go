@@ -60,13 +60,15 @@ func serveLoopback(t *testing.T, addr string, handler http.Handler) string {
 	return ln.Addr().String()
 }
 
-// pageURL is the host page showing the view of tool at uri.
+// pageURL is the host page showing the view at uri with a result of tool.
 func (h *miniHost) pageURL(tool, uri string) string {
 	return fmt.Sprintf("%s/?tool=%s&uri=%s", h.host, tool, uri)
 }
 
 // serveHostPage is the host: it frames the proxy, sends it the view once it
-// is ready, answers the view's requests, and records in window.strays every
+// is ready, gives the view the result of a call of the tool once it is
+// initialized, answers the view's requests (its host context has the dark
+// theme), and records in window.strays every
 // message that came from anything but the proxy.
 func (h *miniHost) serveHostPage(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -93,6 +95,11 @@ localStorage.setItem("hostsecret", "1");
       if (window.viewSent) return; // once: the view may forge another
       window.viewSent = true;
       reply({jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: {html: view.html, csp: {connectDomains: view.connect}}});
+      return;
+    }
+    if (m.method === "ui/notifications/initialized" && params.get("tool")) {
+      const res = await fetch("/call", {method: "POST", body: JSON.stringify({name: params.get("tool"), arguments: {}})});
+      reply({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: await res.json()});
       return;
     }
     if (m.id === undefined || m.method === undefined) return;
