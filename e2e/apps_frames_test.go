@@ -51,8 +51,28 @@ func (p *tab) frameIDOf(sel string) cdp.FrameID {
 
 // frameIn waits until the iframe that sel selects in p's document runs in
 // a target of its own, attaches to it and returns it as a tab, whose console
-// is watched like a page's; it closes when the test ends.
+// is checked like a page's (an uncaught exception fails the test); it closes
+// when the test ends.
 func (p *tab) frameIn(sel string) *tab {
+	p.t.Helper()
+	return p.attachFrame(sel, (*tab).checkConsole)
+}
+
+// untrustedFrameIn is frameIn for a frame whose script is not ours, a
+// view's: its console is only logged, as a hostile view may throw what it
+// likes.
+func (p *tab) untrustedFrameIn(sel string) *tab {
+	p.t.Helper()
+	return p.attachFrame(sel, func(f *tab) {
+		for _, m := range f.consoleErrors() {
+			f.t.Logf("view console: %s", m)
+		}
+	})
+}
+
+// attachFrame attaches to the frame of the iframe sel selects, once it runs
+// in a target of its own, and runs check on it when the test ends.
+func (p *tab) attachFrame(sel string, check func(*tab)) *tab {
 	p.t.Helper()
 	var id target.ID
 	waitFor(p.t, "the frame of "+sel+" in a target of its own", func() bool {
@@ -80,7 +100,7 @@ func (p *tab) frameIn(sel string) *tab {
 	f := &tab{t: p.t, ctx: ctx}
 	f.watchConsole()
 	p.t.Cleanup(func() {
-		f.checkConsole()
+		check(f)
 		cancel()
 	})
 	return f
@@ -155,7 +175,7 @@ func TestFrameHelpersOnAMiniHost(t *testing.T) {
 		if got := eval[string](proxy, "location.origin"); got != h.proxy {
 			t.Errorf("the proxy frame is at %s, want %s", got, h.proxy)
 		}
-		view = proxy.frameIn("iframe")
+		view = proxy.untrustedFrameIn("iframe")
 		t.Cleanup(func() {
 			if got := requests.to(fx.ProbeOrigin()); len(got) != 0 {
 				t.Errorf("the host page itself asked the probe server for %+v", got)
@@ -259,7 +279,7 @@ func TestBasicServerOnAMiniHost(t *testing.T) {
 	h := startMiniHost(t, url)
 	page := openTab(t)
 	page.navigate(h.pageURL(basicTool, basicURI))
-	view := page.frameIn("iframe.app-frame").frameIn("iframe")
+	view := page.frameIn("iframe.app-frame").untrustedFrameIn("iframe")
 	first := waitValue[string](view, "the tool's result in the view", `(t => /^\d{4}-/.test(t) && t)(document.querySelector("#server-time")?.textContent ?? "")`)
 	view.waitAttr("html", "data-theme", "dark")
 	view.click("#get-time-btn")

@@ -35,7 +35,7 @@ func (p *tab) appFrames(uri string) (proxy, view *tab) {
 	sel := appViewSel(uri)
 	p.waitAttr(sel, "data-state", "ready")
 	proxy = p.frameIn(sel + " iframe.app-frame")
-	return proxy, proxy.frameIn("iframe")
+	return proxy, proxy.untrustedFrameIn("iframe")
 }
 
 // colorScheme makes the tab prefer a dark or light colour scheme, which the
@@ -88,7 +88,8 @@ func TestAppsBasicServerView(t *testing.T) {
 	p.screenshot("apps-basic-view")
 
 	view.click("#get-time-btn")
-	p.waitPresent(fmt.Sprintf(`.call-result.call-by-app[data-tool-name=%s]`, jsString(basicTool)))
+	byApp := fmt.Sprintf(`.call-result[data-tool-name=%s]`, jsString(basicTool))
+	p.waitPresent(byApp + ".call-by-app, " + byApp + " .call-by-app")
 	view.waitJS("the time of the view's own call", fmt.Sprintf(`document.querySelector("#server-time").textContent !== %s`, jsString(first)))
 
 	// The toggle shows the raw result of the call.
