@@ -161,7 +161,8 @@ func (l *requestLog) to(prefix string) []request {
 // mini host (a page with a cross-site proxy frame that frames the view) and
 // looks inside both frames with frameIn: it tests the helpers the Apps tests
 // use, and that each hostile view runs its attack and reports it, apart from
-// the dashboard.
+// the dashboard. The flood (about 20 s: each message crosses processes) and
+// the huge view are left to the dashboard's test, whose proxy caps them.
 func TestFrameHelpersOnAMiniHost(t *testing.T) {
 	fx := appsfixture.Start(t)
 	h := startMiniHost(t, fx.URL())

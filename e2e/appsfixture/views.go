@@ -68,7 +68,10 @@ async function fetchProbe(from) {
   post({jsonrpc: "2.0", method: "ui/notifications/initialized", params: {}});
   let outcome;
   try { outcome = await attack(); } catch (e) { outcome = {error: describe(e)}; }
-  await request("tools/call", {name: "report", arguments: {attack: ATTACK, outcome}});
+  // Asked again every 2 s until answered: after a flood, the proxy may
+  // still be dropping messages when the first one arrives.
+  const args = {name: "report", arguments: {attack: ATTACK, outcome}};
+  while (!await Promise.race([request("tools/call", args).then(() => true, () => true), pause(2000).then(() => false)])) {}
   document.getElementById("status").textContent = "reported";
 })();
 `
