@@ -126,6 +126,7 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 	cookies := p.cookiesOf(r.URL())
 	storage := eval[string](p, "JSON.stringify(Object.keys(localStorage).sort())")
 	var appsOrigin string
+	rendered := false // whether any view rendered
 
 	// show calls the tool of attack and returns the view's frame once the
 	// view is ready.
@@ -134,6 +135,7 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 		p.callTool(attack, "{}")
 		proxy, view := p.appFrames(appsfixture.URI(attack))
 		appsOrigin = eval[string](proxy, "location.origin")
+		rendered = true
 		return view
 	}
 
@@ -152,6 +154,10 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 			t.Errorf("the Apps origin has cookies %v", got)
 		}
 	})
+
+	if !rendered {
+		t.Fatal("the dashboard rendered no view: the other attacks are not tried")
+	}
 
 	t.Run("navigate_top", func(t *testing.T) {
 		show(t, appsfixture.NavigateTop)
