@@ -12,6 +12,8 @@ BIN      := bin/switchboard
 CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || echo /usr/bin/chromium)
 EVERYTHING_DIR    := e2e/everything
 EVERYTHING_SERVER := $(EVERYTHING_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+APPS_DIR          := e2e/apps
+APPS_SERVER       := $(APPS_DIR)/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
@@ -58,7 +60,7 @@ test: test-deps
 # needs: the dashboard, the binaries, the npm suites, Chromium, and the
 # packages of every test binary (so that parts do not compile them twice).
 test-deps:
-	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
+	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(APPS_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
 
 # test-compile compiles every test binary without running it. A package that
 # does not compile is reported by its part, with the error in its log.
@@ -76,11 +78,11 @@ vet:
 unit: $(WASM_SUM)
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 
-e2e: $(WASM_SUM) chromium $(EVERYTHING_SERVER)
+e2e: $(WASM_SUM) chromium $(EVERYTHING_SERVER) $(APPS_SERVER)
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./e2e/...
 
 # e2e-KofN runs shard K of N of the browser tests.
-e2e-%: $(WASM_SUM) chromium $(EVERYTHING_SERVER)
+e2e-%: $(WASM_SUM) chromium $(EVERYTHING_SERVER) $(APPS_SERVER)
 	CHROMIUM=$(CHROMIUM) GO=$(GO) sh scripts/e2e-shard.sh $(subst of, ,$*) -timeout 20m
 
 # chromium installs Chromium with apt-get when it is missing and we are root.
@@ -168,4 +170,15 @@ everything-server: $(EVERYTHING_SERVER)
 
 $(EVERYTHING_SERVER): $(EVERYTHING_DIR)/package.json $(EVERYTHING_DIR)/package-lock.json
 	npm ci --prefix $(EVERYTHING_DIR) --no-audit --no-fund
+	touch $@
+
+# apps-server installs the official MCP Apps example server
+# @modelcontextprotocol/server-basic-vanillajs from the lock file into
+# e2e/apps/node_modules, for the Apps browser tests (Node.js and npm needed;
+# the tests bind it to 127.0.0.1 with e2e/everything/loopback.cjs).
+.PHONY: apps-server
+apps-server: $(APPS_SERVER)
+
+$(APPS_SERVER): $(APPS_DIR)/package.json $(APPS_DIR)/package-lock.json
+	npm ci --prefix $(APPS_DIR) --no-audit --no-fund
 	touch $@

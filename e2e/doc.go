@@ -12,7 +12,16 @@
 //   - modelfixture: a model server speaking OpenAI's and Anthropic's
 //     streaming APIs, scripted per test, for the chat;
 //   - chatfixture: an MCP server whose tools the chat's model calls (one
-//     asks a form question, one is destructive).
+//     asks a form question, one is destructive);
+//   - appsfixture: an MCP server of hostile MCP Apps views, one tool per
+//     attack, each view reporting what it got through an app-only tool,
+//     and a probe server they aim their network at.
+//
+// apps/ pins the official MCP Apps example server
+// (@modelcontextprotocol/server-basic-vanillajs, make apps-server), which
+// the Apps tests render; the mini host of apps_minihost_test.go shows
+// views without the dashboard, to test the helpers that look inside an
+// App's frames.
 //
 // conformance/ runs the official MCP conformance suite (make conformance).
 //

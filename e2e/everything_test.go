@@ -103,21 +103,37 @@ func TestEverythingServer(t *testing.T) {
 }
 
 // startEverything runs the server with the given transport on a free
-// loopback port (the preloaded loopback.cjs binds 127.0.0.1 and prints the
-// port) and returns its base URL. It is killed when the test ends.
+// loopback port and returns its base URL. It is killed when the test ends.
 func startEverything(t *testing.T, transport string) string {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "node", "--require", "./loopback.cjs", everythingEntry, transport)
-	cmd.Dir = everythingDir
 	// Only what node needs: the get-env tool shows the server's environment.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "PORT=0", "GZIP_ALLOWED_DOMAINS=127.0.0.1"}
+	return startNodeServer(t, everythingDir, everythingEntry, []string{"GZIP_ALLOWED_DOMAINS=127.0.0.1"}, transport)
+}
+
+// loopbackShim, preloaded into every npm server of the tests, binds their
+// listeners to 127.0.0.1 and prints the port each got.
+const loopbackShim = "everything/loopback.cjs"
+
+// startNodeServer runs the Node.js program entry (relative to dir) with
+// args, PORT=0 and env, on a free loopback port (the preloaded loopbackShim
+// binds 127.0.0.1 and prints the port), and returns its base URL,
+// http://127.0.0.1:PORT. It is killed when the test ends.
+func startNodeServer(t *testing.T, dir, entry string, env []string, args ...string) string {
+	t.Helper()
+	shim, err := filepath.Abs(loopbackShim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "node", append([]string{"--require", shim, entry}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "PORT=0"}, env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start the everything server: %v", err)
+		t.Fatalf("start %s: %v", entry, err)
 	}
 	t.Cleanup(func() { cancel(); cmd.Wait() })
 	ports := make(chan string, 1)
@@ -136,7 +152,7 @@ func startEverything(t *testing.T, transport string) string {
 	case port := <-ports:
 		return "http://127.0.0.1:" + port
 	case <-time.After(20 * time.Second):
-		t.Fatalf("the everything server (%s) did not say its port", transport)
+		t.Fatalf("%s %v did not say its port", entry, args)
 		return ""
 	}
 }

@@ -1,4 +1,5 @@
-// Preloaded into the everything server (node --require): its transports
+// Preloaded into the npm servers of the tests (node --require), the
+// everything server and the Apps example server: their transports
 // listen on every interface, so every listen without a host is bound to
 // 127.0.0.1, and the port it got is printed to stderr as
 // "switchboard-listening <port>" for the harness to read.

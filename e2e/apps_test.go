@@ -1,0 +1,248 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/appsfixture"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// The MCP Apps tests: views of tools rendered in the dashboard, per the DOM
+// contract of issue 19. A view is a
+// section.app-view[data-server][data-uri][data-state=loading|ready|failed]
+// with a head (.app-view-head, "View by <server>"), the sandbox proxy's
+// iframe.app-frame (on the Apps origin), .app-view-error when it failed and
+// a toggle (.app-toggle, aria-pressed) to the raw result; a call a view made
+// is marked .call-by-app in the call history.
+
+// appsRate is how many of a view's messages a second the sandbox proxy
+// passes on.
+const appsRate = 200
+
+// appViewSel selects the view of the ui:// resource uri.
+func appViewSel(uri string) string {
+	return fmt.Sprintf(`section.app-view[data-uri=%s]`, jsString(uri))
+}
+
+// appFrames waits until the view of uri is ready and returns its proxy's
+// frame and the view's own frame inside it.
+func (p *tab) appFrames(uri string) (proxy, view *tab) {
+	p.t.Helper()
+	sel := appViewSel(uri)
+	p.waitAttr(sel, "data-state", "ready")
+	proxy = p.frameIn(sel + " iframe.app-frame")
+	return proxy, proxy.untrustedFrameIn("iframe")
+}
+
+// colorScheme makes the tab prefer a dark or light colour scheme, which the
+// dashboard's theme follows.
+func (p *tab) colorScheme(scheme string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+	if err != nil {
+		p.t.Fatalf("prefer the %s colour scheme: %v", scheme, err)
+	}
+}
+
+// TestAppsBasicServerView shows the view of the official example server:
+// it renders on the Apps origin, shows its tool's result, follows the
+// dashboard's theme, and calls its tool back through the bridge, which the
+// call history shows as called by the app.
+func TestAppsBasicServerView(t *testing.T) {
+	const name = "Basic app"
+	url := startBasicServer(t)
+	r := startRelay(t)
+	p := openTab(t)
+	p.colorScheme("dark")
+	p.login(r)
+	p.addServer(name, url)
+	p.waitServer(name, wire.StateReady)
+	p.openServer(name)
+	p.waitTools(basicTool)
+	p.callTool(basicTool, "{}")
+	sel := appViewSel(basicURI)
+	p.waitPresent(sel)
+	if got := eval[string](p, fmt.Sprintf(`document.querySelector(%s).dataset.server`, jsString(sel))); got != p.serverID(name) {
+		t.Errorf("the view's data-server is %q, want %q", got, p.serverID(name))
+	}
+	p.waitText(sel+" .app-view-head", "View by "+name)
+	proxy, view := p.appFrames(basicURI)
+	if origin := eval[string](proxy, "location.origin"); origin == r.URL() || !strings.HasPrefix(origin, "http://") {
+		t.Errorf("the proxy is at %s, the dashboard at %s: want another origin", origin, r.URL())
+	}
+	if got := eval[string](view, "origin"); got != "null" {
+		t.Errorf("the view's origin is %q, want an opaque one", got)
+	}
+
+	first := waitValue[string](view, "the tool's result in the view", `(t => /^\d{4}-/.test(t) && t)(document.querySelector("#server-time")?.textContent ?? "")`)
+	view.waitAttr("html", "data-theme", "dark")
+	p.colorScheme("light")
+	view.waitAttr("html", "data-theme", "light")
+	p.screenshot("apps-basic-view")
+
+	view.click("#get-time-btn")
+	byApp := fmt.Sprintf(`.call-result[data-tool-name=%s]`, jsString(basicTool))
+	p.waitPresent(byApp + ".call-by-app, " + byApp + " .call-by-app")
+	view.waitJS("the time of the view's own call", fmt.Sprintf(`document.querySelector("#server-time").textContent !== %s`, jsString(first)))
+
+	// The toggle shows the raw result of the call.
+	toggle := sel + " .app-toggle"
+	pressed := eval[string](p, fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-pressed")`, jsString(toggle)))
+	p.click(toggle)
+	p.waitJS("the toggle to switch", fmt.Sprintf(`document.querySelector(%s).getAttribute("aria-pressed") !== %s`, jsString(toggle), jsString(pressed)))
+	p.waitJS("the raw result, visible", fmt.Sprintf(`[...document.querySelectorAll(".result-text")].some(e => e.textContent.includes(%s) && e.checkVisibility())`, jsString(first)))
+}
+
+// TestAppsHostileViewsAreContained shows each hostile view of appsfixture
+// in the dashboard: none reaches the dashboard's DOM, cookies, storage or
+// navigation, none gets a forged message through, a flood is capped, a 50 MB
+// view is refused, the page stays usable, and a view's declared CSP is
+// enforced (a fetch it did not declare fails, one it declared succeeds).
+func TestAppsHostileViewsAreContained(t *testing.T) {
+	const name = "Hostile apps"
+	fx := appsfixture.Start(t)
+	r := startRelay(t)
+	p := openTab(t)
+	requests := p.watchRequests()
+	p.login(r)
+	p.addServer(name, fx.URL())
+	p.waitServer(name, wire.StateReady)
+	p.openServer(name)
+	for _, a := range appsfixture.Attacks {
+		p.waitPresent(toolSel(a))
+	}
+	dashboard := eval[string](p, "location.href")
+	cookies := p.cookiesOf(r.URL())
+	storage := eval[string](p, "JSON.stringify(Object.keys(localStorage).sort())")
+	var appsOrigin string
+	rendered := false // whether any view rendered
+
+	// show calls the tool of attack and returns the view's frame once the
+	// view is ready.
+	show := func(t *testing.T, attack string) *tab {
+		p := p.as(t)
+		p.callTool(attack, "{}")
+		proxy, view := p.appFrames(appsfixture.URI(attack))
+		appsOrigin = eval[string](proxy, "location.origin")
+		rendered = true
+		return view
+	}
+
+	t.Run("read_parent", func(t *testing.T) {
+		show(t, appsfixture.ReadParent)
+		for what, got := range probes(t, fx, appsfixture.ReadParent) {
+			if got.OK {
+				t.Errorf("the view read %s: %q", what, got.Value)
+			}
+		}
+		p := p.as(t)
+		if got := p.cookiesOf(r.URL()); !slices.Equal(got, cookies) {
+			t.Errorf("the dashboard's cookies went from %v to %v", cookies, got)
+		}
+		if got := p.cookiesOf(appsOrigin); len(got) != 0 {
+			t.Errorf("the Apps origin has cookies %v", got)
+		}
+	})
+
+	if !rendered {
+		t.Fatal("the dashboard rendered no view: the other attacks are not tried")
+	}
+
+	t.Run("navigate_top", func(t *testing.T) {
+		show(t, appsfixture.NavigateTop)
+		checkNavigation(t, probes(t, fx, appsfixture.NavigateTop))
+		if got := eval[string](p.as(t), "location.href"); got != dashboard {
+			t.Errorf("the dashboard went from %s to %s", dashboard, got)
+		}
+		if got := fx.Probes(); len(got) != 0 {
+			t.Errorf("the probe server was reached: %q", got)
+		}
+	})
+
+	t.Run("forge_messages", func(t *testing.T) {
+		show(t, appsfixture.ForgeMessages)
+		if _, err := fx.WaitReport(appsfixture.ForgeMessages, waitTimeout); err != nil {
+			t.Fatal(err)
+		}
+		if got := fx.ReportsOf(appsfixture.ForgeMessages); len(got) != 1 {
+			t.Errorf("the forging view reported %d times, want once (a forged message reloaded it?)", len(got))
+		}
+		for _, a := range []string{appsfixture.ForgedViaTopAttack, appsfixture.ForgedHTMLAttack} {
+			if got := fx.ReportsOf(a); len(got) != 0 {
+				t.Errorf("a forged report ran: %+v", got)
+			}
+		}
+		if eval[bool](p.as(t), fmt.Sprintf(`document.body.innerText.includes(%s)`, jsString(appsfixture.ForgedMark))) {
+			t.Error("the dashboard shows what the view forged")
+		}
+	})
+
+	t.Run("csp: an undeclared fetch fails", func(t *testing.T) {
+		show(t, appsfixture.FetchUndeclared)
+		out := fetchOutcome(t, fx, appsfixture.FetchUndeclared)
+		if out.OK || !slices.ContainsFunc(out.Violations, func(v string) bool { return strings.HasPrefix(v, "connect-src") }) {
+			t.Errorf("the undeclared fetch: %+v", out)
+		}
+		if slices.Contains(fx.Probes(), appsfixture.ProbePath+"?from=undeclared") {
+			t.Error("the undeclared fetch reached the probe server")
+		}
+	})
+
+	t.Run("csp: a declared loopback fetch succeeds", func(t *testing.T) {
+		show(t, appsfixture.FetchDeclared)
+		if out := fetchOutcome(t, fx, appsfixture.FetchDeclared); !out.OK || out.Body != appsfixture.ProbeBody {
+			t.Errorf("the declared fetch: %+v", out)
+		}
+		if !slices.Contains(fx.Probes(), appsfixture.ProbePath+"?from=declared") {
+			t.Errorf("the probe server got %q", fx.Probes())
+		}
+	})
+
+	t.Run("a 50 MB view is refused", func(t *testing.T) {
+		p := p.as(t)
+		p.callTool(appsfixture.HugeDocument, "{}")
+		sel := appViewSel(appsfixture.URI(appsfixture.HugeDocument))
+		p.waitAttr(sel, "data-state", "failed")
+		p.waitPresent(sel + " .app-view-error")
+		if got := fx.ReportsOf(appsfixture.HugeDocument); len(got) != 0 {
+			t.Errorf("the huge view ran: %+v", got)
+		}
+	})
+
+	t.Run("a flood is capped", func(t *testing.T) {
+		start := time.Now()
+		show(t, appsfixture.Flood)
+		checkFlood(t, fx, start, appsRate)
+	})
+
+	t.Run("the dashboard stays usable", func(t *testing.T) {
+		p := p.as(t)
+		p.waitRelay(stateLive)
+		before := len(fx.ReportsOf(appsfixture.ReadParent))
+		p.callTool(appsfixture.ReadParent, "{}")
+		waitFor(t, "another report of the read_parent view", func() bool { return len(fx.ReportsOf(appsfixture.ReadParent)) > before })
+		if got := eval[string](p, "JSON.stringify(Object.keys(localStorage).sort())"); got != storage {
+			t.Errorf("the dashboard's storage went from %s to %s", storage, got)
+		}
+		if got := requests.to(fx.ProbeOrigin()); len(got) != 0 {
+			t.Errorf("the dashboard itself asked the probe server for %+v", got)
+		}
+		for _, m := range p.consoleErrors() {
+			if strings.Contains(m.Text, appsfixture.ForgedMark) {
+				t.Errorf("the dashboard's console shows what a view forged: %s", m.Text)
+			}
+		}
+		p.screenshot("apps-hostile-views")
+	})
+}

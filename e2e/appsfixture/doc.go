@@ -1,0 +1,29 @@
+// Package appsfixture is an MCP server of hostile MCP Apps views for the
+// end-to-end tests of the dashboard's sandbox: the go-sdk over streamable
+// HTTP on 127.0.0.1 (a [fixture.Loopback]), with one tool per attack, each
+// naming its view (a ui:// resource of type text/html;profile=mcp-app) in
+// its _meta.ui.resourceUri:
+//
+//   - navigate_top: assigns top.location and parent.location;
+//   - read_parent: reads parent.document, top.document.cookie, its own
+//     cookie, localStorage, sessionStorage and indexedDB;
+//   - forge_messages: posts forged messages to parent and top (a fake
+//     ui/notifications/sandbox-resource-ready with HTML of its own, a
+//     sandbox-proxy-ready, answers to ids it guesses, a tool result
+//     claiming another view, a tools/call straight to top);
+//   - flood: posts 100k tools/call requests of the app-only tick tool;
+//   - huge_document: a view of 50 MB;
+//   - fetch_undeclared: declares no network and fetches the probe server;
+//   - fetch_declared: declares the probe server in
+//     _meta.ui.csp.connectDomains and fetches it.
+//
+// Beside it runs a probe server, a second loopback HTTP server that answers
+// any origin (Access-Control-Allow-Origin: *) and records every request
+// ([Server.Probes]): the hostile views aim their network and navigation at
+// it, so a test sees what got out.
+//
+// Each view speaks nothing but JSON-RPC over postMessage, written by hand:
+// ui/initialize, ui/notifications/initialized, then its attack, then it
+// reports what happened by calling the app-only report tool; the fixture
+// records the reports ([Server.Reports], [Server.WaitReport]).
+package appsfixture
