@@ -16,6 +16,12 @@ func renderCalls(title string, calls []store.Call) app.UI {
 	return &CallList{Title: title, Calls: calls}
 }
 
+// renderToolCalls lists a server's tool calls, showing the App view of
+// the tools that have one.
+func renderToolCalls(title string, calls []store.Call, tools []wire.Tool, serverName string) app.UI {
+	return &CallList{Title: title, Calls: calls, Tools: tools, ServerName: serverName}
+}
+
 // maxRecent is how many new calls the list holds apart before it takes
 // them into the rest.
 const maxRecent = 8
@@ -31,8 +37,10 @@ const maxRecent = 8
 type CallList struct {
 	app.Compo
 
-	Title string
-	Calls []store.Call
+	Title      string
+	Calls      []store.Call
+	Tools      []wire.Tool // the server's tools, for their views
+	ServerName string
 
 	settled string // the newest call of the rest; the calls before it are recent
 }
@@ -44,12 +52,23 @@ func (l *CallList) Render() app.UI {
 	return hiddenIf(app.Section().Class("calls").Aria("label", l.Title), len(l.Calls) == 0).Body(
 		app.H3().Class("calls-title").Text(l.Title),
 		hiddenIf(app.Ol().Class("call-list", "is-recent"), len(recent) == 0).Body(
-			app.Range(recent).Slice(func(i int) app.UI { return &CallItem{Call: recent[i]} }),
+			app.Range(recent).Slice(func(i int) app.UI { return l.item(recent[i]) }),
 		),
 		app.Ol().Class("call-list").Body(
-			app.Range(rest).Slice(func(i int) app.UI { return &CallItem{Call: rest[i]} }),
+			app.Range(rest).Slice(func(i int) app.UI { return l.item(rest[i]) }),
 		),
 	)
+}
+
+// item is the list's item of call c, with its tool when it has a view.
+func (l *CallList) item(c store.Call) app.UI {
+	it := &CallItem{Call: c, ServerName: l.ServerName}
+	if c.Kind == wire.CallKindTool {
+		if i := slices.IndexFunc(l.Tools, func(t wire.Tool) bool { return t.Name == c.Name && t.UI != nil }); i >= 0 {
+			it.Tool = &l.Tools[i]
+		}
+	}
+	return it
 }
 
 // splitCalls splits calls, newest first, before the call settled (the
@@ -92,7 +111,9 @@ func callStatusWord(c store.Call) string {
 type CallItem struct {
 	app.Compo
 
-	Call store.Call
+	Call       store.Call
+	Tool       *wire.Tool // the called tool, when it has an App view
+	ServerName string
 }
 
 // CompoID keeps an item with its call.
@@ -109,12 +130,27 @@ func (i *CallItem) Render() app.UI {
 		app.Div().Class("call-head").Role("status").Body(
 			app.Span().Class("call-name").Text(c.Name),
 			app.Span().Class("call-status").Text(callStatusWord(c)),
+			app.If(c.App != "", func() app.UI {
+				return app.Span().Class("call-by-app", "sb-note").Title("%s", c.App).Text("by the app")
+			}),
 			app.If(c.Elsewhere, func() app.UI {
 				return app.Span().Class("call-origin", "sb-note").Text("started in another tab or before a reload")
 			}),
 		),
-		renderCallBody(c),
+		i.renderBody(),
 	)
+}
+
+// renderBody is the call's outcome: a tool's view or result, or the
+// call's own body.
+func (i *CallItem) renderBody() app.UI {
+	if c := i.Call; c.Tool != nil && c.Status != store.CallPending {
+		if c.App != "" { // a view's own call shows in its view; here, raw
+			return renderToolResult(c)
+		}
+		return renderToolOutcome(c, i.Tool, i.ServerName, "")
+	}
+	return renderCallBody(i.Call)
 }
 
 func renderCallBody(c store.Call) app.UI {

@@ -102,7 +102,7 @@ func (t *ChatToolCard) Render() app.UI {
 			return app.Div().Class("chat-ask").Body(askCardOf(a, t.AskStatus[a.ID], t.Online))
 		}),
 		app.If(c.Result != nil, func() app.UI {
-			return app.Div().Class("chat-tool-result").Body(renderToolResult(chatCallOf(c)))
+			return app.Div().Class("chat-tool-result").Body(renderToolOutcome(chatCallOf(c), t.appTool(), t.ServerName, t.Chat))
 		}),
 		app.If(c.Error != "", func() app.UI {
 			return app.P().Class("chat-tool-error", "sb-error").Text(visibleControls(c.Error))
@@ -176,13 +176,32 @@ func (t *ChatToolCard) do(what string, op wire.OpName, args any, failed string) 
 	})
 }
 
+// appTool is the called tool when it has an App view, from the state.
+func (t *ChatToolCard) appTool() *wire.Tool {
+	if t.Call.Tool == "" {
+		return nil
+	}
+	snap := currentView().Snapshot
+	s := snap.ServerByID(t.Call.Server)
+	if s == nil {
+		return nil
+	}
+	for i := range s.Tools {
+		if s.Tools[i].Name == t.Call.Tool && s.Tools[i].UI != nil {
+			tool := s.Tools[i]
+			return &tool
+		}
+	}
+	return nil
+}
+
 // chatCallOf is a chat's finished tool call as the tool panel's rendering
 // takes it.
 func chatCallOf(c wire.ChatToolCall) store.Call {
 	b, _ := json.Marshal(c.Result) // a decoded result marshals
 	call := store.Call{
 		ID: c.ID, Kind: wire.CallKindTool, Server: c.Server, Name: orDefault(c.Tool, c.Name),
-		Status: store.CallOK, Tool: c.Result, JSON: store.IndentJSON(b), Size: len(b),
+		Status: store.CallOK, Tool: c.Result, JSON: store.IndentJSON(b), Size: len(b), Arguments: c.Arguments,
 	}
 	if c.Result != nil && c.Result.IsError {
 		call.Status, call.Error = store.CallError, toolErrorMessage(c.Result)

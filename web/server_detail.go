@@ -99,7 +99,7 @@ func (d *ServerDetail) Render() app.UI {
 				d.renderTab(tab, tabSettings, "Settings", -1),
 			),
 			d.renderPanel(tab, tabTools, &ToolsTab{
-				ServerID: s.ID, Tools: s.Tools, Ready: ready, Calls: d.ToolCalls, User: d.User,
+				ServerID: s.ID, ServerName: s.Name, Tools: s.Tools, Ready: ready, Calls: d.ToolCalls, User: d.User,
 			}),
 			d.renderPanel(tab, tabPrompts, &PromptsTab{
 				ServerID: s.ID, Prompts: s.Prompts, Ready: ready, Calls: d.PromptGets,

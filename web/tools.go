@@ -13,11 +13,12 @@ import (
 type ToolsTab struct {
 	app.Compo
 
-	ServerID string
-	Tools    []wire.Tool
-	Calls    []store.Call // tool calls to this server, newest first
-	Ready    bool
-	User     string // whose history this browser shows
+	ServerID   string
+	ServerName string
+	Tools      []wire.Tool
+	Calls      []store.Call // tool calls to this server, newest first
+	Ready      bool
+	User       string // whose history this browser shows
 
 	selected  string // name of the tool whose panel is open
 	marks     newMarks
@@ -60,7 +61,7 @@ func (t *ToolsTab) Render() app.UI {
 		),
 		app.Div().Class("split-side").Body(
 			t.renderPanel(),
-			renderCalls("Tool calls", t.Calls),
+			renderToolCalls("Tool calls", t.Calls, t.Tools, t.ServerName),
 			t.renderHistory(),
 		),
 	)

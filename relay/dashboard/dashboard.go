@@ -39,7 +39,7 @@ type Config struct {
 
 // AppsOriginEnv is the go-app environment variable that carries
 // Config.AppsOrigin to the page (app.Getenv); "" means Apps are off.
-const AppsOriginEnv = "SWITCHBOARD_APPS_ORIGIN"
+const AppsOriginEnv = web.AppsOriginEnv
 
 // themeColor colours the browser's UI around the dashboard; it matches the icon.
 const themeColor = "#1f4fb8"

@@ -49,6 +49,11 @@ type Call struct {
 	// (even with isError): the dashboard renders its content by type.
 	Tool *wire.CallToolResult
 	Size int // the bytes of the whole result
+
+	// Arguments are a tool call's arguments, when known; App is the ui://
+	// URI of the view that made the call, if one did.
+	Arguments json.RawMessage
+	App       string
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
@@ -64,23 +69,30 @@ func (v View) CallsTo(server string, kind wire.CallKind) []Call {
 
 // wire.CallKindTool calls a tool with arguments (a JSON object) and returns the call's id.
 func (c *Client) CallTool(server, tool string, args json.RawMessage) string {
-	return c.startCall(wire.CallKindTool, server, tool, wire.OpCallTool, func(call string) any {
-		return wire.CallToolArgs{Server: server, Name: tool, Arguments: args, Call: call}
-	}, toolOutcome)
+	return c.CallToolFrom("", server, tool, args, nil)
+}
+
+// CallToolFrom calls a tool for the App view at URI app ("" for the
+// person's own call) and returns the call's id; done, when not nil, gets
+// the relay's answer too.
+func (c *Client) CallToolFrom(app, server, tool string, args json.RawMessage, done func(Reply)) string {
+	return c.startCall(Call{Kind: wire.CallKindTool, Server: server, Name: tool, Arguments: args, App: app}, wire.OpCallTool, func(call string) any {
+		return wire.CallToolArgs{Server: server, Name: tool, Arguments: args, Call: call, App: app}
+	}, toolOutcome, done)
 }
 
 // ReadResource reads a resource and returns the call's id.
 func (c *Client) ReadResource(server, uri string) string {
-	return c.startCall(wire.CallKindResource, server, uri, wire.OpReadResource, func(call string) any {
+	return c.startCall(Call{Kind: wire.CallKindResource, Server: server, Name: uri}, wire.OpReadResource, func(call string) any {
 		return wire.ReadResourceArgs{Server: server, URI: uri, Call: call}
-	}, resourceOutcome)
+	}, resourceOutcome, nil)
 }
 
 // GetPrompt gets a prompt with its arguments and returns the call's id.
 func (c *Client) GetPrompt(server, name string, args map[string]string) string {
-	return c.startCall(wire.CallKindPrompt, server, name, wire.OpGetPrompt, func(call string) any {
+	return c.startCall(Call{Kind: wire.CallKindPrompt, Server: server, Name: name}, wire.OpGetPrompt, func(call string) any {
 		return wire.GetPromptArgs{Server: server, Name: name, Arguments: args, Call: call}
-	}, promptOutcome)
+	}, promptOutcome, nil)
 }
 
 // Cancel asks the relay to cancel a pending call. The call ends when the
@@ -120,12 +132,16 @@ func (c *Client) Cancel(callID string) {
 // outcome turns a successful answer into what a call shows.
 type outcome func(data json.RawMessage) (text string, isError bool)
 
-func (c *Client) startCall(kind wire.CallKind, server, name string, op wire.OpName, args func(call string) any, out outcome) string {
+// startCall lists call (its kind, server, name and what it was called
+// with) as pending and sends op; done, when not nil, gets the answer after
+// the call records it.
+func (c *Client) startCall(call Call, op wire.OpName, args func(call string) any, out outcome, done func(Reply)) string {
 	// The call is listed before the op is sent, so an answer that comes at
 	// once (an offline error) finds it.
 	id := c.newID()
+	call.ID, call.Status, call.Started = id, CallPending, c.cfg.Now()
 	c.mu.Lock()
-	c.calls = pushCall(c.calls, Call{ID: id, Kind: kind, Server: server, Name: name, Status: CallPending, Started: c.cfg.Now()})
+	c.calls = pushCall(c.calls, call)
 	c.mu.Unlock()
 
 	c.send(id, op, args(c.stateCallID(id)), func(r Reply) {
@@ -133,6 +149,9 @@ func (c *Client) startCall(kind wire.CallKind, server, name string, op wire.OpNa
 		c.updateCall(id, func(call *Call) bool { finishCall(call, r, out); call.Ended = ended; return true })
 		c.dropOldBlobs()
 		c.cfg.OnChange()
+		if done != nil {
+			done(r)
+		}
 	}, func(p wire.Progress) {
 		c.updateCall(id, func(call *Call) bool { call.Progress = &p; return true })
 		c.cfg.OnChange()

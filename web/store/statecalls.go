@@ -93,7 +93,7 @@ func (c *Client) fromStateLocked(sc wire.Call) Call {
 		}
 	}
 	call := Call{ID: sc.ID, Kind: sc.Kind, Server: sc.Server, Name: sc.Name, Progress: sc.Progress,
-		Task: sc.Task, Cancel: sc.Cancelling, Elsewhere: true, Status: CallPending}
+		Task: sc.Task, Cancel: sc.Cancelling, Elsewhere: true, Status: CallPending, Arguments: sc.Arguments, App: sc.App}
 	switch sc.State {
 	case wire.CallRunning:
 		return call

@@ -1,0 +1,352 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
+)
+
+// AppsOriginEnv is the go-app environment variable that names the origin
+// of the Apps sandbox proxy; "" means Apps are off.
+const AppsOriginEnv = "SWITCHBOARD_APPS_ORIGIN"
+
+// appsOrigin is the origin the page frames views on; "" when Apps are off.
+func appsOrigin() string { return app.Getenv(AppsOriginEnv) }
+
+// States of a view.
+const (
+	viewLoading = "loading"
+	viewReady   = "ready"
+	viewFailed  = "failed"
+)
+
+// renderToolOutcome is a finished tool call's result: its App view when
+// the tool has one and Apps are on, with a toggle to the raw result; else
+// the raw result.
+func renderToolOutcome(c store.Call, tool *wire.Tool, serverName, chat string) app.UI {
+	if tool == nil || tool.UI == nil || tool.UI.ResourceURI == "" || appsOrigin() == "" || c.Tool == nil {
+		return renderToolResult(c)
+	}
+	return &AppView{Server: c.Server, ServerName: serverName, URI: tool.UI.ResourceURI, Tool: *tool, Call: c, Chat: chat}
+}
+
+// AppView is a tool's App view, where the call's result shows: framed on
+// the Apps origin (the sandbox proxy, which frames the view in turn), under
+// a head that names the server, so a person can tell it is the server's
+// content. The view talks to the page only through the bridge; what it
+// asks (tool calls, reads, links, messages) passes the rules of a person's
+// own action.
+type AppView struct {
+	app.Compo
+	mounted
+
+	Server     string
+	ServerName string
+	URI        string
+	Tool       wire.Tool
+	Call       store.Call // the call the view shows: its arguments and result
+	Chat       string     // the conversation the view lives in; "" elsewhere
+
+	raw       bool   // the raw result is shown instead
+	state     string // viewLoading, viewReady or viewFailed
+	problem   string // why the view failed
+	view      *wire.AppView
+	bridge    *appBridge
+	listen    app.Func // the page's message listener
+	themes    app.Value
+	onTheme   app.Func
+	suspended bool   // the view sent more than the proxy passes on
+	link      string // a link the view asks to open, waiting for the person
+	answer    func(bool)
+	notice    string // what the last link or message did
+}
+
+// CompoID keeps a view with its call.
+func (v *AppView) CompoID() string { return v.Call.ID + "\n" + v.URI }
+
+// frameID is the id of the view's frame.
+func (v *AppView) frameID() string { return "app-frame-" + v.Call.ID }
+
+// OnMount reads the view through the relay.
+func (v *AppView) OnMount(ctx app.Context) {
+	v.mounted.OnMount(ctx)
+	if !app.IsClient {
+		return
+	}
+	v.state = viewLoading
+	send(wire.OpReadApp, wire.ReadAppArgs{Server: v.Server, URI: v.URI}, func(r store.Reply) {
+		v.later(func(app.Context) { v.loaded(r) })
+	})
+}
+
+// loaded starts the view the relay read, or says why it could not.
+func (v *AppView) loaded(r store.Reply) {
+	if r.Err != nil {
+		v.state, v.problem = viewFailed, opFailure("The view could not be shown: ", r.Err)
+		return
+	}
+	var view wire.AppView
+	if err := json.Unmarshal(r.Data, &view); err != nil {
+		v.state, v.problem = viewFailed, "The view could not be shown: the relay's answer could not be read."
+		return
+	}
+	v.view, v.state = &view, viewReady
+	v.bridge = &appBridge{host: v, view: view, tool: v.Tool, args: v.Call.Arguments, result: v.Call.Tool,
+		ctx: appContext{Theme: pageTheme(), Locale: navigatorString("language"), TimeZone: timeZone(), MaxHeight: maxViewHeight}}
+	v.listen = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		if len(args) > 0 {
+			v.onMessage(args[0])
+		}
+		return nil
+	})
+	app.Window().Call("addEventListener", "message", v.listen)
+	v.themes = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)")
+	v.onTheme = app.FuncOf(func(app.Value, []app.Value) any {
+		v.later(func(app.Context) {
+			if v.bridge != nil {
+				v.bridge.setTheme(pageTheme())
+			}
+		})
+		return nil
+	})
+	v.themes.Call("addEventListener", "change", v.onTheme)
+}
+
+// OnUpdate tells the view a result that came after it started.
+func (v *AppView) OnUpdate(ctx app.Context) {
+	if v.bridge != nil && v.Call.Tool != nil && v.bridge.result != v.Call.Tool {
+		v.bridge.setOutcome(v.Call.Tool, "")
+	}
+}
+
+// OnDismount tells the view it goes away and stops listening.
+func (v *AppView) OnDismount() {
+	if v.bridge != nil {
+		v.bridge.teardown()
+	}
+	if v.listen != nil {
+		app.Window().Call("removeEventListener", "message", v.listen)
+		v.listen.Release()
+		v.listen = nil
+	}
+	if v.onTheme != nil {
+		v.themes.Call("removeEventListener", "change", v.onTheme)
+		v.onTheme.Release()
+		v.onTheme = nil
+	}
+	if v.answer != nil {
+		v.answer(false)
+		v.answer = nil
+	}
+}
+
+// onMessage takes a message event: only one from this view's proxy frame,
+// on the Apps origin, reaches the bridge.
+func (v *AppView) onMessage(ev app.Value) {
+	frame := app.Window().GetElementByID(v.frameID())
+	if !frame.Truthy() || !ev.Get("source").Equal(frame.Get("contentWindow")) || ev.Get("origin").String() != appsOrigin() {
+		return
+	}
+	data := ev.Get("data")
+	if data.Type() != app.TypeObject {
+		return
+	}
+	raw := app.Window().Get("JSON").Call("stringify", data).String()
+	v.later(func(app.Context) {
+		if v.bridge != nil && !v.suspended {
+			v.bridge.handle([]byte(raw))
+		}
+	})
+}
+
+// post implements appHost.
+func (v *AppView) post(msg rpcMessage) {
+	frame := app.Window().GetElementByID(v.frameID())
+	if !frame.Truthy() {
+		return
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return
+	}
+	data := app.Window().Get("JSON").Call("parse", string(b))
+	frame.Get("contentWindow").Call("postMessage", data, appsOrigin())
+}
+
+// callTool implements appHost: the call goes through the relay as the
+// view's, and shows in the calls as made by the app.
+func (v *AppView) callTool(name string, args json.RawMessage, done func(json.RawMessage, *wire.Error)) {
+	c := relay()
+	if c == nil {
+		done(nil, &wire.Error{Code: store.CodeOffline, Message: "not connected to the relay"})
+		return
+	}
+	c.CallToolFrom(v.URI, v.Server, name, args, func(r store.Reply) {
+		v.later(func(app.Context) { done(r.Data, r.Err) })
+	})
+}
+
+// readResource implements appHost.
+func (v *AppView) readResource(uri string, done func(json.RawMessage, *wire.Error)) {
+	send(wire.OpReadResource, wire.ReadResourceArgs{Server: v.Server, URI: uri}, func(r store.Reply) {
+		v.later(func(app.Context) { done(r.Data, r.Err) })
+	})
+}
+
+// log implements appHost.
+func (v *AppView) log(level, logger string, data any) {
+	send(wire.OpAppLog, wire.AppLogArgs{Server: v.Server, URI: v.URI, Level: level, Logger: logger, Data: data}, func(store.Reply) {})
+}
+
+// openLink implements appHost: the link waits for the person's Open.
+func (v *AppView) openLink(url string, answer func(bool)) error {
+	if _, err := urlsafe.CheckOpenable(url); err != nil {
+		return err
+	}
+	if v.answer != nil {
+		v.answer(false) // one link at a time: the newer replaces the older
+	}
+	v.link, v.answer = url, answer
+	return nil
+}
+
+// message implements appHost: the text goes into the conversation's
+// message box, for the person to send.
+func (v *AppView) message(text string) error {
+	if v.Chat == "" {
+		return errors.New("this view is not in a conversation")
+	}
+	box := app.Window().Get("document").Call("querySelector", "textarea.chat-input")
+	if !box.Truthy() {
+		return errors.New("the conversation is not open")
+	}
+	box.Set("value", text)
+	box.Call("dispatchEvent", app.Window().Get("Event").New("input", map[string]any{"bubbles": true}))
+	v.notice = "The view wrote a message into the box below; send it if you want to."
+	return nil
+}
+
+// resize implements appHost.
+func (v *AppView) resize(height int) {
+	if frame := app.Window().GetElementByID(v.frameID()); frame.Truthy() {
+		frame.Get("style").Call("setProperty", "height", strconv.Itoa(height)+"px")
+	}
+}
+
+// suspend implements appHost.
+func (v *AppView) suspend() { v.suspended = true }
+
+// decide answers the link the view asked to open.
+func (v *AppView) decide(open bool) {
+	if open && !openExternal(v.link) {
+		open = false
+	}
+	if v.answer != nil {
+		v.answer(open)
+	}
+	v.link, v.answer = "", nil
+}
+
+// Render implements app.Composer.
+func (v *AppView) Render() app.UI {
+	name := orDefault(v.ServerName, v.Server)
+	state := orDefault(v.state, viewLoading)
+	return app.Section().Class("app-view", choose(v.raw, "is-raw", "")).DataSet("server", v.Server).DataSet("uri", v.URI).
+		DataSet("state", state).Aria("label", "View by "+name).Body(
+		app.Header().Class("app-view-head").Body(
+			app.Span().Class("app-view-title").Text("View by "+name),
+			app.Button().Type("button").Class("app-toggle", "sb-button", "is-quiet").Aria("pressed", v.raw).
+				Text(choose(v.raw, "Show the view", "Show the raw result")).
+				OnClick(func(ctx app.Context, e app.Event) { v.raw = !v.raw }),
+		),
+		app.If(v.problem != "", func() app.UI {
+			return app.P().Class("app-view-error", "sb-error").Role("alert").Text(v.problem)
+		}),
+		app.If(v.suspended, func() app.UI {
+			return app.P().Class("app-view-suspended", "sb-error").Role("alert").
+				Text("The view sent more messages than a view may; it no longer reaches the dashboard.")
+		}),
+		app.If(v.link != "", v.renderLink),
+		app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),
+		app.If(v.view != nil, func() app.UI {
+			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, wire.AppPermissions{})
+			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw, "is-hidden", "")).Src(src).
+				Title("View by "+name).Attr("sandbox", "allow-scripts allow-same-origin allow-forms").
+				Attr("referrerpolicy", "no-referrer")
+		}),
+		app.If(v.raw || state == viewFailed, func() app.UI { return renderToolResult(v.Call) }),
+	)
+}
+
+// renderLink asks the person before a link the view asked for opens.
+func (v *AppView) renderLink() app.UI {
+	host, _ := urlsafe.CheckOpenable(v.link)
+	ascii, readable := urlsafe.HostForms(host)
+	warnings := urlsafe.HostWarnings(host)
+	return app.Div().Class("app-link-consent", "md-consent").Role("group").Aria("label", "The view asks to open a link").Body(
+		app.Span().Class("md-consent-hosts").Body(
+			app.Text("The view asks to open "),
+			app.Span().Class("md-consent-host").Text(ascii),
+			app.If(readable != ascii, func() app.UI {
+				return app.Span().Class("md-consent-readable").Text("reads as " + readable)
+			}),
+		),
+		app.Range(warnings).Slice(func(i int) app.UI {
+			return app.Span().Class("md-consent-warning").Text("Check the address: " + warnings[i] + ".")
+		}),
+		app.Span().Class("md-consent-url").Text(v.link),
+		app.Span().Class("md-consent-actions").Body(
+			app.Button().Type("button").Class("app-link-open", "sb-button", "is-primary").Text("Open").
+				OnClick(func(ctx app.Context, e app.Event) { v.decide(true) }),
+			app.Button().Type("button").Class("app-link-cancel", "sb-button", "is-quiet").Text("Cancel").
+				OnClick(func(ctx app.Context, e app.Event) { v.decide(false) }),
+		),
+	)
+}
+
+// pageTheme is the dashboard's color scheme: the one an embedding site
+// set, else the browser's preference.
+func pageTheme() string {
+	if !app.IsClient {
+		return "light"
+	}
+	root := app.Window().Get("document").Get("documentElement")
+	if s := root.Get("style").Call("getPropertyValue", "color-scheme").String(); s == "dark" || s == "light" {
+		return s
+	}
+	if app.Window().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool() {
+		return "dark"
+	}
+	return "light"
+}
+
+// pageOrigin is the dashboard's origin.
+func pageOrigin() string {
+	if !app.IsClient {
+		return ""
+	}
+	return app.Window().Get("location").Get("origin").String()
+}
+
+// navigatorString is a string property of the browser's navigator.
+func navigatorString(name string) string {
+	if v := app.Window().Get("navigator").Get(name); v.Type() == app.TypeString {
+		return v.String()
+	}
+	return ""
+}
+
+// timeZone is the browser's IANA time zone.
+func timeZone() string {
+	intl := app.Window().Get("Intl")
+	if !intl.Truthy() {
+		return ""
+	}
+	return intl.Call("DateTimeFormat").Call("resolvedOptions").Get("timeZone").String()
+}
