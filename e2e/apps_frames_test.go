@@ -92,7 +92,8 @@ func (p *tab) attachFrame(sel string, check func(*tab)) *tab {
 		}
 		return false
 	})
-	ctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(id))
+	// Detach on cancel: closing a frame's target closes the page.
+	ctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		p.t.Fatalf("attach to the frame of %s: %v", sel, err)

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -43,10 +44,14 @@ const (
 	rpcRefused        = -32000 // the protocol's implementation-defined error
 )
 
-// Sizes the bridge keeps a view to.
+// Limits the bridge keeps a view to.
 const (
 	maxViewHeight = 2000 // pixels: a taller view scrolls inside
 	minViewHeight = 40
+	// maxViewRequests is how many requests that reach the relay (tool
+	// calls, reads, log lines) a view may make each second; the others
+	// are refused at once.
+	maxViewRequests = 10
 )
 
 // rpcMessage is one JSON-RPC message, either way.
@@ -85,6 +90,8 @@ type appHost interface {
 	resize(height int)
 	// suspend says the view sent more than the proxy passes on.
 	suspend()
+	// started says the view is initialized.
+	started()
 }
 
 // appContext is what the view is told about its place (hostContext).
@@ -108,12 +115,14 @@ type appBridge struct {
 	cancelled string               // why the call was cancelled, if it was
 	modelCtx  json.RawMessage      // the view's last ui/update-model-context
 	sent      bool                 // the view's HTML went to the proxy
+	window    time.Time            // the start of the second of relay requests counted
+	inWindow  int                  // the relay requests of that second
 	ready     bool                 // the view said it is initialized
 	resultOut *wire.CallToolResult // the result the view was sent
 }
 
-// handle takes one message from the proxy.
-func (b *appBridge) handle(raw []byte) {
+// handle takes one message from the proxy, which came at now.
+func (b *appBridge) handle(raw []byte, now time.Time) {
 	var m rpcMessage
 	if json.Unmarshal(raw, &m) != nil || m.JSONRPC != "2.0" {
 		return
@@ -121,11 +130,30 @@ func (b *appBridge) handle(raw []byte) {
 	if m.Method == "" {
 		return // an answer: the host sends the view no requests it waits on
 	}
+	if reachesRelay[m.Method] && !b.spend(now) {
+		if len(m.ID) > 0 {
+			b.fail(m.ID, rpcRefused, "The view asks too often; try again in a moment.")
+		}
+		return
+	}
 	if len(m.ID) == 0 {
 		b.notification(m)
 		return
 	}
 	b.request(m)
+}
+
+// reachesRelay are the methods whose messages cost the relay a request.
+var reachesRelay = map[string]bool{mToolsCall: true, mResourcesRead: true, mLog: true}
+
+// spend counts one request that reaches the relay, and says whether the
+// view may make it this second.
+func (b *appBridge) spend(now time.Time) bool {
+	if now.Sub(b.window) >= time.Second {
+		b.window, b.inWindow = now, 0
+	}
+	b.inWindow++
+	return b.inWindow <= maxViewRequests
 }
 
 // notification handles a notification of the proxy or the view.
@@ -144,6 +172,7 @@ func (b *appBridge) notification(m rpcMessage) {
 			return
 		}
 		b.ready = true
+		b.host.started()
 		b.post(mToolInput, map[string]any{"arguments": objectOrEmpty(b.args)})
 		b.sendOutcome()
 	case mSizeChanged:

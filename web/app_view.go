@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -54,14 +55,14 @@ type AppView struct {
 	Chat       string     // the conversation the view lives in; "" elsewhere
 
 	raw       bool   // the raw result is shown instead
-	state     string // viewLoading, viewReady or viewFailed
+	state     string // viewLoading, viewReady (the view is initialized) or viewFailed
 	problem   string // why the view failed
 	view      *wire.AppView
 	bridge    *appBridge
 	listen    app.Func // the page's message listener
 	themes    app.Value
 	onTheme   app.Func
-	suspended bool   // the view sent more than the proxy passes on
+	flooded   bool   // the view sent more than the proxy passes on
 	link      string // a link the view asks to open, waiting for the person
 	answer    func(bool)
 	notice    string // what the last link or message did
@@ -96,7 +97,7 @@ func (v *AppView) loaded(r store.Reply) {
 		v.state, v.problem = viewFailed, "The view could not be shown: the relay's answer could not be read."
 		return
 	}
-	v.view, v.state = &view, viewReady
+	v.view = &view // ready once the view says it is initialized
 	v.bridge = &appBridge{host: v, view: view, tool: v.Tool, args: v.Call.Arguments, result: v.Call.Tool,
 		ctx: appContext{Theme: pageTheme(), Locale: navigatorString("language"), TimeZone: timeZone(), MaxHeight: maxViewHeight}}
 	v.listen = app.FuncOf(func(_ app.Value, args []app.Value) any {
@@ -158,11 +159,11 @@ func (v *AppView) onMessage(ev app.Value) {
 		return
 	}
 	raw := app.Window().Get("JSON").Call("stringify", data).String()
-	v.later(func(app.Context) {
-		if v.bridge != nil && !v.suspended {
-			v.bridge.handle([]byte(raw))
-		}
-	})
+	// Handled here, without a render: most messages change nothing shown,
+	// and the host methods that do go through later.
+	if v.bridge != nil {
+		v.bridge.handle([]byte(raw), time.Now())
+	}
 }
 
 // post implements appHost.
@@ -209,10 +210,12 @@ func (v *AppView) openLink(url string, answer func(bool)) error {
 	if _, err := urlsafe.CheckOpenable(url); err != nil {
 		return err
 	}
-	if v.answer != nil {
-		v.answer(false) // one link at a time: the newer replaces the older
-	}
-	v.link, v.answer = url, answer
+	v.later(func(app.Context) {
+		if v.answer != nil {
+			v.answer(false) // one link at a time: the newer replaces the older
+		}
+		v.link, v.answer = url, answer
+	})
 	return nil
 }
 
@@ -228,7 +231,7 @@ func (v *AppView) message(text string) error {
 	}
 	box.Set("value", text)
 	box.Call("dispatchEvent", app.Window().Get("Event").New("input", map[string]any{"bubbles": true}))
-	v.notice = "The view wrote a message into the box below; send it if you want to."
+	v.later(func(app.Context) { v.notice = "The view wrote a message into the box below; send it if you want to." })
 	return nil
 }
 
@@ -240,7 +243,10 @@ func (v *AppView) resize(height int) {
 }
 
 // suspend implements appHost.
-func (v *AppView) suspend() { v.suspended = true }
+func (v *AppView) suspend() { v.later(func(app.Context) { v.flooded = true }) }
+
+// started implements appHost.
+func (v *AppView) started() { v.later(func(app.Context) { v.state = viewReady }) }
 
 // decide answers the link the view asked to open.
 func (v *AppView) decide(open bool) {
@@ -268,9 +274,9 @@ func (v *AppView) Render() app.UI {
 		app.If(v.problem != "", func() app.UI {
 			return app.P().Class("app-view-error", "sb-error").Role("alert").Text(v.problem)
 		}),
-		app.If(v.suspended, func() app.UI {
-			return app.P().Class("app-view-suspended", "sb-error").Role("alert").
-				Text("The view sent more messages than a view may; it no longer reaches the dashboard.")
+		app.If(v.flooded, func() app.UI {
+			return app.P().Class("app-view-flooded", "sb-error").Role("alert").
+				Text("The view sent more messages than a view may; the rest were dropped.")
 		}),
 		app.If(v.link != "", v.renderLink),
 		app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),

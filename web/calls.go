@@ -16,10 +16,10 @@ func renderCalls(title string, calls []store.Call) app.UI {
 	return &CallList{Title: title, Calls: calls}
 }
 
-// renderToolCalls lists a server's tool calls, showing the App view of
-// the tools that have one.
-func renderToolCalls(title string, calls []store.Call, tools []wire.Tool, serverName string) app.UI {
-	return &CallList{Title: title, Calls: calls, Tools: tools, ServerName: serverName}
+// renderToolCalls lists a server's tool calls; a call of a tool with an
+// App view offers to show it (onShow gets the call's id).
+func renderToolCalls(title string, calls []store.Call, tools []wire.Tool, onShow func(id string)) app.UI {
+	return &CallList{Title: title, Calls: calls, Tools: tools, OnShowView: onShow}
 }
 
 // maxRecent is how many new calls the list holds apart before it takes
@@ -39,8 +39,8 @@ type CallList struct {
 
 	Title      string
 	Calls      []store.Call
-	Tools      []wire.Tool // the server's tools, for their views
-	ServerName string
+	Tools      []wire.Tool       // the server's tools, for their views
+	OnShowView func(call string) // shows the view of a call; nil: no views
 
 	settled string // the newest call of the rest; the calls before it are recent
 }
@@ -62,13 +62,20 @@ func (l *CallList) Render() app.UI {
 
 // item is the list's item of call c, with its tool when it has a view.
 func (l *CallList) item(c store.Call) app.UI {
-	it := &CallItem{Call: c, ServerName: l.ServerName}
-	if c.Kind == wire.CallKindTool {
-		if i := slices.IndexFunc(l.Tools, func(t wire.Tool) bool { return t.Name == c.Name && t.UI != nil }); i >= 0 {
-			it.Tool = &l.Tools[i]
-		}
+	it := &CallItem{Call: c}
+	if l.OnShowView != nil && hasView(c, l.Tools) {
+		it.OnShowView = l.OnShowView
 	}
 	return it
+}
+
+// hasView says whether call c is a finished call of a tool with an App view
+// that a person made (a view's own calls show in the view itself).
+func hasView(c store.Call, tools []wire.Tool) bool {
+	if c.Kind != wire.CallKindTool || c.App != "" || c.Tool == nil || c.Status == store.CallPending || appsOrigin() == "" {
+		return false
+	}
+	return slices.ContainsFunc(tools, func(t wire.Tool) bool { return t.Name == c.Name && t.UI != nil && t.UI.ResourceURI != "" })
 }
 
 // splitCalls splits calls, newest first, before the call settled (the
@@ -112,8 +119,7 @@ type CallItem struct {
 	app.Compo
 
 	Call       store.Call
-	Tool       *wire.Tool // the called tool, when it has an App view
-	ServerName string
+	OnShowView func(call string) // set when the call has a view to show
 }
 
 // CompoID keeps an item with its call.
@@ -136,21 +142,14 @@ func (i *CallItem) Render() app.UI {
 			app.If(c.Elsewhere, func() app.UI {
 				return app.Span().Class("call-origin", "sb-note").Text("started in another tab or before a reload")
 			}),
+			app.If(i.OnShowView != nil, func() app.UI {
+				id := c.ID
+				return app.Button().Type("button").Class("call-show-view", "sb-button", "is-quiet").Text("Show its view").
+					OnClick(func(ctx app.Context, e app.Event) { i.OnShowView(id); ctx.Update() }, app.EventScope(id))
+			}),
 		),
-		i.renderBody(),
+		renderCallBody(c),
 	)
-}
-
-// renderBody is the call's outcome: a tool's view or result, or the
-// call's own body.
-func (i *CallItem) renderBody() app.UI {
-	if c := i.Call; c.Tool != nil && c.Status != store.CallPending {
-		if c.App != "" { // a view's own call shows in its view; here, raw
-			return renderToolResult(c)
-		}
-		return renderToolOutcome(c, i.Tool, i.ServerName, "")
-	}
-	return renderCallBody(i.Call)
 }
 
 func renderCallBody(c store.Call) app.UI {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -21,6 +22,8 @@ type ToolsTab struct {
 	User       string // whose history this browser shows
 
 	selected  string // name of the tool whose panel is open
+	viewCall  string      // the call whose App view shows; "" for the newest
+	lastView  *store.Call // the call whose view showed last
 	marks     newMarks
 	history   []historyEntry // this server's calls made in this browser, newest first
 	presets   toolPreset     // what the history last asked the panel to show
@@ -61,7 +64,8 @@ func (t *ToolsTab) Render() app.UI {
 		),
 		app.Div().Class("split-side").Body(
 			t.renderPanel(),
-			renderToolCalls("Tool calls", t.Calls, t.Tools, t.ServerName),
+			t.renderView(),
+			renderToolCalls("Tool calls", t.Calls, t.Tools, func(id string) { t.viewCall = id }),
 			t.renderHistory(),
 		),
 	)
@@ -91,6 +95,38 @@ func (t *ToolsTab) renderTool(tool wire.Tool) app.UI {
 				renderToolBadge(tool),
 			),
 	)
+}
+
+// renderView is the App view of a call: the one chosen, else the newest
+// call of a tool with a view. It stands apart from the list of calls, so
+// calls coming and going around it never reload it, and it stays when its
+// call leaves the list (a view's own calls can push it out).
+func (t *ToolsTab) renderView() app.UI {
+	var shown *store.Call
+	for i, c := range t.Calls {
+		if !hasView(c, t.Tools) {
+			continue
+		}
+		if c.ID == t.viewCall {
+			shown = &t.Calls[i]
+			break
+		}
+		if shown == nil && t.viewCall == "" {
+			shown = &t.Calls[i]
+		}
+	}
+	if shown == nil {
+		shown = t.lastView
+	}
+	if shown == nil || (t.viewCall != "" && shown.ID != t.viewCall) {
+		return app.Text("")
+	}
+	i := slices.IndexFunc(t.Tools, func(tool wire.Tool) bool { return tool.Name == shown.Name })
+	if i < 0 {
+		return app.Text("")
+	}
+	t.lastView = shown
+	return app.Div().Class("tool-view").Body(renderToolOutcome(*shown, &t.Tools[i], t.ServerName, ""))
 }
 
 // renderPanel is the selected tool's call panel, or a hint.

@@ -72,9 +72,10 @@ async function fetchProbe(from) {
   if (ATTACK !== FLOOD) {
     await request("tools/call", args);
   } else {
-    // Asked again every 2 s until answered: the proxy may still be dropping
-    // the flood when the first one arrives.
-    while (!await Promise.race([request("tools/call", args).then(() => true, () => true), pause(2000).then(() => false)])) {}
+    // Asked again every 2 s until it is taken: the proxy may still be
+    // dropping the flood when the first one arrives, and the host refuses
+    // a view that asks too often.
+    while (!await Promise.race([request("tools/call", args).then(() => true, () => false), pause(2000).then(() => false)])) {}
   }
   document.getElementById("status").textContent = "reported";
 })();
