@@ -11,11 +11,11 @@ import (
 // maxAppURIBytes caps a tool's view URI.
 const maxAppURIBytes = 2048
 
-// convertToolUI reads a tool's App from its _meta: "ui" {resourceUri,
+// ToolUI reads a tool's App from its _meta: "ui" {resourceUri,
 // visibility}, or the deprecated flat "ui/resourceUri". Only a ui:// URI is
 // kept, and only the known visibilities, once each; values of the wrong
 // type are ignored. It is nil when nothing usable is left.
-func convertToolUI(meta mcp.Meta) *wire.ToolUI {
+func ToolUI(meta mcp.Meta) *wire.ToolUI {
 	var out wire.ToolUI
 	ui, _ := meta["ui"].(map[string]any)
 	if uri, _ := ui["resourceUri"].(string); appURI(uri) {
