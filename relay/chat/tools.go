@@ -38,7 +38,7 @@ func (rn *run) offer() offer {
 		names := toolnames.Model.Names(srv.ID, toolNames(srv.Tools))
 		for _, t := range srv.Tools {
 			ref := wire.ToolRef{Server: srv.ID, Tool: t.Name}
-			if t.Uncallable != "" || !chosenTool(rn.chat, ref) || o.policies[ref] == wire.PolicyNever {
+			if t.Uncallable != "" || !t.ForModel() || !chosenTool(rn.chat, ref) || o.policies[ref] == wire.PolicyNever {
 				continue
 			}
 			name := names[t.Name]

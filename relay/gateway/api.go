@@ -178,7 +178,7 @@ func (a *API) listTools(w http.ResponseWriter, r *http.Request) {
 		}
 		names := exposedNames(srv.ID, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name }))
 		for _, t := range srv.Tools {
-			if g.AllowsTool(srv.ID, t.Name, names[t.Name]) {
+			if t.ForModel() && g.AllowsTool(srv.ID, t.Name, names[t.Name]) {
 				out = append(out, function(srv, t, names[t.Name]))
 			}
 		}
@@ -269,18 +269,19 @@ func (a *API) answerCall(w http.ResponseWriter, ctx context.Context, res *wire.C
 }
 
 // resolve returns the server and the tool's own name of a tool name as
-// [ToolsPath] lists it, when that server is ready and lists the tool. It
-// asks the name table of every ready server whose id the name starts
-// with, not only the part before the first "__": a person may choose an
-// id that holds "__".
+// [ToolsPath] lists it, when that server is ready and lists the tool for
+// models (not for its App only). It asks the name table of every ready
+// server whose id the name starts with, not only the part before the first
+// "__": a person may choose an id that holds "__".
 func (a *API) resolve(s *session.Session, name string) (server, tool string, ok bool) {
 	for _, srv := range s.Servers() {
 		if srv.State != wire.StateReady || !strings.HasPrefix(name, srv.ID+nameSeparator) {
 			continue
 		}
-		for own, exposed := range exposedNames(srv.ID, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name })) {
-			if exposed == name {
-				return srv.ID, own, true
+		names := exposedNames(srv.ID, itemNames(srv.Tools, func(t wire.Tool) string { return t.Name }))
+		for _, t := range srv.Tools {
+			if names[t.Name] == name && t.ForModel() {
+				return srv.ID, t.Name, true
 			}
 		}
 	}

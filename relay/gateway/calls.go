@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -252,8 +253,9 @@ func (v *view) findPrompt(name string) (server, own string) {
 
 // routing ends every request of an agent when the view closes (closing a
 // session waits for its requests), passes an agent's logging level on to
-// the servers, and routes its ping on a server's endpoint to that server
-// (the aggregate endpoint answers pings itself).
+// the servers, routes its ping on a server's endpoint to that server (the
+// aggregate endpoint answers pings itself), and its reads of App views to
+// their server.
 func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ctx, cancel := context.WithCancel(ctx)
@@ -265,6 +267,11 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 				v.setLevel(ctx, p.Level)
 			}
 			return res, err
+		}
+		if r, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil {
+			if id, ok := v.appServer(r.Params.URI); ok {
+				return v.readResource(id)(ctx, r)
+			}
 		}
 		if method != "ping" || v.only == "" {
 			return next(ctx, method, req)
@@ -278,4 +285,24 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// appServer is the server whose App view exposed names, a ui:// URI as the
+// view names it, when that server is on the view: views are read through
+// the view whether or not the server lists them.
+func (v *view) appServer(exposed string) (string, bool) {
+	id, uri := v.only, exposed
+	if v.only == "" {
+		var ok bool
+		if id, uri, ok = upstreamURI(exposed); !ok {
+			return "", false
+		}
+	}
+	if !strings.HasPrefix(uri, "ui://") {
+		return "", false
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	e := v.shown[id]
+	return id, e != nil && (e.tools != nil || e.resources != nil)
 }

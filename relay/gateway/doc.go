@@ -50,9 +50,16 @@
 // mapped URIs too.
 //
 // Descriptions, input and output schemas, annotations, icons, titles and
-// _meta pass through unchanged. An item the go-sdk cannot serve (a tool
-// whose input schema is not an object, an unparsable URI) is left out and
-// logged.
+// _meta pass through unchanged, but for a tool's App (MCP Apps, the
+// io.modelcontextprotocol/ui extension, which both endpoints declare): its
+// _meta.ui is shown as the relay read it (relay/mcpwire), its resourceUri
+// named as the endpoint names resources, and the deprecated
+// _meta["ui/resourceUri"] goes. A tool for its App only (visibility
+// without "model") is neither listed nor callable, here nor in the tool
+// API. A ui:// view of a server on the endpoint is read through it even
+// when the server does not list it. An item the go-sdk cannot serve (a
+// tool whose input schema is not an object, an unparsable URI) is left out
+// and logged.
 //
 // # Human steps
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
+	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -112,6 +113,7 @@ func (g *Gateway) newView(grant agentkeys.Grant, only string) *view {
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
+			Extensions:  map[string]any{wire.AppsExtension: map[string]any{"mimeTypes": []string{wire.AppMIMEType}}},
 		},
 		CompletionHandler:  v.complete,
 		SubscribeHandler:   v.subscribe,
@@ -318,11 +320,13 @@ func (v *view) list(id string, o *session.Server, grant agentkeys.Grant) *exposu
 		e.tools = map[string]item{}
 		for _, t := range lists.Tools {
 			agg := names[t.Name]
-			if !grant.AllowsTool(id, t.Name, agg) {
+			ui := mcpwire.ToolUI(t.Meta)
+			if !(wire.Tool{UI: ui}).ForModel() || !grant.AllowsTool(id, t.Name, agg) {
 				continue
 			}
 			out := *t
 			out.Name = v.nameFor(agg, t.Name)
+			out.Meta = v.toolMeta(id, t.Meta, ui)
 			e.tools[out.Name] = item{name: t.Name, agg: agg, json: marshal(&out)}
 		}
 	}
@@ -358,6 +362,29 @@ func (v *view) nameFor(agg, own string) string {
 		return own
 	}
 	return agg
+}
+
+// toolMeta is the _meta the view shows for a tool whose own is meta: its
+// App ui as the relay read it, its resourceUri as the view names the
+// server's resources; the deprecated flat key goes.
+func (v *view) toolMeta(server string, meta mcp.Meta, ui *wire.ToolUI) mcp.Meta {
+	if meta["ui"] == nil && meta["ui/resourceUri"] == nil {
+		return meta
+	}
+	out := maps.Clone(meta)
+	delete(out, "ui/resourceUri")
+	delete(out, "ui")
+	if ui != nil {
+		shown := map[string]any{}
+		if ui.ResourceURI != "" {
+			shown["resourceUri"] = v.uriFor(server, ui.ResourceURI)
+		}
+		if len(ui.Visibility) > 0 {
+			shown["visibility"] = ui.Visibility
+		}
+		out["ui"] = shown
+	}
+	return out
 }
 
 // uriFor is the URI the view shows for a server's uri.

@@ -117,7 +117,7 @@ func convertTool(t *mcp.Tool) (_ wire.Tool, ok bool) {
 		OutputSchema: rawJSON(t.OutputSchema, maxSchemaBytes),
 		Annotations:  annotations,
 		Icons:        convertIcons(t.Icons),
-		UI:           toolUI(t.Meta),
+		UI:           ToolUI(t.Meta),
 	}, true
 }
 

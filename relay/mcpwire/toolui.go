@@ -2,52 +2,51 @@ package mcpwire
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// maxUIURI caps a tool's view URI, in bytes.
-const maxUIURI = 2048
+// maxAppURIBytes caps a tool's view URI.
+const maxAppURIBytes = 2048
 
-// toolUI reads a tool's _meta.ui (or the deprecated flat
-// _meta["ui/resourceUri"]) defensively: only a ui:// URI, only the
-// visibilities the extension names; anything else is dropped. nil when the
-// tool has no view and no visibility.
-func toolUI(meta map[string]any) *wire.ToolUI {
-	var ui wire.ToolUI
-	nested, _ := meta["ui"].(map[string]any)
-	uri, _ := nested["resourceUri"].(string)
-	if uri == "" {
-		uri, _ = meta["ui/resourceUri"].(string)
+// ToolUI reads a tool's App from its _meta: "ui" {resourceUri,
+// visibility}, or the deprecated flat "ui/resourceUri". Only a ui:// URI is
+// kept, and only the known visibilities, once each (a list of unknown ones
+// only is read as app-only); values of the wrong type are ignored. It is
+// nil when nothing usable is left.
+func ToolUI(meta mcp.Meta) *wire.ToolUI {
+	var out wire.ToolUI
+	ui, _ := meta["ui"].(map[string]any)
+	if uri, _ := ui["resourceUri"].(string); appURI(uri) {
+		out.ResourceURI = uri
+	} else if uri, _ := meta["ui/resourceUri"].(string); appURI(uri) {
+		out.ResourceURI = uri
 	}
-	if strings.HasPrefix(uri, "ui://") && len(uri) <= maxUIURI && utf8.ValidString(uri) && !strings.ContainsAny(uri, " \t\r\n") {
-		ui.ResourceURI = uri
-	}
-	if list, ok := nested["visibility"].([]any); ok && len(list) <= 8 {
-		for _, v := range list {
-			s, _ := v.(string)
-			if (s == wire.VisibleToModel || s == wire.VisibleToApp) && !contains(ui.Visibility, s) {
-				ui.Visibility = append(ui.Visibility, s)
-			}
+	visibility, _ := ui["visibility"].([]any)
+	for _, v := range visibility {
+		if len(out.Visibility) == 2 {
+			break
 		}
-		if len(ui.Visibility) == 0 && len(list) > 0 {
-			// Only unknown audiences: the tool is for neither, which the
-			// relay reads as app-only, the narrower of the two it knows.
-			ui.Visibility = []string{wire.VisibleToApp}
+		s, _ := v.(string)
+		if (s == wire.VisibleToModel || s == wire.VisibleToApp) && (len(out.Visibility) == 0 || out.Visibility[0] != s) {
+			out.Visibility = append(out.Visibility, s)
 		}
 	}
-	if ui.ResourceURI == "" && len(ui.Visibility) == 0 {
+	if len(visibility) > 0 && out.Visibility == nil {
+		// Only audiences the relay does not know: closed to models and
+		// agents, the narrower reading; "app" is the one left to say so.
+		out.Visibility = []string{wire.VisibleToApp}
+	}
+	if out.ResourceURI == "" && out.Visibility == nil {
 		return nil
 	}
-	return &ui
+	return &out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// appURI says whether uri can name a view: a ui:// URI within
+// maxAppURIBytes.
+func appURI(uri string) bool {
+	return strings.HasPrefix(uri, "ui://") && len(uri) <= maxAppURIBytes && validKey(uri, maxAppURIBytes)
 }

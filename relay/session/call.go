@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -43,6 +44,10 @@ type Caller struct {
 	// Shown, for a person's call, receives its result as the dashboards
 	// see it (converted once, for the state and the op's answer).
 	Shown func(any)
+	// App, for a person's tool call made by a view, is the view's ui://
+	// URI: the call is refused unless the view is one of the server's and
+	// the tool is for its views ([Server.CallTool]).
+	App string
 }
 
 // Agent is an agent calling through the agent endpoint.
@@ -91,9 +96,19 @@ const (
 )
 
 // CallTool calls a tool of the server for c, as an MCP task when the tool
-// and the server want one.
+// and the server want one. A call by a view (c.App) is refused unless the
+// view is one of the server's and the tool is for its views.
 func (o *Server) CallTool(ctx context.Context, c Caller, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	return run(ctx, o, c, wire.CallKindTool, p.Name,
+	if c.App != "" {
+		if err := o.appMayCall(c.App, p.Name); err != nil {
+			return nil, err
+		}
+	}
+	var args json.RawMessage // kept in the state with a person's call
+	if c.Agent == nil {
+		args = callArguments(p.Arguments)
+	}
+	return run(ctx, o, c, wire.CallKindTool, p.Name, args,
 		func(ctx context.Context, cn Connection, rc *runningCall) (*mcp.CallToolResult, error) {
 			asTask, err := cn.TaskMode(p.Name)
 			switch {
@@ -110,7 +125,7 @@ func (o *Server) CallTool(ctx context.Context, c Caller, p *mcp.CallToolParams) 
 
 // GetPrompt gets a prompt of the server for c.
 func (o *Server) GetPrompt(ctx context.Context, c Caller, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
-	return run(ctx, o, c, wire.CallKindPrompt, p.Name,
+	return run(ctx, o, c, wire.CallKindPrompt, p.Name, nil,
 		func(ctx context.Context, cn Connection, _ *runningCall) (*mcp.GetPromptResult, error) {
 			return cn.GetPrompt(ctx, p)
 		},
@@ -120,7 +135,7 @@ func (o *Server) GetPrompt(ctx context.Context, c Caller, p *mcp.GetPromptParams
 
 // ReadResource reads a resource of the server for c.
 func (o *Server) ReadResource(ctx context.Context, c Caller, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
-	return run(ctx, o, c, wire.CallKindResource, p.URI,
+	return run(ctx, o, c, wire.CallKindResource, p.URI, nil,
 		func(ctx context.Context, cn Connection, _ *runningCall) (*mcp.ReadResourceResult, error) {
 			return cn.ReadResource(ctx, p)
 		},
@@ -128,12 +143,12 @@ func (o *Server) ReadResource(ctx context.Context, c Caller, p *mcp.ReadResource
 		func(res *mcp.ReadResourceResult) (any, error) { return mcpwire.ReadResult(res), nil })
 }
 
-// run runs one call of kind on name for c: do runs it on the connection,
-// isError tells a tool's error result, show converts a result for a
-// person's dashboards.
-func run[R any](ctx context.Context, o *Server, c Caller, kind wire.CallKind, name string,
+// run runs one call of kind on name with args (a tool's, as the state
+// keeps them) for c: do runs it on the connection, isError tells a tool's
+// error result, show converts a result for a person's dashboards.
+func run[R any](ctx context.Context, o *Server, c Caller, kind wire.CallKind, name string, args json.RawMessage,
 	do func(context.Context, Connection, *runningCall) (*R, error), isError func(*R) bool, show func(*R) (any, error)) (*R, error) {
-	cn, rc, err := o.begin(ctx, c, kind, name)
+	cn, rc, err := o.begin(ctx, c, kind, name, args)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +181,8 @@ type runningCall struct {
 	o      *Server
 	id     string // a person's: its id in the state; an agent's: the running call shown
 	kind   wire.CallKind
-	name   string // the tool or prompt, or the resource's URI, as the server names it
+	name   string          // the tool or prompt, or the resource's URI, as the server names it
+	args   json.RawMessage // a person's tool call's arguments, as the state keeps them
 	caller Caller
 	start  time.Time
 	ctx    context.Context // carries the call (caller.go); ends with it
@@ -197,8 +213,8 @@ type callEnd struct {
 // begin checks that c may make the call and that the server is connected,
 // and starts it: in the state for a person, shown as running for an
 // agent. It returns the connection to run it on.
-func (o *Server) begin(ctx context.Context, c Caller, kind wire.CallKind, name string) (Connection, *runningCall, error) {
-	rc := &runningCall{o: o, kind: kind, name: name, caller: c, start: time.Now(), stop: func() bool { return false }}
+func (o *Server) begin(ctx context.Context, c Caller, kind wire.CallKind, name string, args json.RawMessage) (Connection, *runningCall, error) {
+	rc := &runningCall{o: o, kind: kind, name: name, args: args, caller: c, start: time.Now(), stop: func() bool { return false }}
 	if a := c.Agent; a != nil && a.Allowed != nil && !a.Allowed() {
 		o.s.recordAgentCall(rc, wire.OutcomeDenied)
 		return nil, nil, ErrDenied

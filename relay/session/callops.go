@@ -16,6 +16,7 @@ import (
 // (call.go), and cancels them.
 func (m *Manager) handleCallOps(mux *ops.Mux) {
 	mux.Handle(wire.OpCallTool, personCall(m, func(ctx context.Context, o *Server, c Caller, a wire.CallToolArgs) error {
+		c.App = a.App
 		_, err := o.CallTool(ctx, c, &mcp.CallToolParams{Name: a.Name, Arguments: a.Arguments})
 		return err
 	}))

@@ -40,7 +40,8 @@ func (o *Server) startPersonCallLocked(rc *runningCall) error {
 		}
 	}
 	rc.id = id
-	o.putCallLocked(wire.Call{ID: id, Server: o.reg.ID, Kind: rc.kind, Name: rc.name, State: wire.CallRunning, Started: rc.start.UTC()})
+	o.putCallLocked(wire.Call{ID: id, Server: o.reg.ID, Kind: rc.kind, Name: rc.name, State: wire.CallRunning, Started: rc.start.UTC(),
+		Arguments: rc.args, App: rc.caller.App})
 	o.pruneCallsLocked()
 	return nil
 }
@@ -210,7 +211,7 @@ func (o *Server) resumeTasks() {
 		return
 	}
 	for _, st := range tasks {
-		cn, rc, err := o.begin(context.Background(), Caller{Call: st.Call}, wire.CallKindTool, st.Tool)
+		cn, rc, err := o.begin(context.Background(), Caller{Call: st.Call}, wire.CallKindTool, st.Tool, nil)
 		if err != nil {
 			o.forgetTask(st.Call)
 			continue
