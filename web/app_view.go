@@ -54,18 +54,18 @@ type AppView struct {
 	Call       store.Call // the call the view shows: its arguments and result
 	Chat       string     // the conversation the view lives in; "" elsewhere
 
-	raw       bool   // the raw result is shown instead
-	state     string // viewLoading, viewReady (the view is initialized) or viewFailed
-	problem   string // why the view failed
-	view      *wire.AppView
-	bridge    *appBridge
-	listen    app.Func // the page's message listener
-	themes    app.Value
-	onTheme   app.Func
-	flooded   bool   // the view sent more than the proxy passes on
-	link      string // a link the view asks to open, waiting for the person
-	answer    func(bool)
-	notice    string // what the last link or message did
+	raw     bool   // the raw result is shown instead
+	state   string // viewLoading, viewReady (the view is initialized) or viewFailed
+	problem string // why the view failed
+	view    *wire.AppView
+	bridge  *appBridge
+	listen  app.Func // the page's message listener
+	themes  app.Value
+	onTheme app.Func
+	flooded bool   // the view sent more than the proxy passes on
+	link    string // a link the view asks to open, waiting for the person
+	answer  func(bool)
+	notice  string // what the last link or message did
 }
 
 // CompoID keeps a view with its call.

@@ -21,7 +21,7 @@ type ToolsTab struct {
 	Ready      bool
 	User       string // whose history this browser shows
 
-	selected  string // name of the tool whose panel is open
+	selected  string      // name of the tool whose panel is open
 	viewCall  string      // the call whose App view shows; "" for the newest
 	lastView  *store.Call // the call whose view showed last
 	marks     newMarks
