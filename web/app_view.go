@@ -20,6 +20,10 @@ const AppsOriginEnv = "SWITCHBOARD_APPS_ORIGIN"
 // appsOrigin is the origin the page frames views on; "" when Apps are off.
 func appsOrigin() string { return app.Getenv(AppsOriginEnv) }
 
+// maxViewInbox is how many messages of a view may wait for the bridge; a
+// view that sends more loses them.
+const maxViewInbox = 256
+
 // States of a view.
 const (
 	viewLoading = "loading"
@@ -59,7 +63,9 @@ type AppView struct {
 	problem string // why the view failed
 	view    *wire.AppView
 	bridge  *appBridge
-	listen  app.Func // the page's message listener
+	work    chan func(*appBridge) // the bridge's goroutine takes its work here
+	sent    *wire.CallToolResult  // the result handed to the bridge
+	listen  app.Func              // the page's message listener
 	themes  app.Value
 	onTheme app.Func
 	flooded bool   // the view sent more than the proxy passes on
@@ -98,8 +104,20 @@ func (v *AppView) loaded(r store.Reply) {
 		return
 	}
 	v.view = &view // ready once the view says it is initialized
-	v.bridge = &appBridge{host: v, view: view, tool: v.Tool, args: v.Call.Arguments, result: v.Call.Tool,
+	bridge := &appBridge{host: v, view: view, tool: v.Tool, args: v.Call.Arguments, result: v.Call.Tool,
 		ctx: appContext{Theme: pageTheme(), Locale: navigatorString("language"), TimeZone: timeZone(), MaxHeight: maxViewHeight}}
+	v.bridge, v.sent = bridge, v.Call.Tool
+	// The bridge works on a goroutine of its own, one message after the
+	// other: not in the browser's event callback, where sending an op
+	// could block the event loop it waits on, and not on the UI
+	// goroutine, where each message would render the view again.
+	work := make(chan func(*appBridge), maxViewInbox)
+	v.work = work
+	go func() {
+		for f := range work {
+			f(bridge)
+		}
+	}()
 	v.listen = app.FuncOf(func(_ app.Value, args []app.Value) any {
 		if len(args) > 0 {
 			v.onMessage(args[0])
@@ -109,11 +127,8 @@ func (v *AppView) loaded(r store.Reply) {
 	app.Window().Call("addEventListener", "message", v.listen)
 	v.themes = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)")
 	v.onTheme = app.FuncOf(func(app.Value, []app.Value) any {
-		v.later(func(app.Context) {
-			if v.bridge != nil {
-				v.bridge.setTheme(pageTheme())
-			}
-		})
+		theme := pageTheme()
+		v.do(func(b *appBridge) { b.setTheme(theme) })
 		return nil
 	})
 	v.themes.Call("addEventListener", "change", v.onTheme)
@@ -121,15 +136,31 @@ func (v *AppView) loaded(r store.Reply) {
 
 // OnUpdate tells the view a result that came after it started.
 func (v *AppView) OnUpdate(ctx app.Context) {
-	if v.bridge != nil && v.Call.Tool != nil && v.bridge.result != v.Call.Tool {
-		v.bridge.setOutcome(v.Call.Tool, "")
+	if v.bridge != nil && v.Call.Tool != nil && v.Call.Tool != v.sent {
+		result := v.Call.Tool
+		v.sent = result
+		v.do(func(b *appBridge) { b.setOutcome(result, "") })
+	}
+}
+
+// do hands f to the bridge's goroutine; it is dropped when the view has
+// more waiting than maxViewInbox (it floods) or is gone.
+func (v *AppView) do(f func(*appBridge)) {
+	if v.work == nil {
+		return
+	}
+	select {
+	case v.work <- f:
+	default:
 	}
 }
 
 // OnDismount tells the view it goes away and stops listening.
 func (v *AppView) OnDismount() {
-	if v.bridge != nil {
-		v.bridge.teardown()
+	if v.work != nil {
+		v.do(func(b *appBridge) { b.teardown() })
+		close(v.work)
+		v.work = nil
 	}
 	if v.listen != nil {
 		app.Window().Call("removeEventListener", "message", v.listen)
@@ -159,11 +190,8 @@ func (v *AppView) onMessage(ev app.Value) {
 		return
 	}
 	raw := app.Window().Get("JSON").Call("stringify", data).String()
-	// Handled here, without a render: most messages change nothing shown,
-	// and the host methods that do go through later.
-	if v.bridge != nil {
-		v.bridge.handle([]byte(raw), time.Now())
-	}
+	now := time.Now()
+	v.do(func(b *appBridge) { b.handle([]byte(raw), now) })
 }
 
 // post implements appHost.

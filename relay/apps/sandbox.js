@@ -25,6 +25,9 @@
   }
 
   function fromView(data) {
+    if (data && typeof data.method === "string" && data.method.indexOf("ui/notifications/sandbox-") === 0) {
+      return; // the proxy's own messages: never the view's to send
+    }
     var now = Date.now();
     if (now - windowStart >= 1000) {
       windowStart = now;
