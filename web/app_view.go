@@ -72,6 +72,7 @@ type AppView struct {
 	link    string // a link the view asks to open, waiting for the person
 	answer  func(bool)
 	notice  string // what the last link or message did
+	gone    bool   // dismounted: a read that comes later starts nothing
 }
 
 // CompoID keeps a view with its call.
@@ -94,6 +95,9 @@ func (v *AppView) OnMount(ctx app.Context) {
 
 // loaded starts the view the relay read, or says why it could not.
 func (v *AppView) loaded(r store.Reply) {
+	if v.gone {
+		return
+	}
 	if r.Err != nil {
 		v.state, v.problem = viewFailed, opFailure("The view could not be shown: ", r.Err)
 		return
@@ -157,6 +161,7 @@ func (v *AppView) do(f func(*appBridge)) {
 
 // OnDismount tells the view it goes away and stops listening.
 func (v *AppView) OnDismount() {
+	v.gone = true
 	if v.work != nil {
 		v.do(func(b *appBridge) { b.teardown() })
 		close(v.work)
