@@ -16,7 +16,8 @@ import (
 
 func connect(t *testing.T, s *Server) (context.Context, *mcp.ClientSession) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// Generous: reading the 50 MB view takes long on a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.URL()}, nil)
 	if err != nil {
