@@ -24,6 +24,10 @@ func appsOrigin() string { return app.Getenv(AppsOriginEnv) }
 // view that sends more loses them.
 const maxViewInbox = 256
 
+// maxViewMessages is how many messages of a view the page takes each
+// second; the proxy passes 200, the page drops the rest unread.
+const maxViewMessages = 50
+
 // States of a view.
 const (
 	viewLoading = "loading"
@@ -73,6 +77,9 @@ type AppView struct {
 	answer  func(bool)
 	notice  string // what the last link or message did
 	gone    bool   // dismounted: a read that comes later starts nothing
+
+	window   time.Time // the start of the second whose messages are counted
+	inWindow int       // the view's messages in that second
 }
 
 // CompoID keeps a view with its call.
@@ -194,8 +201,20 @@ func (v *AppView) onMessage(ev app.Value) {
 	if data.Type() != app.TypeObject {
 		return
 	}
-	raw := app.Window().Get("JSON").Call("stringify", data).String()
+	if m := data.Get("method"); m.Type() == app.TypeString && m.String() == mFlood {
+		v.suspend()
+		return
+	}
+	// Counted before any work: a view that sends more than the page takes
+	// costs it almost nothing.
 	now := time.Now()
+	if now.Sub(v.window) >= time.Second {
+		v.window, v.inWindow = now, 0
+	}
+	if v.inWindow++; v.inWindow > maxViewMessages {
+		return
+	}
+	raw := app.Window().Get("JSON").Call("stringify", data).String()
 	v.do(func(b *appBridge) { b.handle([]byte(raw), now) })
 }
 

@@ -75,7 +75,7 @@ async function fetchProbe(from) {
     // Asked again every 2 s until it is taken: the proxy may still be
     // dropping the flood when the first one arrives, and the host refuses
     // a view that asks too often.
-    while (!await Promise.race([request("tools/call", args).then(() => true, () => false), pause(2000).then(() => false)])) {}
+    while (!await Promise.race([request("tools/call", args).then(() => true, () => pause(2000).then(() => false)), pause(2000).then(() => false)])) {}
   }
   document.getElementById("status").textContent = "reported";
 })();
