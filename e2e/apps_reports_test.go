@@ -84,6 +84,6 @@ func checkFlood(t testing.TB, fx *appsfixture.Server, start time.Time, rate int)
 }
 
 // floodTimeout bounds the wait for the flood view's report: each of its
-// 100k messages crosses from the view's process to the proxy's, which takes
+// 20,000 messages crosses from the view's process to the proxy's, which takes
 // a while.
 const floodTimeout = 90 * time.Second

@@ -220,7 +220,7 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 		p := p.as(t)
 		p.callTool(appsfixture.Flood, "{}")
 		// The proxy tells the dashboard it dropped messages, and the
-		// dashboard says so; of the 100k calls, the relay got no more than
+		// dashboard says so; of the 20,000 calls, the relay got no more than
 		// the dashboard lets a view make (10 a second).
 		p.waitPresent(appViewSel(appsfixture.URI(appsfixture.Flood)) + " .app-view-flooded")
 		waitFor(t, "the flood's first calls", func() bool { return fx.Ticks() > 0 })
