@@ -23,7 +23,6 @@ const (
 	mInitialized    = "ui/notifications/initialized"
 	mToolInput      = "ui/notifications/tool-input"
 	mToolResult     = "ui/notifications/tool-result"
-	mToolCancelled  = "ui/notifications/tool-cancelled"
 	mSizeChanged    = "ui/notifications/size-changed"
 	mContextChanged = "ui/notifications/host-context-changed"
 	mTeardown       = "ui/resource-teardown"
@@ -96,11 +95,10 @@ type appHost interface {
 
 // appContext is what the view is told about its place (hostContext).
 type appContext struct {
-	Theme     string // light or dark
-	Locale    string
-	TimeZone  string
-	Width     int
-	MaxHeight int
+	Theme    string // light or dark
+	Locale   string
+	TimeZone string
+	Width    int
 }
 
 // appBridge speaks for the host to one view.
@@ -112,8 +110,6 @@ type appBridge struct {
 
 	args      json.RawMessage      // the call's arguments
 	result    *wire.CallToolResult // the call's result, once known
-	cancelled string               // why the call was cancelled, if it was
-	modelCtx  json.RawMessage      // the view's last ui/update-model-context
 	sent      bool                 // the view's HTML went to the proxy
 	window    time.Time            // the start of the second of relay requests counted
 	inWindow  int                  // the relay requests of that second
@@ -270,8 +266,7 @@ func (b *appBridge) request(m rpcMessage) {
 			return
 		}
 		b.answer(id, struct{}{})
-	case mModelContext:
-		b.modelCtx = m.Params
+	case mModelContext: // accepted; not given to a model yet
 		b.answer(id, struct{}{})
 	case mDisplayMode:
 		b.answer(id, map[string]string{"mode": "inline"})
@@ -330,23 +325,19 @@ func (b *appBridge) setTheme(theme string) {
 	}
 }
 
-// setOutcome records how the call ended and tells an initialized view.
-func (b *appBridge) setOutcome(result *wire.CallToolResult, cancelled string) {
-	b.result, b.cancelled = result, cancelled
+// setOutcome records the call's result and tells an initialized view.
+func (b *appBridge) setOutcome(result *wire.CallToolResult) {
+	b.result = result
 	if b.ready {
 		b.sendOutcome()
 	}
 }
 
-// sendOutcome sends the view the call's result, or its cancelling, once.
+// sendOutcome sends the view the call's result, once.
 func (b *appBridge) sendOutcome() {
-	switch {
-	case b.result != nil && b.resultOut != b.result:
+	if b.result != nil && b.resultOut != b.result {
 		b.resultOut = b.result
 		b.post(mToolResult, b.result)
-	case b.result == nil && b.cancelled != "":
-		b.post(mToolCancelled, map[string]string{"reason": b.cancelled})
-		b.cancelled = ""
 	}
 }
 

@@ -116,7 +116,7 @@ func (v *AppView) loaded(r store.Reply) {
 	}
 	v.view = &view // ready once the view says it is initialized
 	bridge := &appBridge{host: v, view: view, tool: v.Tool, args: v.Call.Arguments, result: v.Call.Tool,
-		ctx: appContext{Theme: pageTheme(), Locale: navigatorString("language"), TimeZone: timeZone(), MaxHeight: maxViewHeight}}
+		ctx: appContext{Theme: pageTheme(), Locale: navigatorString("language"), TimeZone: timeZone()}}
 	v.bridge, v.sent = bridge, v.Call.Tool
 	// The bridge works on a goroutine of its own, one message after the
 	// other: not in the browser's event callback, where sending an op
@@ -150,7 +150,7 @@ func (v *AppView) OnUpdate(ctx app.Context) {
 	if v.bridge != nil && v.Call.Tool != nil && v.Call.Tool != v.sent {
 		result := v.Call.Tool
 		v.sent = result
-		v.do(func(b *appBridge) { b.setOutcome(result, "") })
+		v.do(func(b *appBridge) { b.setOutcome(result) })
 	}
 }
 
@@ -344,21 +344,8 @@ func (v *AppView) Render() app.UI {
 
 // renderLink asks the person before a link the view asked for opens.
 func (v *AppView) renderLink() app.UI {
-	host, _ := urlsafe.CheckOpenable(v.link)
-	ascii, readable := urlsafe.HostForms(host)
-	warnings := urlsafe.HostWarnings(host)
 	return app.Div().Class("app-link-consent", "md-consent").Role("group").Aria("label", "The view asks to open a link").Body(
-		app.Span().Class("md-consent-hosts").Body(
-			app.Text("The view asks to open "),
-			app.Span().Class("md-consent-host").Text(ascii),
-			app.If(readable != ascii, func() app.UI {
-				return app.Span().Class("md-consent-readable").Text("reads as " + readable)
-			}),
-		),
-		app.Range(warnings).Slice(func(i int) app.UI {
-			return app.Span().Class("md-consent-warning").Text("Check the address: " + warnings[i] + ".")
-		}),
-		app.Span().Class("md-consent-url").Text(v.link),
+		renderAddress("The view asks to open ", v.link),
 		app.Span().Class("md-consent-actions").Body(
 			app.Button().Type("button").Class("app-link-open", "sb-button", "is-primary").Text("Open").
 				OnClick(func(ctx app.Context, e app.Event) { v.decide(true) }),

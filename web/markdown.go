@@ -550,6 +550,28 @@ func mdReference(s []byte) (string, int) {
 	return string(util.ToValidRune(rune(v))), end + 1
 }
 
+// renderAddress shows where url leads before it opens, after lead: its
+// host large, in punycode and as it reads, warnings about look-alike
+// names, and the whole address. url has passed [urlsafe.CheckOpenable].
+func renderAddress(lead, url string) app.UI {
+	host, _ := urlsafe.CheckOpenable(url)
+	ascii, readable := urlsafe.HostForms(host)
+	warnings := urlsafe.HostWarnings(host)
+	return app.Span().Class("md-consent-address").Body(
+		app.Span().Class("md-consent-hosts").Body(
+			app.If(lead != "", func() app.UI { return app.Text(lead) }),
+			app.Span().Class("md-consent-host").Text(ascii),
+			app.If(readable != ascii, func() app.UI {
+				return app.Span().Class("md-consent-readable").Text("reads as " + readable)
+			}),
+		),
+		app.Range(warnings).Slice(func(i int) app.UI {
+			return app.Span().Class("md-consent-warning").Text("Check the address: " + warnings[i] + ".")
+		}),
+		app.Span().Class("md-consent-url").Text(url),
+	)
+}
+
 // mdLink is a link of rendered Markdown: its text as a button that, when
 // clicked, shows in place where it leads (the host large, in punycode and
 // as it reads, warnings about look-alike names, the whole address) and
@@ -575,20 +597,8 @@ func (l *mdLink) Render() app.UI {
 
 // renderConsent asks before the link opens.
 func (l *mdLink) renderConsent() app.UI {
-	host, _ := urlsafe.CheckOpenable(l.URL)
-	ascii, readable := urlsafe.HostForms(host)
-	warnings := urlsafe.HostWarnings(host)
 	return app.Span().Class("md-consent").Role("group").Aria("label", "Open this link?").Body(
-		app.Span().Class("md-consent-hosts").Body(
-			app.Span().Class("md-consent-host").Text(ascii),
-			app.If(readable != ascii, func() app.UI {
-				return app.Span().Class("md-consent-readable").Text("reads as " + readable)
-			}),
-		),
-		app.Range(warnings).Slice(func(i int) app.UI {
-			return app.Span().Class("md-consent-warning").Text("Check the address: " + warnings[i] + ".")
-		}),
-		app.Span().Class("md-consent-url").Text(l.URL),
+		renderAddress("", l.URL),
 		app.Span().Class("md-consent-actions").Body(
 			app.Button().Type("button").Class("md-consent-open", "sb-button", "is-primary").Text("Open").
 				OnClick(func(ctx app.Context, e app.Event) {
