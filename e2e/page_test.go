@@ -60,10 +60,16 @@ func (p *tab) login(r *relay) {
 // waitJS waits until the JavaScript expression is truthy.
 func (p *tab) waitJS(what, expr string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout+actionSlack)
+	p.waitJSFor(what, expr, waitTimeout)
+}
+
+// waitJSFor is waitJS with a longer wait, for what takes a server long.
+func (p *tab) waitJSFor(what, expr string, timeout time.Duration) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, timeout+actionSlack)
 	defer cancel()
 	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
-		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(waitTimeout)))
+		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(timeout)))
 	if err != nil {
 		p.t.Fatalf("waiting for %s: %v\n%s", what, err, p.describe())
 	}

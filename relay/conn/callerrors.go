@@ -84,6 +84,12 @@ func tooLarge(size, limit int) *Error {
 	return newError(TooLarge, fmt.Sprintf("the result is %d bytes, over the relay's limit of %d bytes", size, limit))
 }
 
+// refusedAsTooLarge says that the relay stopped reading a result over the
+// limit (see [eventLimiter]).
+func refusedAsTooLarge(limit int) *Error {
+	return newError(TooLarge, fmt.Sprintf("the result is over the relay's limit of %d bytes", limit))
+}
+
 // connectionBroke reports whether err says that the connection to the
 // server broke, rather than that the server answered.
 func connectionBroke(err error) bool {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +106,51 @@ func TestResultLimitIsConfigurableAndSaid(t *testing.T) {
 	res, err := c.CallTool(context.Background(), toolCall("big", nil), nil)
 	if err != nil || len(res.Content) != 1 || len(res.Content[0].(*mcp.TextContent).Text) != size {
 		t.Fatalf("2 MB result: %v", err)
+	}
+}
+
+// A result too large even to read fails its call alone: the connection
+// stays, and the next call on it is answered.
+func TestAnAnswerOverTheReadLimitFailsOnlyItsCall(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		e    era
+		json bool // the server answers with JSON rather than an event stream
+	}{
+		{"event stream, " + legacyEra.name, legacyEra, false},
+		{"event stream, " + statelessEra.name, statelessEra, false},
+		{"json, " + legacyEra.name, legacyEra, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, tc.e, nil)
+			f.server.AddTool(&mcp.Tool{Name: "huge", InputSchema: map[string]any{"type": "object"}},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("y", maxMessageBytes+1)}}}, nil
+				})
+			addEcho(f.server)
+			if tc.json {
+				f.stop()
+				f.handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return f.server },
+					&mcp.StreamableHTTPOptions{Stateless: tc.e.stateless, JSONResponse: true})
+				f.restart()
+			}
+			c, r, _ := startReady(t, f)
+			states := len(r.All())
+			_, err := c.CallTool(context.Background(), toolCall("huge", nil), nil)
+			var we *Error
+			if !errors.As(err, &we) || we.Code != TooLarge || we.Message != fmt.Sprintf("the result is over the relay's limit of %d bytes", wire.MaxResultBytes) {
+				t.Fatalf("err %#v, want too large naming the limit", err)
+			}
+			res, err := c.CallTool(context.Background(), toolCall("echo", json.RawMessage(`{"text":"still here"}`)), nil)
+			if err != nil || res.Content[0].(*mcp.TextContent).Text != "still here" {
+				t.Fatalf("the next call: %v", err)
+			}
+			for _, s := range r.All()[states:] {
+				if s.State != wire.StateReady {
+					t.Errorf("the connection went %s", s.State)
+				}
+			}
+		})
 	}
 }
 

@@ -160,7 +160,8 @@ func run[R any](ctx context.Context, s *session, op func(context.Context) (*R, e
 // do runs op on s under a context that ends with the caller's, with the
 // session or after the call timeout, and maps its failure to an [*Error].
 func do[R any](ctx context.Context, s *session, op func(context.Context) (R, error)) (R, error) {
-	opCtx, cancel := context.WithCancelCause(ctx)
+	noted, note := withOversizeNote(ctx)
+	opCtx, cancel := context.WithCancelCause(noted)
 	defer cancel(nil)
 	timer := time.AfterFunc(s.callTimeout, func() { cancel(errCallTimeout) })
 	defer timer.Stop()
@@ -169,6 +170,9 @@ func do[R any](ctx context.Context, s *session, op func(context.Context) (R, err
 	res, err := op(opCtx)
 	if err != nil {
 		var zero R
+		if note.refused.Load() {
+			return zero, refusedAsTooLarge(s.maxResult)
+		}
 		return zero, s.opError(ctx, opCtx, err)
 	}
 	return res, nil

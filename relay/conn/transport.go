@@ -39,10 +39,12 @@ func watchingClient(hc *http.Client, limit int64, streamEnded, broken func()) *h
 	})
 }
 
-// observer is the RoundTripper under one MCP session. It caps response
-// bodies that are not event streams at limit (the go-sdk reads them whole;
-// events are capped by the transport's MaxEventSize), and reports what the
-// go-sdk does not surface:
+// observer is the RoundTripper under one MCP session. It caps a response
+// body that is not an event stream, and each event of a call's stream, at
+// limit bytes, refusing the call alone (see [eventLimiter] and [callBody]);
+// events of other streams are capped by the transport's MaxEventSize, which
+// the go-sdk enforces by failing the connection. It reports what the go-sdk
+// does not surface:
 //   - the end of an established subscriptions/listen stream: without it a
 //     session would silently stop hearing list changes;
 //   - a request whose connection fails, or a response body whose
@@ -70,8 +72,10 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case req.Header.Get(methodHeader) == methodListen && resp.StatusCode == http.StatusOK:
 		resp.Body = &watchedBody{ReadCloser: resp.Body, ended: o.streamEnded}
+	case mediaType == eventStreamType && req.Method == http.MethodPost:
+		resp.Body = &eventLimiter{ReadCloser: resp.Body, req: req, limit: o.limit - refusalRoom}
 	case mediaType != eventStreamType:
-		resp.Body = &limitedBody{ReadCloser: resp.Body, left: o.limit}
+		resp.Body = &callBody{ReadCloser: resp.Body, req: req, limit: o.limit}
 	}
 	return resp, nil
 }
@@ -111,27 +115,6 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 func (b *watchedBody) Close() error {
 	b.once.Do(b.ended)
 	return b.ReadCloser.Close()
-}
-
-// limitedBody fails reads past its limit instead of truncating silently.
-type limitedBody struct {
-	io.ReadCloser
-	left int64
-}
-
-func (b *limitedBody) Read(p []byte) (int, error) {
-	if b.left < 0 {
-		return 0, errBodyTooLarge
-	}
-	// Reading one byte past the limit tells a body of exactly the limit from
-	// a longer one.
-	n, err := b.ReadCloser.Read(p[:min(int64(len(p)), b.left+1)])
-	if int64(n) > b.left {
-		n, b.left = int(b.left), -1
-		return n, errBodyTooLarge
-	}
-	b.left -= int64(n)
-	return n, err
 }
 
 // errBodyTooLarge fails the read of a response body over the limit.
