@@ -178,13 +178,24 @@ func (p *tab) consoleErrors() []chromedp.ConsoleMessage {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []chromedp.ConsoleMessage
+	trace := 0 // lines of a panic's goroutine trace still to keep
 	for _, m := range p.console {
-		if m.Type == chromedp.ConsoleError || m.IsException() || crashed(m) {
+		switch {
+		case m.Type == chromedp.ConsoleError || m.IsException() || crashed(m):
 			out = append(out, m)
+			if strings.Contains(m.Text, "panic:") {
+				trace = maxTraceLines
+			}
+		case trace > 0:
+			out = append(out, m)
+			trace--
 		}
 	}
 	return out
 }
+
+// maxTraceLines is how much of a page's panic trace a failure shows.
+const maxTraceLines = 80
 
 // crashed reports a message that shows the Go program of the page died.
 func crashed(m chromedp.ConsoleMessage) bool {

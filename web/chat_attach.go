@@ -94,7 +94,7 @@ func (c *ChatAttachPicker) OnDismount() {
 // OnUpdate notes the composer, which has the focus while its text changes,
 // and points it at the highlighted item.
 func (c *ChatAttachPicker) OnUpdate(ctx app.Context) {
-	c.ctx.Defer(func(app.Context) {
+	c.afterRender(func(app.Context) {
 		if active := app.Window().Get("document").Get("activeElement"); composerLike(active) && parseTrigger(c.Input).kind != attachNone {
 			c.composer = active
 		}

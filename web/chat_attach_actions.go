@@ -20,7 +20,7 @@ func (c *ChatAttachPicker) toggle(ctx app.Context, e app.Event) {
 	}
 	c.chosen, c.problem = nil, ""
 	c.browse(k)
-	c.ctx.Defer(func(app.Context) { setDOMValue(attachSearchID, "") })
+	c.afterRender(func(app.Context) { setDOMValue(attachSearchID, "") })
 	c.query = ""
 }
 
@@ -114,7 +114,7 @@ func (c *ChatAttachPicker) listKeyDown(ctx app.Context, key string) {
 		return
 	}
 	c.active, c.activeFor = i, c.listKey(kind)
-	c.ctx.Defer(func(app.Context) {
+	c.afterRender(func(app.Context) {
 		c.point()
 		if el := app.Window().GetElementByID(attachOptionID(i)); el.Truthy() {
 			el.Call("scrollIntoView", map[string]any{"block": "nearest"})
@@ -145,7 +145,7 @@ func (c *ChatAttachPicker) choose(ctx app.Context, it attachItem, consumed strin
 		return
 	}
 	c.chosen, c.consumed, c.problem, c.browsing = &it, consumed, "", attachNone
-	c.ctx.Defer(func(app.Context) {
+	c.afterRender(func(app.Context) {
 		c.point()
 		for i := 0; app.Window().GetElementByID(attachArgID(i)).Truthy(); i++ {
 			setDOMValue(attachArgID(i), "")
@@ -211,7 +211,7 @@ func (c *ChatAttachPicker) attach(ctx app.Context, a wire.ChatAttachment, consum
 func (c *ChatAttachPicker) finish(toButton bool) {
 	took := c.chosen != nil || c.browsing != attachNone
 	c.chosen, c.browsing, c.problem, c.closed = nil, attachNone, "", c.Input
-	c.ctx.Defer(func(app.Context) {
+	c.afterRender(func(app.Context) {
 		c.point()
 		if !took {
 			return // the focus never left the composer

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -226,5 +228,16 @@ func TestListStatusSaysWhatTheListShows(t *testing.T) {
 		if got := listStatus(c.kind, c.n, c.query, c.browsing); got != c.want {
 			t.Errorf("listStatus(%c, %d, %q, %v) = %q, want %q", c.kind, c.n, c.query, c.browsing, got, c.want)
 		}
+	}
+}
+
+// go-app runs OnMount through a dispatch after the first render, so a
+// parent's update in between reaches OnUpdate first: the picker must not
+// reach for a context it does not have yet.
+func TestPickerUpdatedBeforeItsMountWaitsForIt(t *testing.T) {
+	var c ChatAttachPicker
+	c.OnUpdate(app.Context{})
+	if len(c.waiting) != 1 {
+		t.Fatalf("%d functions wait for the mount, want the update's one", len(c.waiting))
 	}
 }

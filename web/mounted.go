@@ -1,23 +1,58 @@
 package web
 
 import (
+	"sync"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
 // mounted keeps a component's own context, so an op's answer that arrives
 // later updates the component even if the button that sent it is gone.
+//
+// go-app calls OnMount through a dispatch, after the first render: an
+// update of the parent in between calls OnUpdate first. What a component
+// asks for then waits for the mount.
 type mounted struct {
-	ctx app.Context
+	mu      sync.Mutex
+	ctx     app.Context
+	live    bool
+	waiting []func(app.Context) // asked for before the mount
 }
 
 // OnMount implements app.Mounter.
 func (m *mounted) OnMount(ctx app.Context) {
-	m.ctx = ctx
+	m.mu.Lock()
+	m.ctx, m.live = ctx, true
+	waiting := m.waiting
+	m.waiting = nil
+	m.mu.Unlock()
+	for _, f := range waiting {
+		ctx.Dispatch(f)
+	}
 }
 
 // later runs f on the UI goroutine and re-renders the component.
 func (m *mounted) later(f func(app.Context)) {
-	m.ctx.Dispatch(f)
+	if ctx, ok := m.own(f); ok {
+		ctx.Dispatch(f)
+	}
+}
+
+// afterRender runs f on the UI goroutine once the current update is done.
+func (m *mounted) afterRender(f func(app.Context)) {
+	if ctx, ok := m.own(f); ok {
+		ctx.Defer(f)
+	}
+}
+
+// own returns the component's context, or keeps f for the mount.
+func (m *mounted) own(f func(app.Context)) (app.Context, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.live {
+		m.waiting = append(m.waiting, f)
+	}
+	return m.ctx, m.live
 }
 
 // domValue reads the value of the input or textarea with id.
