@@ -1,0 +1,147 @@
+package codemode
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/metrics"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// Tool calls. A method of a server's global returns a promise at once; the
+// call runs on a goroutine of its own, at most limits.Concurrent at a time
+// (later ones wait their turn), and its end comes back to the loop, which
+// settles the promise on the runtime's goroutine.
+
+// pendingCall is a call the program made, not yet settled.
+type pendingCall struct {
+	tool    Tool
+	args    json.RawMessage
+	resolve func(any) error
+	reject  func(any) error
+}
+
+// callDone is the end of a call.
+type callDone struct {
+	call  *pendingCall
+	value any
+	err   error
+}
+
+// method is tool t as a method of its server's global.
+func (p *program) method(t Tool) func(goja.FunctionCall) goja.Value {
+	return func(fc goja.FunctionCall) goja.Value {
+		promise, resolve, reject := p.vm.NewPromise()
+		p.calls++
+		if p.calls > p.limits.Calls {
+			p.end(&ending{fmt.Sprintf("the program made more than %d tool calls", p.limits.Calls)})
+			return p.vm.ToValue(promise)
+		}
+		args, err := argsOf(fc.Argument(0))
+		if err != nil {
+			reject(p.catchable(fmt.Errorf("%s: %v", t.Name, err)))
+			return p.vm.ToValue(promise)
+		}
+		c := &pendingCall{tool: t, args: args, resolve: resolve, reject: reject}
+		if p.inFlight >= p.limits.Concurrent {
+			p.waiting = append(p.waiting, c)
+		} else {
+			p.start(c)
+		}
+		return p.vm.ToValue(promise)
+	}
+}
+
+// argsOf is a call's argument as a JSON object; none is {}.
+func argsOf(v goja.Value) (json.RawMessage, error) {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return json.RawMessage("{}"), nil
+	}
+	m, ok := v.Export().(map[string]any)
+	if !ok {
+		return nil, errors.New("the argument must be an object of the tool's arguments")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("the arguments are not JSON: %v", err)
+	}
+	return b, nil
+}
+
+// start runs c on a goroutine of its own.
+func (p *program) start(c *pendingCall) {
+	p.inFlight++
+	go func() {
+		res, err := c.tool.Call(p.ctx, c.args)
+		var v any
+		if err == nil {
+			v, err = resultValue(res)
+		}
+		p.done <- callDone{call: c, value: v, err: err}
+	}()
+}
+
+// startWaiting starts the calls waiting for a free place.
+func (p *program) startWaiting() {
+	for len(p.waiting) > 0 && p.inFlight < p.limits.Concurrent {
+		c := p.waiting[0]
+		p.waiting = p.waiting[1:]
+		p.start(c)
+	}
+}
+
+// settle settles the promise of an ended call; the program's code that
+// awaited it runs now. Its error is the runtime's: an interrupt.
+func (p *program) settle(d callDone) error {
+	if d.err != nil {
+		return d.call.reject(p.catchable(fmt.Errorf("%s: %v", d.call.tool.Name, d.err)))
+	}
+	return d.call.resolve(p.toJS(d.value))
+}
+
+// heapMetric is the bytes of the process's live and unswept heap objects.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+// watchEvery is how often the watchdog looks at the heap and the clock.
+const watchEvery = 10 * time.Millisecond
+
+// watch interrupts the program when its context ends or the heap grew by
+// more than the limit while it runs; cancel ends the calls then. It
+// returns the function that stops watching.
+func (p *program) watch(cancel func()) (stop func()) {
+	sample := []metrics.Sample{{Name: heapMetric}}
+	metrics.Read(sample)
+	base := sample[0].Value.Uint64()
+	quit := make(chan struct{})
+	ended := make(chan struct{})
+	over := &ending{fmt.Sprintf("the program used more than %d MiB of memory", p.limits.HeapBytes>>20)}
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(watchEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-p.ctx.Done():
+				p.vm.Interrupt(p.cause())
+				return
+			case <-t.C:
+				metrics.Read(sample)
+				if now := sample[0].Value.Uint64(); now > base && int64(now-base) > p.limits.HeapBytes {
+					p.outside.Store(over)
+					p.vm.Interrupt(over)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-ended
+		cancel()
+	}
+}

@@ -1,0 +1,101 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tool is one tool a program may call.
+type Tool struct {
+	Name         string // the tool's name as its server lists it: a method of the server's global
+	Description  string
+	InputSchema  json.RawMessage // JSON Schema of the arguments; may be empty
+	OutputSchema json.RawMessage // may be empty
+	// Call runs the tool. The engine calls it from a goroutine of its own,
+	// never from the runtime's; ctx ends with the program.
+	Call func(ctx context.Context, args json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// Server is one server of the caller's scope.
+type Server struct {
+	Name        string // shown name; the program's global is derived from it (see [Globals])
+	Description string
+	Tools       []Tool
+}
+
+// Limits bound a program. A zero field takes its default.
+type Limits struct {
+	Wall        time.Duration // default 30 s
+	Calls       int           // tool calls, default 100
+	Concurrent  int           // tool calls in flight at once, default 8
+	OutputBytes int           // the return value's JSON and the log, default 256 KiB
+	HeapBytes   int64         // growth of the process's heap while it runs, default 256 MiB
+	StackDepth  int           // JavaScript call depth, default 1000
+}
+
+// Defaults of [Limits].
+const (
+	DefaultWall        = 30 * time.Second
+	DefaultCalls       = 100
+	DefaultConcurrent  = 8
+	DefaultOutputBytes = 256 << 10
+	DefaultHeapBytes   = 256 << 20
+	DefaultStackDepth  = 1000
+)
+
+// WithDefaults returns l with its zero fields set to their defaults.
+func (l Limits) WithDefaults() Limits {
+	if l.Wall <= 0 {
+		l.Wall = DefaultWall
+	}
+	if l.Calls <= 0 {
+		l.Calls = DefaultCalls
+	}
+	if l.Concurrent <= 0 {
+		l.Concurrent = DefaultConcurrent
+	}
+	if l.OutputBytes <= 0 {
+		l.OutputBytes = DefaultOutputBytes
+	}
+	if l.HeapBytes <= 0 {
+		l.HeapBytes = DefaultHeapBytes
+	}
+	if l.StackDepth <= 0 {
+		l.StackDepth = DefaultStackDepth
+	}
+	return l
+}
+
+// Result is what a program gave.
+type Result struct {
+	Value json.RawMessage // its return value as JSON; null when it returned nothing
+	Log   []string        // its console lines, in order
+	Error string          // empty on success; else what ended it, with the line when it threw
+	Calls int             // the tool calls it made
+}
+
+// Text is r for a model: the value (indented JSON) or the error, then the log.
+func (r Result) Text() string {
+	var b strings.Builder
+	if r.Error != "" {
+		b.WriteString("Error: " + r.Error)
+	} else {
+		var v any
+		if json.Unmarshal(r.Value, &v) == nil {
+			if out, err := json.MarshalIndent(v, "", "  "); err == nil {
+				b.Write(out)
+			}
+		}
+		if b.Len() == 0 {
+			b.WriteString("null")
+		}
+	}
+	if len(r.Log) > 0 {
+		b.WriteString("\n\nLog:\n" + strings.Join(r.Log, "\n"))
+	}
+	return b.String()
+}

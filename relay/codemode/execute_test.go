@@ -1,0 +1,217 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// text is a tool result of one text.
+func text(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// fixtureServers are two servers: files (list, size, fail, broken) and
+// "People & Owners" (owner, with structured content).
+func fixtureServers() []Server {
+	return []Server{
+		{Name: "files", Tools: []Tool{
+			{Name: "list", Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+				return text("a.txt\nb.txt"), nil
+			}},
+			{Name: "size", Call: func(_ context.Context, args json.RawMessage) (*mcp.CallToolResult, error) {
+				var a struct{ Path string }
+				json.Unmarshal(args, &a)
+				return text(map[string]string{"a.txt": "10", "b.txt": "20"}[a.Path]), nil
+			}},
+			{Name: "fail", Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "disk on fire"}}}, nil
+			}},
+			{Name: "broken", Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+				return nil, errors.New("this agent key may not use that")
+			}},
+		}},
+		{Name: "People & Owners", Tools: []Tool{
+			{Name: "owner-of", Call: func(_ context.Context, args json.RawMessage) (*mcp.CallToolResult, error) {
+				var a struct{ Path string }
+				json.Unmarshal(args, &a)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "{}"}},
+					StructuredContent: map[string]any{"path": a.Path, "owner": "ada"}}, nil
+			}},
+		}},
+	}
+}
+
+func run(t *testing.T, code string, l Limits) Result {
+	t.Helper()
+	return Execute(context.Background(), fixtureServers(), code, l)
+}
+
+func TestAProgramCallsToolsOfTwoServersAndReturnsJSON(t *testing.T) {
+	res := run(t, `
+		const names = (await files.list()).split("\n");
+		const out = [];
+		for (const n of names) {
+			const size = Number(await files.size({path: n}));
+			const o = await people_owners["owner-of"]({path: n});
+			console.log("checked", n, {size});
+			out.push({name: n, size, owner: o.owner});
+		}
+		return out;`, Limits{})
+	if res.Error != "" {
+		t.Fatal(res.Error)
+	}
+	if want := `[{"name":"a.txt","owner":"ada","size":10},{"name":"b.txt","owner":"ada","size":20}]`; string(res.Value) != want {
+		t.Errorf("value %s, want %s", res.Value, want)
+	}
+	if want := []string{`checked a.txt {"size":10}`, `checked b.txt {"size":20}`}; strings.Join(res.Log, "|") != strings.Join(want, "|") {
+		t.Errorf("log %q, want %q", res.Log, want)
+	}
+	if res.Calls != 5 {
+		t.Errorf("%d calls, want 5", res.Calls)
+	}
+}
+
+func TestToolErrorsAreCatchableAndThrownErrorsSayTheLine(t *testing.T) {
+	res := run(t, `
+		const seen = [];
+		try { await files.fail(); } catch (e) { seen.push(e.message); }
+		try { await files.broken(); } catch (e) { seen.push(e.message); }
+		try { await files.size("not an object"); } catch (e) { seen.push(e.message); }
+		return seen;`, Limits{})
+	want := `["fail: disk on fire","broken: this agent key may not use that","size: the argument must be an object of the tool's arguments"]`
+	if res.Error != "" || string(res.Value) != want {
+		t.Errorf("value %s, error %q; want %s", res.Value, res.Error, want)
+	}
+
+	res = run(t, "const a = 1;\n\nthrow new Error(\"boom\");", Limits{})
+	if res.Error != "Error: boom (line 3)" {
+		t.Errorf("error %q, want the message and line 3", res.Error)
+	}
+	if res = run(t, "return nothing_here.x;", Limits{}); !strings.Contains(res.Error, "ReferenceError") {
+		t.Errorf("a server outside the scope: error %q, want a ReferenceError", res.Error)
+	}
+	if res = run(t, "return (;", Limits{}); !strings.HasPrefix(res.Error, "syntax error: ") {
+		t.Errorf("error %q, want a syntax error", res.Error)
+	}
+	if res = run(t, "files.list();", Limits{}); res.Error != "" || string(res.Value) != "null" {
+		t.Errorf("returning nothing: %s, %q; want null", res.Value, res.Error)
+	}
+}
+
+func TestCallsRunAtMostConcurrentAtOnce(t *testing.T) {
+	var now, most atomic.Int32
+	release := make(chan struct{})
+	started := make(chan struct{}, 10)
+	slow := Tool{Name: "slow", Call: func(ctx context.Context, _ json.RawMessage) (*mcp.CallToolResult, error) {
+		n := now.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		started <- struct{}{}
+		<-release
+		now.Add(-1)
+		return text("ok"), nil
+	}}
+	go func() {
+		// Let two in, then release all: a third could only start if the
+		// limit let it.
+		<-started
+		<-started
+		close(release)
+	}()
+	res := Execute(context.Background(), []Server{{Name: "s", Tools: []Tool{slow}}},
+		`return (await Promise.all([1,2,3,4,5,6].map(() => s.slow()))).length;`, Limits{Concurrent: 2})
+	if res.Error != "" || string(res.Value) != "6" {
+		t.Fatalf("%s, %q", res.Value, res.Error)
+	}
+	if most.Load() != 2 {
+		t.Errorf("%d calls ran at once, want 2", most.Load())
+	}
+}
+
+func TestEachLimitEndsTheProgramAndSaysWhich(t *testing.T) {
+	for _, tc := range []struct {
+		name, code string
+		limits     Limits
+		want       string
+	}{
+		{"wall time", `while (true) {}`, Limits{Wall: 200 * time.Millisecond}, "the program ran longer than 200ms"},
+		{"tool calls", `for (;;) await files.list();`, Limits{Calls: 20}, "the program made more than 20 tool calls"},
+		{"tool calls not awaited", `for (;;) files.list();`, Limits{Calls: 20}, "the program made more than 20 tool calls"},
+		{"log", `for (;;) console.log("x".repeat(100));`, Limits{OutputBytes: 10 << 10}, "the output is over 10240 bytes"},
+		{"return value", `return "x".repeat(20000);`, Limits{OutputBytes: 10 << 10}, "the output is over 10240 bytes"},
+		{"recursion", `function f(n) { return f(n + 1) + 1; } return f(0);`, Limits{StackDepth: 200}, "the program recursed deeper than 200 calls"},
+		{"heap", `const a = []; for (;;) a.push("x".repeat(1000) + a.length);`, Limits{HeapBytes: 64 << 20, Wall: 20 * time.Second}, "the program used more than 64 MiB of memory"},
+		{"waiting on nothing", `await new Promise(() => {});`, Limits{}, "the program waits for a promise that nothing will settle"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, tc.code, tc.limits)
+			if res.Error != tc.want {
+				t.Errorf("error %q, want %q", res.Error, tc.want)
+			}
+		})
+	}
+}
+
+func TestCancellingEndsTheProgramAndItsCalls(t *testing.T) {
+	sawEnd := make(chan struct{})
+	entered := make(chan struct{})
+	block := Tool{Name: "block", Call: func(ctx context.Context, _ json.RawMessage) (*mcp.CallToolResult, error) {
+		close(entered)
+		<-ctx.Done()
+		close(sawEnd)
+		return nil, ctx.Err()
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-entered
+		cancel()
+	}()
+	res := Execute(ctx, []Server{{Name: "s", Tools: []Tool{block}}}, `await s.block();`, Limits{})
+	if res.Error != "the program was cancelled" {
+		t.Errorf("error %q", res.Error)
+	}
+	select {
+	case <-sawEnd:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool's call was not cancelled")
+	}
+}
+
+func TestTamperingChangesNothingTheEngineDoes(t *testing.T) {
+	res := run(t, `
+		Object.prototype.toJSON = () => "x";
+		JSON.stringify = () => "x";
+		Array.prototype.push = null;
+		Object.freeze = null;
+		try { files.list = () => "forged"; } catch (e) {}
+		try { files = {}; } catch (e) {}
+		console.log({a: 1});
+		return {a: [1], list: await files.list()};`, Limits{})
+	if res.Error != "" || string(res.Value) != `{"a":[1],"list":"a.txt\nb.txt"}` {
+		t.Errorf("value %s, error %q", res.Value, res.Error)
+	}
+	if len(res.Log) != 1 || res.Log[0] != `{"a":1}` {
+		t.Errorf("log %q", res.Log)
+	}
+}
+
+func BenchmarkExecuteTenCalls(b *testing.B) {
+	servers := fixtureServers()
+	b.ReportAllocs()
+	for b.Loop() {
+		res := Execute(context.Background(), servers, `
+			const out = [];
+			for (let i = 0; i < 10; i++) out.push(await files.size({path: "a.txt"}));
+			return out;`, Limits{})
+		if res.Error != "" {
+			b.Fatal(res.Error)
+		}
+	}
+}
