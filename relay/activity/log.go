@@ -73,6 +73,7 @@ func storedCall(user string, c wire.AgentCall) store.AgentCall {
 	return store.AgentCall{
 		User: user, Agent: c.Agent, KeyID: c.KeyID, Server: c.Server, Tool: c.Tool,
 		Start: c.Start, Duration: time.Duration(c.Duration) * time.Millisecond, Outcome: string(c.Outcome), Asked: c.Asked,
+		Program: c.Program, ByCode: c.ByCode,
 	}
 }
 
@@ -81,6 +82,7 @@ func wireCall(r store.AgentCall) wire.AgentCall {
 	return wire.AgentCall{
 		ID: strconv.FormatInt(r.ID, 10), Agent: r.Agent, KeyID: r.KeyID, Server: r.Server, Tool: r.Tool,
 		Start: r.Start, Duration: r.Duration.Milliseconds(), Outcome: wire.Outcome(r.Outcome), Asked: r.Asked,
+		Program: r.Program, ByCode: r.ByCode,
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"time"
+
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Grant is what an agent key (or an OAuth grant of relay/agentauth)
@@ -26,6 +28,9 @@ type Grant struct {
 	// may be handed, on the person's click, to the agent's own client when
 	// it declares sampling.
 	ForwardSampling bool
+	// ToolMode is how the aggregate endpoint shows the tools to the key's
+	// agents; empty (an OAuth grant's) is wire.ToolModeTools.
+	ToolMode wire.ToolMode
 	// Resource is the endpoint URL an OAuth grant's tokens are bound to;
 	// empty for keys, which reach both endpoints.
 	Resource string

@@ -118,7 +118,7 @@ func (k *Keys) fromKey(ctx context.Context, bearer string) (Grant, error) {
 		return Grant{}, ErrUnauthorized
 	}
 	k.touch(ctx, rec.ID, now)
-	g := Grant{User: rec.User, Agent: rec.Name, KeyID: rec.ID, Tools: rec.Tools, Expires: rec.Expires, ForwardSampling: rec.ForwardSampling}
+	g := Grant{User: rec.User, Agent: rec.Name, KeyID: rec.ID, Tools: rec.Tools, Expires: rec.Expires, ForwardSampling: rec.ForwardSampling, ToolMode: wire.ToolMode(rec.ToolMode)}
 	if !rec.AllServers {
 		g.Servers = rec.Servers
 		if g.Servers == nil {
@@ -148,6 +148,14 @@ func (k *Keys) CreateKey(ctx context.Context, user string, args wire.CreateAgent
 		return wire.CreateAgentKeyResult{}, err
 	}
 	n.ForwardSampling = args.ForwardSampling
+	switch {
+	case args.ToolMode == "":
+		n.ToolMode = string(wire.ToolModeTools)
+	case args.ToolMode.Valid():
+		n.ToolMode = string(args.ToolMode)
+	default:
+		return wire.CreateAgentKeyResult{}, wire.NewError(wire.CodeBadRequest, `the tool mode is one of "tools", "code" and "both"`)
+	}
 	rec, secret, err := k.Store.CreateAgentKey(ctx, n)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.CreateAgentKeyResult{}, wire.NewError(wire.CodeNotFound, "a chosen server does not exist (was it removed?)")
@@ -219,7 +227,7 @@ func NewKeyRequest(user, name string, servers, tools []string, ttl time.Duration
 // wireKey is a stored key as the dashboard sees it.
 func wireKey(r store.AgentKey) wire.AgentKey {
 	return wire.AgentKey{
-		ID: r.ID, Name: r.Name, AllServers: r.AllServers, Servers: r.Servers, Tools: r.Tools, ForwardSampling: r.ForwardSampling,
+		ID: r.ID, Name: r.Name, AllServers: r.AllServers, Servers: r.Servers, Tools: r.Tools, ForwardSampling: r.ForwardSampling, ToolMode: wire.ToolMode(r.ToolMode),
 		Expires: r.Expires, Created: r.Created, LastUsed: r.LastUsed, Revoked: r.Revoked,
 	}
 }

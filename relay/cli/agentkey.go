@@ -30,12 +30,16 @@ func agentKeyCreate() *command {
 	tools := c.fs.String("tools", "", "comma-separated tools the key may call, as <server-id>__<tool> or a bare tool name (default: all)")
 	ttl := c.fs.Duration("ttl", 0, "lifetime of the key, such as 720h (default: no expiry)")
 	forward := c.fs.Bool("forward-sampling", false, "let the person hand a sampling request raised during the agent's call to the agent's own client, when it declares sampling")
+	mode := c.fs.String("tool-mode", "tools", "how the key's agents see the tools on /mcp: tools (one by one), code (code mode's search and execute) or both")
 	c.run = func(ctx context.Context, st *store.Store, out io.Writer) error {
 		n, err := agentkeys.NewKeyRequest(*c.user, *name, splitList(*servers), splitList(*tools), *ttl, time.Now())
 		if err != nil {
 			return plain(err)
 		}
-		n.ForwardSampling = *forward
+		if !wire.ToolMode(*mode).Valid() {
+			return fmt.Errorf("--tool-mode is tools, code or both, not %q", *mode)
+		}
+		n.ForwardSampling, n.ToolMode = *forward, *mode
 		k, key, err := st.CreateAgentKey(ctx, n)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("--servers names a server %s does not have (see switchboard servers list)", *c.user)
@@ -43,7 +47,7 @@ func agentKeyCreate() *command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "created agent key %s %q for %s, reaching %s%s%s.\n", k.ID, k.Name, k.User, reach(k), expiry(k), forwarding(k))
+		fmt.Fprintf(out, "created agent key %s %q for %s, reaching %s%s%s%s.\n", k.ID, k.Name, k.User, reach(k), expiry(k), forwarding(k), toolMode(k))
 		fmt.Fprintln(out, "It is shown this once; the relay keeps only its hash. Key:")
 		fmt.Fprintln(out, key)
 		return nil
@@ -68,6 +72,17 @@ func forwarding(k store.AgentKey) string {
 		return ""
 	}
 	return "; sampling may be handed to the agent's client"
+}
+
+// toolMode says how a key's agents see the tools, unless one by one.
+func toolMode(k store.AgentKey) string {
+	switch wire.ToolMode(k.ToolMode) {
+	case wire.ToolModeCode:
+		return "; code mode on /mcp"
+	case wire.ToolModeBoth:
+		return "; tools and code mode on /mcp"
+	}
+	return ""
 }
 
 func expiry(k store.AgentKey) string {

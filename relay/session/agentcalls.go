@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -67,6 +69,38 @@ func agentCallLocked(rc *runningCall, outcome wire.Outcome) wire.AgentCall {
 	return wire.AgentCall{
 		Agent: a.Name, KeyID: a.KeyID, Server: rc.o.reg.ID, Tool: wire.Sanitize(rc.name, maxRecordedName),
 		Start: rc.start, Duration: time.Since(rc.start).Milliseconds(), Outcome: outcome, Asked: rc.asked,
+		ByCode: a.ByCode,
+	}
+}
+
+// StartProgram shows agent a's code-mode program running and returns the
+// function that records how it ended. The program's own tool calls are
+// recorded as calls, ByCode.
+func (s *Session) StartProgram(a *Agent, program string) (end func(wire.Outcome)) {
+	c := wire.AgentCall{
+		Agent: a.Name, KeyID: a.KeyID, Tool: "execute", Start: time.Now(), Outcome: wire.OutcomeRunning,
+		Program: programShown(program),
+	}
+	s.mu.Lock()
+	c.ID = "running-" + strconv.FormatUint(s.calls.Add(1), 10)
+	s.replaceAgentCallLocked("", c)
+	s.mu.Unlock()
+	running := c.ID
+	return func(outcome wire.Outcome) {
+		c.ID, c.Outcome, c.Duration = "", outcome, time.Since(c.Start).Milliseconds()
+		shown := func(kept wire.AgentCall) {
+			if kept.ID == "" {
+				kept.ID = running
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.replaceAgentCallLocked(running, kept)
+		}
+		if s.m.activity == nil {
+			shown(c)
+			return
+		}
+		s.m.activity.Append(s.user, c, shown)
 	}
 }
 
@@ -91,4 +125,20 @@ func (s *Session) replaceAgentCallLocked(old string, c wire.AgentCall) {
 		s.agents = append(s.agents[:0:0], s.agents[n:]...)
 	}
 	s.publishLocked(changes)
+}
+
+// programShown is a program as the activity shows it: valid UTF-8, no
+// control characters but line ends and tabs, cut to wire.MaxProgramShown
+// characters.
+func programShown(p string) string {
+	p = strings.Map(func(r rune) rune {
+		if r != '\n' && r != '\t' && unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(p, "\uFFFD"))
+	if r := []rune(p); len(r) > wire.MaxProgramShown {
+		p = string(r[:wire.MaxProgramShown-1]) + "…"
+	}
+	return p
 }

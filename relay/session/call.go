@@ -68,6 +68,9 @@ type Agent struct {
 	// Sampler, when not nil, is the agent's own client, to which the
 	// person may hand a sampling request the call raises (forward.go).
 	Sampler *AgentSampler
+	// ByCode: the call is made by the agent's code-mode program; the
+	// activity says so.
+	ByCode bool
 }
 
 // Errors an agent's call fails with, besides the server's and the

@@ -24,6 +24,8 @@ type AgentCall struct {
 	Duration time.Duration
 	Outcome  string
 	Asked    bool
+	Program  string // the program of a code-mode execute, cut
+	ByCode   bool   // made by a code-mode program
 }
 
 // CallFilter narrows AgentCalls; empty fields match everything.
@@ -48,15 +50,15 @@ func (s *Store) AddAgentCalls(ctx context.Context, cs []AgentCall) ([]AgentCall,
 	out := make([]AgentCall, len(cs))
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		insert, err := tx.PrepareContext(ctx, `INSERT INTO agent_calls
-			(user_id, agent, key_id, server_id, tool, started_at, duration_ms, outcome, asked)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			(user_id, agent, key_id, server_id, tool, started_at, duration_ms, outcome, asked, program, by_code)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
 		defer insert.Close()
 		users := map[string]bool{}
 		for i, c := range cs {
-			res, err := insert.ExecContext(ctx, c.User, c.Agent, c.KeyID, c.Server, c.Tool, c.Start.UnixMilli(), c.Duration.Milliseconds(), c.Outcome, c.Asked)
+			res, err := insert.ExecContext(ctx, c.User, c.Agent, c.KeyID, c.Server, c.Tool, c.Start.UnixMilli(), c.Duration.Milliseconds(), c.Outcome, c.Asked, c.Program, c.ByCode)
 			if err != nil {
 				return err
 			}
@@ -96,7 +98,7 @@ func (s *Store) AgentCalls(ctx context.Context, user string, f CallFilter) ([]Ag
 	}
 	args = append(args, limit)
 	rows, err := s.db.QueryContext(ctx, `SELECT call_id, user_id, agent, key_id, server_id, tool,
-		started_at, duration_ms, outcome, asked FROM agent_calls WHERE `+strings.Join(where, " AND ")+`
+		started_at, duration_ms, outcome, asked, program, by_code FROM agent_calls WHERE `+strings.Join(where, " AND ")+`
 		ORDER BY call_id DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list agent calls: %w", err)
@@ -106,7 +108,7 @@ func (s *Store) AgentCalls(ctx context.Context, user string, f CallFilter) ([]Ag
 	for rows.Next() {
 		var c AgentCall
 		var start, ms int64
-		if err := rows.Scan(&c.ID, &c.User, &c.Agent, &c.KeyID, &c.Server, &c.Tool, &start, &ms, &c.Outcome, &c.Asked); err != nil {
+		if err := rows.Scan(&c.ID, &c.User, &c.Agent, &c.KeyID, &c.Server, &c.Tool, &start, &ms, &c.Outcome, &c.Asked, &c.Program, &c.ByCode); err != nil {
 			return nil, fmt.Errorf("scan agent call: %w", err)
 		}
 		c.Start, c.Duration = time.UnixMilli(start).UTC(), time.Duration(ms)*time.Millisecond

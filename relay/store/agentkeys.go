@@ -39,11 +39,14 @@ type AgentKey struct {
 	// ForwardSampling: the person may hand a sampling request raised during
 	// this agent's call to the agent's own client (off by default).
 	ForwardSampling bool
-	Expires         time.Time
-	Created         time.Time
-	LastUsed        time.Time
-	Revoked         time.Time
-	Hash            []byte // SHA-256 of the whole key
+	// ToolMode is how the key's agents see the tools on the aggregate
+	// endpoint: "tools", "code" or "both" (see wire.ToolMode).
+	ToolMode string
+	Expires  time.Time
+	Created  time.Time
+	LastUsed time.Time
+	Revoked  time.Time
+	Hash     []byte // SHA-256 of the whole key
 }
 
 // NewAgentKey is what CreateAgentKey needs to mint a key.
@@ -53,8 +56,9 @@ type NewAgentKey struct {
 	AllServers bool
 	Servers    []string // must be the user's servers
 	Tools      []string // nil for all
-	// ForwardSampling: see [AgentKey].
+	// ForwardSampling and ToolMode: see [AgentKey]; ToolMode "" is "tools".
 	ForwardSampling bool
+	ToolMode        string
 	Expires         time.Time
 }
 
@@ -93,8 +97,11 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 	rand.Read(secret)
 	k := AgentKey{
 		ID: hex.EncodeToString(idb), User: n.User, Name: n.Name,
-		AllServers: n.AllServers, Tools: n.Tools, ForwardSampling: n.ForwardSampling,
+		AllServers: n.AllServers, Tools: n.Tools, ForwardSampling: n.ForwardSampling, ToolMode: n.ToolMode,
 		Expires: n.Expires, Created: time.Now().UTC(),
+	}
+	if k.ToolMode == "" {
+		k.ToolMode = "tools"
 	}
 	if !n.AllServers {
 		k.Servers = append([]string{}, n.Servers...)
@@ -111,9 +118,9 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		const insert = `INSERT INTO agent_keys (key_id, user_id, name, secret_hash, all_servers, tools,
-			forward_sampling, expires_at, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`
+			forward_sampling, tool_mode, expires_at, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`
 		if _, err := tx.ExecContext(ctx, insert, k.ID, k.User, k.Name, k.Hash, k.AllServers, tools,
-			k.ForwardSampling, unixMilliOrZero(k.Expires), k.Created.UnixMilli()); err != nil {
+			k.ForwardSampling, k.ToolMode, unixMilliOrZero(k.Expires), k.Created.UnixMilli()); err != nil {
 			return err
 		}
 		for _, srv := range k.Servers {
@@ -139,7 +146,7 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 }
 
 // agentKeyColumns is the column list scanAgentKey expects.
-const agentKeyColumns = `key_id, user_id, name, secret_hash, all_servers, tools, forward_sampling,
+const agentKeyColumns = `key_id, user_id, name, secret_hash, all_servers, tools, forward_sampling, tool_mode,
 	expires_at, created_at, last_used_at, revoked_at`
 
 // AgentKeyByID returns the key id, or ErrNotFound.
@@ -247,7 +254,7 @@ func readAgentKeys(rows *sql.Rows) ([]AgentKey, error) {
 		var k AgentKey
 		var tools sql.NullString
 		var expires, created, used, revoked int64
-		if err := rows.Scan(&k.ID, &k.User, &k.Name, &k.Hash, &k.AllServers, &tools, &k.ForwardSampling,
+		if err := rows.Scan(&k.ID, &k.User, &k.Name, &k.Hash, &k.AllServers, &tools, &k.ForwardSampling, &k.ToolMode,
 			&expires, &created, &used, &revoked); err != nil {
 			return nil, fmt.Errorf("scan agent key: %w", err)
 		}

@@ -188,3 +188,36 @@ func TestAgentCallsInOneBatchKeepTheirOrderAndTheBound(t *testing.T) {
 		t.Errorf("bob has %d calls, want 1", len(bob))
 	}
 }
+
+// A key's tool mode and a code-mode program's log entries are kept.
+func TestCodeModeIsKept(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	plain, _, err := s.CreateAgentKey(ctx, store.NewAgentKey{User: "ann", Name: "plain", AllServers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, err := s.CreateAgentKey(ctx, store.NewAgentKey{User: "ann", Name: "coder", AllServers: true, ToolMode: "code"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{plain.ID: "tools", code.ID: "code"} {
+		if got, err := s.AgentKeyByID(ctx, id); err != nil || got.ToolMode != want {
+			t.Errorf("key %s: tool mode %q (%v), want %q", id, got.ToolMode, err, want)
+		}
+	}
+	start := time.Now().UTC().Truncate(time.Millisecond)
+	if _, err := s.AddAgentCalls(ctx, []store.AgentCall{
+		{User: "ann", Agent: "coder", Tool: "execute", Start: start, Outcome: "ok", Program: "return await files.list()"},
+		{User: "ann", Agent: "coder", Server: "s1", Tool: "list", Start: start, Outcome: "ok", ByCode: true},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	calls, err := s.AgentCalls(ctx, "ann", store.CallFilter{})
+	if err != nil || len(calls) != 2 {
+		t.Fatalf("%d calls, %v", len(calls), err)
+	}
+	if calls[0].ByCode != true || calls[0].Program != "" || calls[1].Program != "return await files.list()" || calls[1].ByCode {
+		t.Errorf("calls read back %+v", calls)
+	}
+}

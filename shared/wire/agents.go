@@ -19,6 +19,7 @@ type AgentKey struct {
 	// ForwardSampling: the person may hand a sampling request raised during
 	// this agent's call to the agent's own client ([OpForwardAsk]).
 	ForwardSampling bool      `json:"forwardSampling,omitempty"`
+	ToolMode        ToolMode  `json:"toolMode,omitempty"`
 	Expires         time.Time `json:"expires,omitzero"`
 	Created         time.Time `json:"created"`
 	LastUsed        time.Time `json:"lastUsed,omitzero"`
@@ -40,6 +41,24 @@ type CreateAgentKeyArgs struct {
 	TTL     time.Duration `json:"ttl,omitempty"` // nanoseconds
 	// ForwardSampling: see [AgentKey]; off by default.
 	ForwardSampling bool `json:"forwardSampling,omitempty"`
+	// ToolMode: see [AgentKey]; empty is [ToolModeTools].
+	ToolMode ToolMode `json:"toolMode,omitempty"`
+}
+
+// ToolMode is how an agent key's agents see the person's tools on the
+// aggregate endpoint (/mcp). /mcp/code is code mode whatever the key's.
+type ToolMode string
+
+// Tool modes.
+const (
+	ToolModeTools ToolMode = "tools" // each tool, one by one
+	ToolModeCode  ToolMode = "code"  // code mode: search and execute only
+	ToolModeBoth  ToolMode = "both"  // each tool, and search and execute
+)
+
+// Valid reports whether m is a tool mode.
+func (m ToolMode) Valid() bool {
+	return m == ToolModeTools || m == ToolModeCode || m == ToolModeBoth
 }
 
 // CreateAgentKeyResult is the result of [OpCreateAgentKey].
@@ -81,7 +100,14 @@ type AgentCall struct {
 	Duration int64     `json:"durationMs"`
 	Outcome  Outcome   `json:"outcome"`
 	Asked    bool      `json:"asked,omitempty"` // a person was asked during the call
+	// Program is the program of a code-mode execute (the agent's own
+	// input), cut to MaxProgramShown; Server is then empty.
+	Program string `json:"program,omitempty"`
+	ByCode  bool   `json:"byCode,omitempty"` // made by a code-mode program
 }
+
+// MaxProgramShown caps the program text an execute is logged with.
+const MaxProgramShown = 2000
 
 // ListActivityArgs filter [OpListActivity]; empty fields match all.
 type ListActivityArgs struct {
