@@ -110,7 +110,7 @@ func (s *Server) endpointOf(issuer, resource string) (only string, ok bool) {
 	switch {
 	case !found:
 		return "", false
-	case path == s.cfg.Endpoint:
+	case path == s.cfg.Endpoint, s.cfg.CodeEndpoint != "" && path == s.cfg.CodeEndpoint:
 		return "", true
 	}
 	id, found := strings.CutPrefix(path, s.cfg.ServerEndpoint)

@@ -63,6 +63,9 @@ type Config struct {
 	// ServerEndpoint the prefix of one server's (/mcp/s/, + id): the
 	// protected resources the server issues tokens for. Required.
 	Endpoint, ServerEndpoint string
+	// CodeEndpoint, when set, is the aggregate endpoint in code mode
+	// (/mcp/code), a protected resource of all servers too.
+	CodeEndpoint string
 	// HTTPClient fetches client ID metadata documents; it must be the
 	// relay's netguard client.
 	HTTPClient *http.Client
@@ -132,11 +135,16 @@ func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("GET "+MetadataPath, cors(http.HandlerFunc(s.serveMetadata)))
 	mux.Handle("GET "+ResourceMetaPath+s.cfg.Endpoint, cors(http.HandlerFunc(s.serveResourceMetadata)))
 	mux.Handle("GET "+ResourceMetaPath+s.cfg.ServerEndpoint+"{id}", cors(http.HandlerFunc(s.serveResourceMetadata)))
+	paths := []string{MetadataPath, ResourceMetaPath + s.cfg.Endpoint, ResourceMetaPath + s.cfg.ServerEndpoint + "{id}", RegisterPath, TokenPath, RevokePath}
+	if s.cfg.CodeEndpoint != "" {
+		mux.Handle("GET "+ResourceMetaPath+s.cfg.CodeEndpoint, cors(http.HandlerFunc(s.serveResourceMetadata)))
+		paths = append(paths, ResourceMetaPath+s.cfg.CodeEndpoint)
+	}
 	mux.Handle("POST "+RegisterPath, cors(http.HandlerFunc(s.serveRegister)))
 	mux.Handle("GET "+AuthorizePath, http.HandlerFunc(s.serveAuthorize))
 	mux.Handle("POST "+TokenPath, cors(http.HandlerFunc(s.serveToken)))
 	mux.Handle("POST "+RevokePath, cors(http.HandlerFunc(s.serveRevoke)))
-	for _, p := range []string{MetadataPath, ResourceMetaPath + s.cfg.Endpoint, ResourceMetaPath + s.cfg.ServerEndpoint + "{id}", RegisterPath, TokenPath, RevokePath} {
+	for _, p := range paths {
 		mux.Handle("OPTIONS "+p, cors(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })))
 	}
 }

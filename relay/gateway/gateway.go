@@ -17,6 +17,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/codemode"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 )
 
@@ -63,6 +64,9 @@ type Config struct {
 	// WaitingEvery is how often an agent waiting for a person hears so;
 	// default [DefaultWaitingEvery].
 	WaitingEvery time.Duration
+	// CodeLimits bound a code-mode program (zero fields take
+	// relay/codemode's defaults).
+	CodeLimits codemode.Limits
 	// Protected, when set, makes the endpoint an OAuth protected resource:
 	// a refusal names its metadata, and a token bound to a resource works
 	// only there. Nil: grants bound to a resource are refused.
@@ -95,7 +99,10 @@ type Gateway struct {
 }
 
 // viewKey names a view: a key and an endpoint.
-type viewKey struct{ key, only string }
+type viewKey struct {
+	key, only string
+	code      bool // CodePath
+}
 
 // New returns a gateway.
 func New(cfg Config) *Gateway {
@@ -128,7 +135,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "origin not allowed", http.StatusForbidden)
 		return
 	}
-	if _, ok := g.route(r.URL.Path); !ok {
+	if _, _, ok := g.route(r.URL.Path); !ok {
 		http.NotFound(w, r)
 		return
 	}
@@ -157,23 +164,24 @@ func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*
 // serve serves an authenticated request.
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(agentkeys.Grant)
-	only, _ := g.route(r.URL.Path)
+	only, code, _ := g.route(r.URL.Path)
 	if !g.cfg.Limits.Allow(grant.KeyID) {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "too many requests for this key", http.StatusTooManyRequests)
 		return
 	}
 	if only != "" && (!grant.AllowsServer(only) || !g.hasServer(grant.User, only)) {
-		g.retireKey(viewKey{grant.KeyID, only}, "its server left the key's scope")
+		g.retireKey(viewKey{key: grant.KeyID, only: only}, "its server left the key's scope")
 		http.Error(w, "no such server for this key", http.StatusNotFound)
 		return
 	}
-	v, err := g.view(grant, only)
+	k := viewKey{key: grant.KeyID, only: only, code: code}
+	v, err := g.view(grant, k)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}
-	v.expireAt(grant.Expires, func() { g.retire(viewKey{grant.KeyID, only}, v, "its key expired") })
+	v.expireAt(grant.Expires, func() { g.retire(k, v, "its key expired") })
 	if opensSession(r) {
 		g.openSession(w, r, grant.KeyID, v)
 		return
@@ -181,16 +189,20 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 	v.serveSession(w, r, r.Header.Get(sessionHeader))
 }
 
-// route returns the server of a path (empty for the aggregate endpoint).
-func (g *Gateway) route(path string) (only string, ok bool) {
-	if path == Path || path == Path+"/" {
-		return "", true
+// route returns the server of a path (empty for the aggregate endpoints)
+// and whether it is [CodePath].
+func (g *Gateway) route(path string) (only string, code, ok bool) {
+	switch path {
+	case Path, Path + "/":
+		return "", false, true
+	case CodePath, CodePath + "/":
+		return "", true, true
 	}
 	id, ok := strings.CutPrefix(path, ServerPath)
 	if !ok || id == "" || strings.Contains(id, "/") {
-		return "", false
+		return "", false, false
 	}
-	return id, true
+	return id, false, true
 }
 
 // hasServer reports whether user has server id.
@@ -206,10 +218,8 @@ func (g *Gateway) hasServer(user, id string) bool {
 // errClosed refuses requests once the gateway closed.
 var errClosed = errors.New("the relay is shutting down")
 
-// view returns the view of grant's key on endpoint only, made current with
-// grant.
-func (g *Gateway) view(grant agentkeys.Grant, only string) (*view, error) {
-	k := viewKey{grant.KeyID, only}
+// view returns the view k of grant's key, made current with grant.
+func (g *Gateway) view(grant agentkeys.Grant, k viewKey) (*view, error) {
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
@@ -221,7 +231,7 @@ func (g *Gateway) view(grant agentkeys.Grant, only string) (*view, error) {
 		v.setGrant(grant)
 		return v, nil
 	}
-	nv := g.newView(grant, only)
+	nv := g.newView(grant, k)
 	g.mu.Lock()
 	old, raced := g.views[k]
 	switch {

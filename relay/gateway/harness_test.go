@@ -141,6 +141,7 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 	mux := http.NewServeMux()
 	mux.Handle(gateway.Path, r.g)
 	mux.Handle(gateway.ServerPath, r.g)
+	mux.Handle(gateway.CodePath, r.g)
 	r.api.Register(mux)
 	hs := httptest.NewServer(mux)
 	r.url = hs.URL

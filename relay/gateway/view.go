@@ -44,7 +44,8 @@ type upstream interface {
 type view struct {
 	g     *Gateway
 	key   string
-	only  string // the server of /mcp/s/<id>; "" for the aggregate endpoint
+	only  string // the server of /mcp/s/<id>; "" for the aggregate endpoints
+	code  bool   // CodePath: code mode whatever the key's mode
 	user  *session.Session
 	srv   *mcp.Server
 	http  http.Handler
@@ -88,10 +89,10 @@ type item struct {
 }
 
 // newView builds the view of key on user's servers and syncs it once.
-func (g *Gateway) newView(grant agentkeys.Grant, only string) *view {
+func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 	ctx, cancel := context.WithCancel(context.Background())
 	v := &view{
-		g: g, key: grant.KeyID, only: only,
+		g: g, key: grant.KeyID, only: k.only, code: k.code,
 		user:    g.cfg.Sessions.Session(grant.User),
 		ctx:     ctx,
 		cancel:  cancel,
@@ -120,6 +121,9 @@ func (g *Gateway) newView(grant agentkeys.Grant, only string) *view {
 		UnsubscribeHandler: v.unsubscribe,
 	})
 	v.srv.AddReceivingMiddleware(v.routing)
+	if v.showsCode() {
+		v.addCodeTools()
+	}
 	v.http = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return v.srv }, &mcp.StreamableHTTPOptions{
 		Logger:              g.log,
 		SessionTimeout:      g.cfg.SessionIdle,
@@ -285,7 +289,7 @@ func (v *view) sync(id string) {
 		// A server's endpoint without its server: its sessions end, and the
 		// key's next request there gets 404. Apart, since closing waits for
 		// the syncing.
-		go v.g.retire(viewKey{v.key, v.only}, v, "its server was removed or left the key's scope")
+		go v.g.retire(viewKey{key: v.key, only: v.only}, v, "its server was removed or left the key's scope")
 	}
 	var live upstream
 	if ok && st.State == wire.StateReady && grant.AllowsServer(id) && (v.only == "" || v.only == id) {
@@ -315,7 +319,7 @@ func (v *view) list(id string, o *session.Server, grant agentkeys.Grant) *exposu
 	if lists == nil || caps == nil {
 		return e
 	}
-	if caps.Tools != nil {
+	if caps.Tools != nil && v.showsTools() {
 		names := exposedNames(id, itemNames(lists.Tools, func(t *mcp.Tool) string { return t.Name }))
 		e.tools = map[string]item{}
 		for _, t := range lists.Tools {

@@ -23,6 +23,7 @@ func (s *Service) newAgentAuth(hc *http.Client) *agentauth.Server {
 		Servers:         serverNames{s.sessions},
 		Endpoint:        gateway.Path,
 		ServerEndpoint:  gateway.ServerPath,
+		CodeEndpoint:    gateway.CodePath,
 		HTTPClient:      hc,
 		LoopbackClients: loopback,
 		PublicURL:       s.cfg.PublicURL,

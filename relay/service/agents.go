@@ -54,6 +54,7 @@ func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *aut
 	a.api.Register(mux)
 	mux.Handle(gateway.Path, a.mcp)
 	mux.Handle(gateway.ServerPath, a.mcp)
+	mux.Handle(gateway.CodePath, a.mcp)
 }
 
 // watchStore applies what other processes change in the data directory
