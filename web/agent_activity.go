@@ -164,8 +164,8 @@ func renderAgentCalls(calls []wire.AgentCall, servers []wire.Server) app.UI {
 			return app.Tr().Class("sb-call").DataSet("call-id", c.ID).DataSet("outcome", c.Outcome).Body(
 				app.Td().DataSet("label", "Started").Text(c.Start.Local().Format(time.DateTime)),
 				app.Td().DataSet("label", "Agent").Class("sb-call-agent").Text(c.Agent),
-				app.Td().DataSet("label", "Server").Text(serverName(servers, c.Server)),
-				app.Td().DataSet("label", "Tool").Class("sb-call-tool").Text(c.Tool),
+				app.Td().DataSet("label", "Server").Text(callServer(servers, c)),
+				app.Td().DataSet("label", "Tool").Class("sb-call-tool").Body(renderCallTool(c)),
 				app.Td().DataSet("label", "Took").Text(took(c)),
 				app.Td().DataSet("label", "Outcome").Class("sb-call-outcome").Text(outcomeWords[c.Outcome]),
 				app.Td().DataSet("label", "Asked you").Text(choose(c.Asked, "yes", "no")),
@@ -180,6 +180,29 @@ func took(c wire.AgentCall) string {
 		return "…"
 	}
 	return (time.Duration(c.Duration) * time.Millisecond).String()
+}
+
+// callServer names the server of call c; a code-mode program has none.
+func callServer(servers []wire.Server, c wire.AgentCall) string {
+	if c.Server == "" {
+		return "(code mode)"
+	}
+	return serverName(servers, c.Server)
+}
+
+// renderCallTool is the tool of call c: marked when a program made it, and
+// with its program when it is one (the agent's own input, cut).
+func renderCallTool(c wire.AgentCall) app.UI {
+	return app.Div().Body(
+		app.Text(c.Tool),
+		app.If(c.ByCode, func() app.UI { return app.Span().Class("sb-call-by-code").Text(" by code") }),
+		app.If(c.Program != "", func() app.UI {
+			return app.Details().Class("sb-call-program").Body(
+				app.Summary().Text("Program"),
+				app.Pre().Class("sb-code").Text(c.Program),
+			)
+		}),
+	)
 }
 
 // serverName is the name of server id, or its id once it is gone.

@@ -87,6 +87,7 @@ func (f *AgentKeyForm) Render() app.UI {
 			app.Textarea().ID("key-tools").Name("tools").Rows(2).Spellcheck(false).
 				Placeholder("leave empty for all; or tool names, one per line").Aria("describedby", "key-error"),
 		),
+		renderModeChoice(),
 		renderForwardChoice(),
 		app.Div().Class("sb-field").Body(
 			app.Label().For("key-ttl").Text("Expires"),
@@ -159,6 +160,9 @@ func (f *AgentKeyForm) submit(ctx app.Context, e app.Event) {
 		return
 	}
 	args.ForwardSampling = domChecked(keyForwardBox)
+	if m := wire.ToolMode(domValue(keyModeSelect)); m.Valid() {
+		args.ToolMode = m
+	}
 	f.creating = true
 	send(wire.OpCreateAgentKey, args, func(r store.Reply) {
 		f.later(func(ctx app.Context) { f.created(ctx, r) })

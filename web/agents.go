@@ -134,6 +134,7 @@ func (p *AgentsPage) renderKey(k wire.AgentKey, servers []wire.Server, now time.
 		app.P().Class("sb-key-meta").Text(keyReach(k, servers)),
 		app.P().Class("sb-key-meta").Text(keyDates(k)),
 		app.If(k.ForwardSampling, func() app.UI { return app.P().Class("sb-key-meta", "sb-key-forward").Text(keyForwardText) }),
+		app.If(keyModeText(k.ToolMode) != "", func() app.UI { return app.P().Class("sb-key-meta", "sb-key-mode").Text(keyModeText(k.ToolMode)) }),
 		app.If(state == keyActive, func() app.UI { return p.renderRevoke(k) }),
 	)
 }
