@@ -9,10 +9,11 @@ import (
 // chatDraft is what the next conversation will be, as chosen before its
 // first message: its model, or the models to compare, and its tools.
 type chatDraft struct {
-	Model   string // "" is the first model
-	Compare bool
-	Models  []string // the models to compare
-	Tools   toolChoice
+	Model    string // "" is the first model
+	Compare  bool
+	Models   []string // the models to compare
+	Tools    toolChoice
+	CodeMode bool
 }
 
 // model is the model chosen, of models.
@@ -41,7 +42,7 @@ func (d chatDraft) withCompared(name string, on bool) chatDraft {
 // createArgs are the arguments that create the draft's conversations, or
 // what is missing.
 func (d chatDraft) createArgs(models []wire.ChatModel) (wire.CreateChatArgs, string) {
-	args := wire.CreateChatArgs{Servers: d.Tools.Servers, Tools: d.Tools.Tools}
+	args := wire.CreateChatArgs{Servers: d.Tools.Servers, Tools: d.Tools.Tools, CodeMode: d.CodeMode}
 	if !d.Compare {
 		args.Models = []string{d.model(models)}
 		return args, ""

@@ -35,6 +35,7 @@ func (s *ChatSetup) Render() app.UI {
 			app.If(len(s.Group) <= 1 && !(isNew && s.Draft.Compare), s.renderModel),
 			app.If(isNew, s.renderCompare),
 			s.renderTools(),
+			s.renderCodeMode(),
 			app.Details().Class("chat-settings-fold").Body(
 				app.Summary().Text("Keys and tool approvals"),
 				&ChatSettings{Models: s.Models, Servers: s.Servers},
@@ -177,4 +178,33 @@ func modelLabel(m wire.ChatModel) string {
 		return m.Name + " (scripted demo, not an AI)"
 	}
 	return m.Name
+}
+
+// renderCodeMode is the code-mode switch: the model gets search and
+// execute, and writes programs over the tools, instead of calling them one
+// by one.
+func (s *ChatSetup) renderCodeMode() app.UI {
+	on := s.Draft.CodeMode
+	if len(s.Group) > 0 {
+		on = s.Group[0].CodeMode
+	}
+	return app.Label().Class("chat-code-mode", "sb-choice").Title(
+		"The model gets two tools, search and execute, and writes a short program that calls your tools; "+
+			"a program that can reach a tool that asks first asks you once, showing the program.").Body(
+		checkedNow(app.Input().ID("chat-code-mode").Type("checkbox"), on).OnChange(s.codeModeChanged),
+		app.Text(" Code mode"),
+	)
+}
+
+// codeModeChanged sets the draft's code mode, or the conversations'.
+func (s *ChatSetup) codeModeChanged(ctx app.Context, e app.Event) {
+	on := ctx.JSSrc().Get("checked").Bool()
+	if len(s.Group) == 0 {
+		s.Draft.CodeMode = on
+		return
+	}
+	s.problem = ""
+	for _, chat := range s.Group {
+		send(wire.OpUpdateChat, wire.UpdateChatArgs{Chat: chat.ID, CodeMode: &on}, s.answered("Could not change code mode: "))
+	}
 }

@@ -84,7 +84,7 @@ func (t *ChatToolCard) Render() app.UI {
 		app.Header().Class("chat-tool-head").Body(
 			app.Span().Class("chat-tool-name").Body(
 				app.Strong().Text(visibleControls(name)),
-				app.Span().Class("chat-tool-server").Text(" on "+orDefault(t.ServerName, "an unknown server")),
+				app.Span().Class("chat-tool-server").Text(t.where()),
 			),
 			app.Span().Class("chat-tool-state").Role("status").Text(toolStateWords[c.State]),
 		),
@@ -93,7 +93,7 @@ func (t *ChatToolCard) Render() app.UI {
 				app.Text("Arguments "),
 				app.Code().Class("chat-tool-preview").Text(argsPreview(c.Arguments)),
 			),
-			app.Pre().Class("chat-tool-args", "code-block").Text(visibleControls(argsText(c.Arguments))),
+			app.Pre().Class("chat-tool-args", "code-block").Text(visibleControls(t.argsShown())),
 		),
 		app.If(c.State == wire.ToolApproval, t.renderApproval),
 		app.If(c.State == wire.ToolRunning, t.renderRunning),
@@ -241,4 +241,27 @@ func argsPreview(args json.RawMessage) string {
 		return clipRunes(visibleControls(string(args)), maxArgsPreview)
 	}
 	return clipRunes(visibleControls(b.String()), maxArgsPreview)
+}
+
+// where says where the call runs: its server, or code mode (search and
+// execute belong to no server).
+func (t *ChatToolCard) where() string {
+	if t.Call.Server == "" && t.Call.Tool != "" {
+		return " (code mode)"
+	}
+	return " on " + orDefault(t.ServerName, "an unknown server")
+}
+
+// argsShown is the call's arguments as the card shows them: a program as
+// its text, anything else as JSON.
+func (t *ChatToolCard) argsShown() string {
+	if t.Call.Server == "" && t.Call.Tool == "execute" {
+		var a struct {
+			Code string `json:"code"`
+		}
+		if json.Unmarshal(t.Call.Arguments, &a) == nil && a.Code != "" {
+			return a.Code
+		}
+	}
+	return argsText(t.Call.Arguments)
 }

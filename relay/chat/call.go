@@ -23,8 +23,9 @@ import (
 const progressEvery = 100 * time.Millisecond
 
 // runTool runs one call of tool ref, after the person's approval when
-// ask, and returns its result for the model.
-func (rn *run) runTool(ctx context.Context, tr *toolRun, call llm.ToolCall, ref wire.ToolRef, ask, images bool) llm.Part {
+// ask, and returns its result for the model; of is the request's offer
+// (in code mode, what a program may call).
+func (rn *run) runTool(ctx context.Context, tr *toolRun, call llm.ToolCall, ref wire.ToolRef, of offer, ask, images bool) llm.Part {
 	if ask {
 		switch a := rn.awaitApproval(ctx, tr); a {
 		case wire.ApproveDeny:
@@ -36,6 +37,9 @@ func (rn *run) runTool(ctx context.Context, tr *toolRun, call llm.ToolCall, ref 
 			rn.allowAlways(ref)
 		}
 		rn.editTool(tr.part, func(c *wire.ChatToolCall) { c.State = wire.ToolRunning })
+	}
+	if ref.Server == "" {
+		return rn.runCode(ctx, tr, call, ref, of, images)
 	}
 	o, ok := rn.r.session(rn.user).Server(ref.Server)
 	if !ok {

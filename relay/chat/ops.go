@@ -75,7 +75,7 @@ func (r *Room) create(ctx context.Context, user string, a wire.CreateChatArgs) (
 	var changes []wire.Change
 	for _, m := range models {
 		c := wire.Chat{ID: newID("chat"), Title: wire.Sanitize(a.Title, wire.MaxChatTitle), Model: m, Group: group,
-			Servers: a.Servers, Tools: a.Tools, Created: now, Updated: now}
+			Servers: a.Servers, Tools: a.Tools, CodeMode: a.CodeMode, Created: now, Updated: now}
 		out.Chats = append(out.Chats, c)
 		changes = append(changes, change(wire.KindChat, c.ID, c))
 	}
@@ -113,6 +113,9 @@ func (r *Room) update(ctx context.Context, user string, a wire.UpdateChatArgs) (
 	}
 	if a.Servers != nil {
 		c.Servers = *a.Servers
+	}
+	if a.CodeMode != nil {
+		c.CodeMode = *a.CodeMode
 	}
 	if a.Tools != nil {
 		c.Tools = *a.Tools

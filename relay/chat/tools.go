@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/switchboard-mcp/switchboard/relay/codemode"
 	"github.com/switchboard-mcp/switchboard/relay/llm"
 	"github.com/switchboard-mcp/switchboard/relay/toolnames"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -21,6 +22,7 @@ type offer struct {
 	refs     map[string]wire.ToolRef // by the name the model sees
 	policies map[wire.ToolRef]wire.ToolPolicy
 	readOnly map[wire.ToolRef]bool
+	servers  []codemode.Server // in code mode: what a program may call
 }
 
 // maxToolDescription caps a tool's description given to a model.
@@ -50,6 +52,9 @@ func (rn *run) offer() offer {
 			o.refs[name], o.readOnly[ref] = ref, readOnly(t)
 			o.tools = append(o.tools, llm.Tool{Name: name, Description: describe(srv, t), InputSchema: t.InputSchema})
 		}
+	}
+	if rn.chat.CodeMode {
+		return rn.codeOffer(o)
 	}
 	return o
 }
@@ -175,7 +180,7 @@ func (rn *run) runTools(calls []llm.ToolCall, o offer, images bool) []llm.Part {
 		tr.part = rn.addToolPart(card, tr)
 		wg.Go(func() {
 			defer cancel(nil)
-			results[i] = rn.runTool(ctx, tr, call, ref, card.State == wire.ToolApproval, images)
+			results[i] = rn.runTool(ctx, tr, call, ref, o, card.State == wire.ToolApproval, images)
 		})
 	}
 	rn.save()

@@ -22,17 +22,18 @@ var ErrChatTaken = errors.New("conversation id already in use")
 
 // chatBody is the part of a [wire.Chat] kept as JSON in chats.body.
 type chatBody struct {
-	Servers []string       `json:"servers,omitempty"`
-	Tools   []wire.ToolRef `json:"tools,omitempty"`
-	Always  []wire.ToolRef `json:"always,omitempty"`
-	Turns   int            `json:"turns"`
+	Servers  []string       `json:"servers,omitempty"`
+	Tools    []wire.ToolRef `json:"tools,omitempty"`
+	Always   []wire.ToolRef `json:"always,omitempty"`
+	CodeMode bool           `json:"codeMode,omitempty"`
+	Turns    int            `json:"turns"`
 }
 
 // chatRow returns the columns of c that are not its key: the body, and the
 // creation and update times (now when zero; the update time is the creation
 // time for a new conversation).
 func chatRow(c wire.Chat) (body []byte, created, updated int64, err error) {
-	body, err = json.Marshal(chatBody{Servers: c.Servers, Tools: c.Tools, Always: c.Always, Turns: c.Turns})
+	body, err = json.Marshal(chatBody{Servers: c.Servers, Tools: c.Tools, Always: c.Always, CodeMode: c.CodeMode, Turns: c.Turns})
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -153,7 +154,7 @@ func scanChat(scan func(...any) error) (wire.Chat, error) {
 	if err := json.Unmarshal(body, &b); err != nil {
 		return wire.Chat{}, fmt.Errorf("chat %s: malformed body: %w", c.ID, err)
 	}
-	c.Servers, c.Tools, c.Always, c.Turns = b.Servers, b.Tools, b.Always, b.Turns
+	c.Servers, c.Tools, c.Always, c.CodeMode, c.Turns = b.Servers, b.Tools, b.Always, b.CodeMode, b.Turns
 	c.Created, c.Updated = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 	return c, nil
 }

@@ -43,10 +43,13 @@ type Chat struct {
 	Tools   []ToolRef `json:"tools,omitempty"`
 	// Always are the tools the person allowed for this conversation with
 	// "Always" on an approval.
-	Always  []ToolRef `json:"always,omitempty"`
-	Created time.Time `json:"created"`
-	Updated time.Time `json:"updated"`
-	Turns   int       `json:"turns"`
+	Always []ToolRef `json:"always,omitempty"`
+	// CodeMode offers the model code mode's search and execute instead of
+	// the tools one by one (see relay/codemode).
+	CodeMode bool      `json:"codeMode,omitempty"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Turns    int       `json:"turns"`
 	// Running is set while a turn of the conversation runs.
 	Running bool `json:"running,omitempty"`
 }
@@ -287,10 +290,11 @@ type ModelKeyArgs struct {
 // CreateChatArgs are the arguments of [OpCreateChat]: one conversation per
 // model (two or three make a compare group).
 type CreateChatArgs struct {
-	Models  []string  `json:"models"`
-	Title   string    `json:"title,omitempty"`
-	Servers []string  `json:"servers,omitempty"`
-	Tools   []ToolRef `json:"tools,omitempty"`
+	Models   []string  `json:"models"`
+	Title    string    `json:"title,omitempty"`
+	Servers  []string  `json:"servers,omitempty"`
+	Tools    []ToolRef `json:"tools,omitempty"`
+	CodeMode bool      `json:"codeMode,omitempty"`
 }
 
 // CreateChatResult is the result of [OpCreateChat].
@@ -300,11 +304,12 @@ type CreateChatResult struct {
 
 // UpdateChatArgs are the arguments of [OpUpdateChat]: what is set changes.
 type UpdateChatArgs struct {
-	Chat    string     `json:"chat"`
-	Title   *string    `json:"title,omitempty"`
-	Model   *string    `json:"model,omitempty"`
-	Servers *[]string  `json:"servers,omitempty"`
-	Tools   *[]ToolRef `json:"tools,omitempty"`
+	Chat     string     `json:"chat"`
+	Title    *string    `json:"title,omitempty"`
+	Model    *string    `json:"model,omitempty"`
+	Servers  *[]string  `json:"servers,omitempty"`
+	Tools    *[]ToolRef `json:"tools,omitempty"`
+	CodeMode *bool      `json:"codeMode,omitempty"`
 }
 
 // ChatArgs name one conversation.
