@@ -88,7 +88,7 @@ func (t *ChatToolCard) Render() app.UI {
 			),
 			app.Span().Class("chat-tool-state").Role("status").Text(toolStateWords[c.State]),
 		),
-		app.Details().Class("chat-tool-fold").Body(
+		app.Details().Class("chat-tool-fold").Open(c.State == wire.ToolApproval && c.Server == "" && c.Tool == "execute").Body(
 			app.Summary().Body(
 				app.Text("Arguments "),
 				app.Code().Class("chat-tool-preview").Text(argsPreview(c.Arguments)),
