@@ -38,6 +38,7 @@ func startFixture(tools int) (*mcpFixture, error) {
 		for i := range tools {
 			srv.AddTool(fillerTool(i, 0), fillerHandler)
 		}
+		addTaskTools(srv)
 		return srv
 	})
 	if err := f.Start(); err != nil {

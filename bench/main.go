@@ -40,6 +40,7 @@ var figures = []figure{
 	{"memory", memoryFigure},
 	{"delta", deltaFigure},
 	{"chat", chatFigure},
+	{"code", codeModeFigure},
 }
 
 func main() {
