@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +28,9 @@ const (
 	toolExecute = "execute"
 	// maxProgramBytes caps the program an agent sends.
 	maxProgramBytes = 64 << 10
+	// maxProgramsPerKey caps the programs of one key running at once, over
+	// all its endpoints: each may keep a core busy until its time limit.
+	maxProgramsPerKey = 2
 )
 
 // CodePath is the aggregate endpoint in code mode, whatever the key's mode.
@@ -92,19 +96,23 @@ func (v *view) execute(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	if len(args.Code) > maxProgramBytes {
 		return textResult("the program is over 64 KiB", true), nil
 	}
+	grant := *v.grant.Load()
+	if !v.g.startProgram(grant.KeyID) {
+		return textResult(fmt.Sprintf("this key runs %d programs already: wait for one to end", maxProgramsPerKey), true), nil
+	}
+	defer v.g.endProgram(grant.KeyID)
 	w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 	defer w.stop()
-	grant := *v.grant.Load()
 	end := v.user.StartProgram(&session.Agent{Name: grant.Agent, KeyID: grant.KeyID}, args.Code)
 	res := codemode.Execute(ctx, v.codeServers(w, req.Session), args.Code, v.g.cfg.CodeLimits)
+	outcome := wire.OutcomeOK
 	switch {
 	case ctx.Err() != nil:
-		end(wire.OutcomeCancelled)
+		outcome = wire.OutcomeCancelled
 	case res.Error != "":
-		end(wire.OutcomeToolError)
-	default:
-		end(wire.OutcomeOK)
+		outcome = wire.OutcomeToolError
 	}
+	end(outcome, w.askedPerson())
 	return textResult(res.Text(), res.Error != ""), nil
 }
 
@@ -182,4 +190,25 @@ func rawSchema(s any) json.RawMessage {
 // textResult is a tool result of one text.
 func textResult(text string, isError bool) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: isError}
+}
+
+// startProgram counts a program of key in, unless it runs
+// maxProgramsPerKey already.
+func (g *Gateway) startProgram(key string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.programs[key] >= maxProgramsPerKey {
+		return false
+	}
+	g.programs[key]++
+	return true
+}
+
+// endProgram counts a program of key out.
+func (g *Gateway) endProgram(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.programs[key]--; g.programs[key] <= 0 {
+		delete(g.programs, key)
+	}
 }

@@ -9,14 +9,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/codemode"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web/store"
 )
 
 // startFilesUpstream serves "files": list (the names), size (of a name,
@@ -115,7 +119,7 @@ func TestCodeModeRunsAProgramThroughTheOneCallPath(t *testing.T) {
 				switch {
 				case c.ByCode && c.Agent == "Claude" && c.Outcome == wire.OutcomeOK:
 					byCode++
-				case c.Tool == "execute" && c.Server == "" && strings.Contains(c.Program, "files.list()") && c.Outcome == wire.OutcomeOK:
+				case c.Tool == "execute" && c.Server == "" && strings.Contains(c.Program, "files.list()") && c.Outcome == wire.OutcomeOK && c.Asked:
 					programs++
 				}
 			}
@@ -147,6 +151,56 @@ func TestAKeysToolModeChoosesWhatTheAggregateEndpointLists(t *testing.T) {
 		one := r.connect(key, gateway.ServerPath+files, eras[0])
 		if got := slices.Sorted(mapKeys(one.toolNames(t))); !slices.Equal(got, []string{"list", "secret", "size"}) {
 			t.Errorf("mode %q: the server's endpoint lists %q", tc.mode, got)
+		}
+	}
+}
+
+// A hostile program ends by its limit, and meanwhile the relay answers the
+// same agent's other requests.
+func TestAHostileProgramEndsByItsLimitAndTheRelayGoesOn(t *testing.T) {
+	const wall = 5 * time.Second
+	r := newRelayWith(t, session.Config{}, gateway.Config{CodeLimits: codemode.Limits{Wall: wall}})
+	files := r.add("alice", "Files", startFilesUpstream(t))
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "A", KeyID: "key1", ToolMode: wire.ToolModeBoth})
+	a := r.connect("k1", gateway.Path, eras[0])
+	done := make(chan *mcp.CallToolResult, 1)
+	start := time.Now()
+	go func() {
+		res, err := a.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute", Arguments: map[string]any{"code": "while (true) {}"}})
+		if err != nil {
+			res = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		done <- res
+	}()
+	// A second runs beside it; a third at once is refused.
+	second := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, _ := a.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "execute", Arguments: map[string]any{"code": "while (true) {}"}})
+		second <- res
+	}()
+	r.dashboard("alice").Until("two programs running", func(v store.View) bool {
+		n := 0
+		for _, c := range v.Snapshot.AgentCalls {
+			if c.Tool == "execute" && c.Outcome == wire.OutcomeRunning {
+				n++
+			}
+		}
+		return n == 2
+	})
+	if out, isErr := a.call(t, "execute", map[string]any{"code": "return 1"}); !isErr || !strings.Contains(out, "this key runs 2 programs already") {
+		t.Errorf("a third program at once: %q", out)
+	}
+	for range 5 {
+		if out, isErr := a.call(t, files+"__list", nil); isErr || !strings.Contains(out, "a.txt") {
+			t.Fatalf("a call while the program spins: %q", out)
+		}
+	}
+	if elapsed := time.Since(start); elapsed >= wall {
+		t.Errorf("five calls beside the program took %v, as long as its limit", elapsed)
+	}
+	for _, res := range []*mcp.CallToolResult{<-done, <-second} {
+		if got := text(res); !res.IsError || !strings.Contains(got, "the program ran longer than 5s") {
+			t.Errorf("the program ended with %q", got)
 		}
 	}
 }

@@ -90,9 +90,10 @@ type Gateway struct {
 
 	serveFunc http.Handler // serve, for the go-sdk's bearer check
 
-	mu     sync.Mutex
-	views  map[viewKey]*view
-	closed bool
+	mu       sync.Mutex
+	views    map[viewKey]*view
+	programs map[string]int // code-mode programs running, by key
+	closed   bool
 
 	opening  sync.Mutex     // one admission at a time (sessioncap.go)
 	openingN map[string]int // sessions being opened, by key; under opening
@@ -121,7 +122,7 @@ func New(cfg Config) *Gateway {
 	if cfg.WaitingEvery <= 0 {
 		cfg.WaitingEvery = DefaultWaitingEvery
 	}
-	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, openingN: map[string]int{}}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, programs: map[string]int{}, openingN: map[string]int{}}
 	g.serveFunc = http.HandlerFunc(g.serve)
 	return g
 }

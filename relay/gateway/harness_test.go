@@ -136,7 +136,7 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 	m := session.NewManager(cfg)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: recs}
 	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Logger: logger, WaitingEvery: 50 * time.Millisecond,
-		Limits: limits, MaxSessions: gw.MaxSessions})
+		Limits: limits, MaxSessions: gw.MaxSessions, CodeLimits: gw.CodeLimits})
 	r.api = &gateway.API{Auth: r.keys, Sessions: m, Logger: logger, Limits: limits}
 	mux := http.NewServeMux()
 	mux.Handle(gateway.Path, r.g)

@@ -31,6 +31,7 @@ type waiter struct {
 	last    float64
 	sent    bool // a progress notification went out
 	out     int  // asks shown and not yet settled
+	asked   bool // an ask was shown
 	stopped bool
 	ticking chan struct{} // closed to stop the ticker; nil when not ticking
 	tickers sync.WaitGroup
@@ -46,6 +47,7 @@ func (w *waiter) note(n session.AskNote) {
 	defer w.mu.Unlock()
 	if n == session.AskShown {
 		w.out++
+		w.asked = true
 		if w.token != nil && w.ticking == nil && !w.stopped && w.interval > 0 {
 			w.ticking = make(chan struct{})
 			w.tickers.Add(1)
@@ -117,4 +119,11 @@ func (w *waiter) stop() {
 	}
 	w.mu.Unlock()
 	w.tickers.Wait()
+}
+
+// askedPerson reports whether a person was asked during the call.
+func (w *waiter) askedPerson() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.asked
 }

@@ -74,9 +74,9 @@ func agentCallLocked(rc *runningCall, outcome wire.Outcome) wire.AgentCall {
 }
 
 // StartProgram shows agent a's code-mode program running and returns the
-// function that records how it ended. The program's own tool calls are
-// recorded as calls, ByCode.
-func (s *Session) StartProgram(a *Agent, program string) (end func(wire.Outcome)) {
+// function that records how it ended, and whether a person was asked during
+// it. The program's own tool calls are recorded as calls, ByCode.
+func (s *Session) StartProgram(a *Agent, program string) (end func(outcome wire.Outcome, asked bool)) {
 	c := wire.AgentCall{
 		Agent: a.Name, KeyID: a.KeyID, Tool: "execute", Start: time.Now(), Outcome: wire.OutcomeRunning,
 		Program: programShown(program),
@@ -86,8 +86,8 @@ func (s *Session) StartProgram(a *Agent, program string) (end func(wire.Outcome)
 	s.replaceAgentCallLocked("", c)
 	s.mu.Unlock()
 	running := c.ID
-	return func(outcome wire.Outcome) {
-		c.ID, c.Outcome, c.Duration = "", outcome, time.Since(c.Start).Milliseconds()
+	return func(outcome wire.Outcome, asked bool) {
+		c.ID, c.Outcome, c.Asked, c.Duration = "", outcome, asked, time.Since(c.Start).Milliseconds()
 		shown := func(kept wire.AgentCall) {
 			if kept.ID == "" {
 				kept.ID = running
