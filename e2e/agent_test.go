@@ -28,6 +28,22 @@ func newAgentKey(t *testing.T, r *relay) string {
 	return s.createKey(wire.CreateAgentKeyArgs{Name: agentName}).Secret
 }
 
+// connectAgent connects a go-sdk client with a new agent key to the relay's
+// endpoint path; the recorder holds every byte it receives.
+func connectAgent(t *testing.T, r *relay, path string) (*mcp.ClientSession, *recorder) {
+	t.Helper()
+	rec := &recorder{key: newAgentKey(t, r)}
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
+		Endpoint: r.URL() + path, HTTPClient: &http.Client{Transport: rec},
+	}, nil)
+	if err != nil {
+		t.Fatalf("the agent connects: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, rec
+}
+
 // recorder is the agent's RoundTripper: it sends the key and keeps every
 // byte the agent receives.
 type recorder struct {
@@ -75,15 +91,7 @@ func TestAgentsQuestionsAreAnsweredByThePersonInTheDashboard(t *testing.T) {
 	p.waitServer(askerName, wire.StateReady)
 	server := p.serverID(askerName)
 
-	rec := &recorder{key: newAgentKey(t, r)}
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
-		Endpoint: r.URL() + gateway.Path, HTTPClient: &http.Client{Transport: rec},
-	}, nil)
-	if err != nil {
-		t.Fatalf("the agent connects: %v", err)
-	}
-	defer cs.Close()
+	cs, rec := connectAgent(t, r, gateway.Path)
 	call := func(tool string) <-chan *mcp.CallToolResult {
 		out := make(chan *mcp.CallToolResult, 1)
 		go func() {

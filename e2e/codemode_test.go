@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -28,15 +27,7 @@ func TestCodeModeProgramAsksThePersonInTheDashboard(t *testing.T) {
 	p.addServer(askerName, fx.URL())
 	p.waitServer(askerName, wire.StateReady)
 
-	rec := &recorder{key: newAgentKey(t, r)}
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
-		Endpoint: r.URL() + gateway.CodePath, HTTPClient: &http.Client{Transport: rec},
-	}, nil)
-	if err != nil {
-		t.Fatalf("the agent connects: %v", err)
-	}
-	defer cs.Close()
+	cs, rec := connectAgent(t, r, gateway.CodePath)
 
 	form := elicitfixture.Forms[0]
 	program := `const out = await asker["form_` + form.Name + `"]();

@@ -52,8 +52,11 @@ func (rn *run) codeOffer(o offer) offer {
 	}
 	for _, name := range toolOrder(o) {
 		ref := o.refs[name]
-		t := tools[ref]
+		t, listed := tools[ref]
 		s := byServer[ref.Server]
+		if !listed || s == nil { // the server went since o was made
+			continue
+		}
 		if len(s.Tools) == 0 {
 			order = append(order, ref.Server)
 		}

@@ -74,12 +74,19 @@ func argsOf(v goja.Value) (json.RawMessage, error) {
 func (p *program) start(c *pendingCall) {
 	p.inFlight++
 	go func() {
+		var d callDone
+		defer func() {
+			if r := recover(); r != nil {
+				d = callDone{err: fmt.Errorf("the tool failed: %v", r)}
+			}
+			d.call = c
+			p.done <- d
+		}()
 		res, err := c.tool.Call(p.ctx, c.args)
-		var v any
 		if err == nil {
-			v, err = resultValue(res)
+			d.value, err = resultValue(res)
 		}
-		p.done <- callDone{call: c, value: v, err: err}
+		d.err = err
 	}()
 }
 
