@@ -98,6 +98,7 @@ func (g *AgentGrants) renderGrant(gr wire.AgentGrant) app.UI {
 		),
 		app.P().Class("sb-key-meta").Text(gr.ClientHost+" · "+gr.Endpoint),
 		app.P().Class("sb-key-meta").Text(reach),
+		app.If(keyModeText(gr.ToolMode) != "", func() app.UI { return app.P().Class("sb-key-meta", "sb-key-mode").Text(keyModeText(gr.ToolMode)) }),
 		app.P().Class("sb-key-meta").Text(dates),
 		app.If(state == keyActive, func() app.UI { return g.renderRevoke(gr) }),
 	)

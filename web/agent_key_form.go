@@ -87,7 +87,7 @@ func (f *AgentKeyForm) Render() app.UI {
 			app.Textarea().ID("key-tools").Name("tools").Rows(2).Spellcheck(false).
 				Placeholder("leave empty for all; or tool names, one per line").Aria("describedby", "key-error"),
 		),
-		renderModeChoice(),
+		renderModeChoice(keyModeSelect),
 		renderForwardChoice(),
 		app.Div().Class("sb-field").Body(
 			app.Label().For("key-ttl").Text("Expires"),

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -124,6 +125,7 @@ func (p *ConsentPage) renderCard(c wire.AgentConsent, servers []wire.Server) app
 		app.P().Body(app.Text("After you answer, your browser goes to "), app.Strong().ID("consent-redirect").Text(c.RedirectHost), app.Text(".")),
 		app.P().Class("sb-note").Text("It would reach "+c.Endpoint+", and call tools, read resources and use prompts there as you could."),
 		p.renderServers(c, servers),
+		app.If(!c.Fixed && strings.HasSuffix(c.Endpoint, "/mcp"), func() app.UI { return renderModeChoice(consentModeSelect) }),
 		app.P().ID("consent-problem").Class("sb-error").Role("alert").Text(p.problem),
 		app.Div().Class("sb-actions").Body(
 			disabledIf(app.Button().ID("consent-approve").Class("sb-button", "is-primary").Type("button"), p.sending).
@@ -189,6 +191,9 @@ func (p *ConsentPage) answer(approve bool) {
 		return
 	}
 	args := wire.AnswerAgentConsentArgs{Request: p.request, Approve: approve}
+	if m := wire.ToolMode(domValue(consentModeSelect)); approve && m.Valid() {
+		args.ToolMode = m
+	}
 	if approve {
 		c := *p.card
 		switch {

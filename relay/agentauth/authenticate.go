@@ -7,6 +7,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
 // Authenticate implements [agentkeys.Authenticator] for access tokens: the
@@ -26,7 +27,7 @@ func (s *Server) Authenticate(ctx context.Context, bearer string) (agentkeys.Gra
 	if err := s.cfg.Store.TouchAgentGrant(ctx, g.ID, s.cfg.Now()); err != nil {
 		s.cfg.Logger.Warn("record agent grant use", "grant", g.ID, "err", err)
 	}
-	out := agentkeys.Grant{User: g.User, Agent: g.ClientName, KeyID: KeyID(g.ID), Resource: g.Resource}
+	out := agentkeys.Grant{User: g.User, Agent: g.ClientName, KeyID: KeyID(g.ID), Resource: g.Resource, ToolMode: wire.ToolMode(g.ToolMode)}
 	if !g.AllServers {
 		out.Servers = g.Servers
 		if out.Servers == nil {

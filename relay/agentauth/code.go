@@ -14,6 +14,7 @@ type code struct {
 	Request    *request
 	AllServers bool
 	Servers    []string
+	ToolMode   string
 	Expires    time.Time
 	Spent      bool
 	GrantID    string // the grant it created, revoked if the code comes again
@@ -23,7 +24,7 @@ type code struct {
 }
 
 // issueCode returns a fresh code for user's approval of req.
-func (s *Server) issueCode(user string, req *request, all bool, servers []string) string {
+func (s *Server) issueCode(user string, req *request, all bool, servers []string, mode string) string {
 	c := randomID()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -33,7 +34,7 @@ func (s *Server) issueCode(user string, req *request, all bool, servers []string
 			delete(s.codes, h)
 		}
 	}
-	s.codes[codeHash(c)] = &code{User: user, Request: req, AllServers: all, Servers: servers, Expires: now.Add(s.cfg.CodeTTL)}
+	s.codes[codeHash(c)] = &code{User: user, Request: req, AllServers: all, Servers: servers, ToolMode: mode, Expires: now.Add(s.cfg.CodeTTL)}
 	return c
 }
 

@@ -50,11 +50,14 @@ func (s *Server) Decide(ctx context.Context, user string, a wire.AnswerAgentCons
 		return wire.AnswerAgentConsentResult{Redirect: req.errorRedirect(fail("access_denied", "the person denied the authorization"))}, nil
 	}
 	all, servers, err := s.narrow(user, req, a)
+	if err == nil && a.ToolMode != "" && !a.ToolMode.Valid() {
+		err = wire.NewError(wire.CodeBadRequest, `the tool mode is one of "tools", "code" and "both"`)
+	}
 	if err != nil {
 		s.restore(req)
 		return wire.AnswerAgentConsentResult{}, err
 	}
-	code := s.issueCode(user, req, all, servers)
+	code := s.issueCode(user, req, all, servers, string(a.ToolMode))
 	v := url.Values{"code": {code}, "iss": {req.Issuer}}
 	if req.State != "" {
 		v.Set("state", req.State)

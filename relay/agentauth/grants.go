@@ -19,7 +19,7 @@ func (s *Server) ListGrants(ctx context.Context, user string) ([]wire.AgentGrant
 	for i, g := range recs {
 		out[i] = wire.AgentGrant{
 			ID: g.ID, ClientName: g.ClientName, ClientID: g.ClientID, ClientHost: g.ClientHost, Endpoint: g.Resource,
-			AllServers: g.AllServers, Servers: g.Servers, Created: g.Created, LastUsed: g.LastUsed, Revoked: g.Revoked,
+			AllServers: g.AllServers, Servers: g.Servers, ToolMode: wire.ToolMode(g.ToolMode), Created: g.Created, LastUsed: g.LastUsed, Revoked: g.Revoked,
 		}
 	}
 	return out, nil

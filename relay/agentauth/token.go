@@ -89,7 +89,7 @@ func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 	refresh, rt := store.NewAgentToken(store.TokenRefresh, now.Add(s.cfg.RefreshTTL))
 	g, err := s.cfg.Store.CreateAgentGrant(r.Context(), store.AgentGrant{
 		User: cd.User, ClientID: req.Client.ID, ClientName: req.Client.Name, ClientHost: req.Client.Host,
-		RedirectURI: req.RedirectURI, Resource: req.Resource, AllServers: cd.AllServers, Servers: cd.Servers,
+		RedirectURI: req.RedirectURI, Resource: req.Resource, AllServers: cd.AllServers, Servers: cd.Servers, ToolMode: cd.ToolMode,
 	}, at, rt)
 	if errors.Is(err, store.ErrNotFound) {
 		return tokenResponse{}, fail("invalid_grant", "an approved server was removed; authorize again")

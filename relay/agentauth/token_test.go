@@ -19,13 +19,19 @@ import (
 // approvedCode runs an approved authorization and returns its code and verifier.
 func approvedCode(t *testing.T, s *Server, c store.AgentClient, id string) (string, string) {
 	t.Helper()
+	return approvedCodeIn(t, s, c, id, "")
+}
+
+// approvedCodeIn is approvedCode with the tool mode the person chose.
+func approvedCodeIn(t *testing.T, s *Server, c store.AgentClient, id string, mode wire.ToolMode) (string, string) {
+	t.Helper()
 	verifier := oauth2.GenerateVerifier()
 	s.addRequest(&request{
 		ID: id, Client: client{ID: c.ID, Name: c.Name, Host: "127.0.0.1"}, RedirectURI: c.RedirectURIs[0],
 		Challenge: oauth2.S256ChallengeFromVerifier(verifier), Issuer: "http://127.0.0.1:8080",
 		Resource: "http://127.0.0.1:8080/mcp", AllServers: true, Expires: time.Now().Add(time.Minute),
 	})
-	res, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: id, Approve: true, AllServers: true})
+	res, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: id, Approve: true, AllServers: true, ToolMode: mode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,5 +90,31 @@ func TestCodeIsSpentOnceWithItsVerifier(t *testing.T) {
 	}
 	if status, out := postToken(s, url.Values{"grant_type": {"password"}}); status != http.StatusBadRequest || out["error"] != "unsupported_grant_type" {
 		t.Errorf("a password grant: %d %v", status, out)
+	}
+}
+
+// The tool mode the person chose on the consent card is the grant's.
+func TestAGrantKeepsTheToolModeChosen(t *testing.T) {
+	s := newTestServer(t, true, false)
+	c, _ := s.cfg.Store.PutAgentClient(context.Background(), store.AgentClient{Name: "A", RedirectURIs: []string{"http://127.0.0.1:5000/cb"}, Expires: time.Now().Add(time.Hour)})
+	for _, mode := range []wire.ToolMode{"", wire.ToolModeCode, wire.ToolModeBoth} {
+		code, verifier := approvedCodeIn(t, s, c, "r-"+string(mode), mode)
+		status, out := postToken(s, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {verifier},
+			"client_id": {c.ID}, "redirect_uri": {c.RedirectURIs[0]}, "resource": {"http://127.0.0.1:8080/mcp"}})
+		if status != http.StatusOK {
+			t.Fatalf("mode %q: %d %v", mode, status, out)
+		}
+		want := mode
+		if want == "" {
+			want = wire.ToolModeTools
+		}
+		if g, err := s.Authenticate(context.Background(), out["access_token"].(string)); err != nil || g.ToolMode != want {
+			t.Errorf("mode %q: the grant's mode is %q (%v)", mode, g.ToolMode, err)
+		}
+	}
+	s.addRequest(&request{ID: "bad", Client: client{ID: c.ID, Name: c.Name, Host: "127.0.0.1"}, RedirectURI: c.RedirectURIs[0],
+		Issuer: "http://127.0.0.1:8080", Resource: "http://127.0.0.1:8080/mcp", AllServers: true, Expires: time.Now().Add(time.Minute)})
+	if _, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: "bad", Approve: true, AllServers: true, ToolMode: "sometimes"}); err == nil {
+		t.Error("a tool mode that is none was taken")
 	}
 }

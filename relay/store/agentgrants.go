@@ -51,6 +51,7 @@ type AgentGrant struct {
 	Resource    string   // the endpoint URL its tokens are bound to
 	AllServers  bool     // every server of the user, including later ones
 	Servers     []string // server ids when not AllServers; removed servers drop out
+	ToolMode    string   // "tools", "code" or "both" (see wire.ToolMode); "" is "tools"
 	Created     time.Time
 	LastUsed    time.Time
 	Revoked     time.Time
@@ -105,14 +106,17 @@ func newAgentID() string {
 // transaction. A listed server the user does not have is ErrNotFound.
 func (s *Store) CreateAgentGrant(ctx context.Context, g AgentGrant, tokens ...AgentToken) (AgentGrant, error) {
 	g.ID, g.Created = newAgentID(), time.Now().UTC()
+	if g.ToolMode == "" {
+		g.ToolMode = "tools"
+	}
 	if g.AllServers {
 		g.Servers = nil
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		const insert = `INSERT INTO agent_grants (grant_id, user_id, client_id, client_name, client_host,
-			redirect_uri, resource, all_servers, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`
+			redirect_uri, resource, all_servers, tool_mode, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`
 		if _, err := tx.ExecContext(ctx, insert, g.ID, g.User, g.ClientID, g.ClientName, g.ClientHost,
-			g.RedirectURI, g.Resource, g.AllServers, g.Created.UnixMilli()); err != nil {
+			g.RedirectURI, g.Resource, g.AllServers, g.ToolMode, g.Created.UnixMilli()); err != nil {
 			return err
 		}
 		for _, srv := range g.Servers {
@@ -149,7 +153,7 @@ func insertAgentTokens(ctx context.Context, tx *sql.Tx, grant string, tokens []A
 
 // agentGrantColumns is the column list readAgentGrants expects.
 const agentGrantColumns = `g.grant_id, g.user_id, g.client_id, g.client_name, g.client_host, g.redirect_uri,
-	g.resource, g.all_servers, g.created_at, g.last_used_at, g.revoked_at`
+	g.resource, g.all_servers, g.tool_mode, g.created_at, g.last_used_at, g.revoked_at`
 
 // AgentGrantByToken returns the token whose hash is hash and its grant, or
 // ErrNotFound. It does not judge expiry or revocation.
@@ -209,7 +213,7 @@ func (s *Store) queryAgentGrants(ctx context.Context, where string, args ...any)
 			var g AgentGrant
 			var created, used, revoked int64
 			if err = rows.Scan(&g.ID, &g.User, &g.ClientID, &g.ClientName, &g.ClientHost, &g.RedirectURI,
-				&g.Resource, &g.AllServers, &created, &used, &revoked); err != nil {
+				&g.Resource, &g.AllServers, &g.ToolMode, &created, &used, &revoked); err != nil {
 				return
 			}
 			g.Created, g.LastUsed, g.Revoked = fromMilli(created), fromMilli(used), fromMilli(revoked)

@@ -384,10 +384,12 @@ var migrations = []string{
 		PRIMARY KEY (user_id, server_id, tool),
 		FOREIGN KEY (user_id, server_id) REFERENCES servers (user_id, server_id) ON DELETE CASCADE
 	)`,
-	// 16: code mode. An agent key's tool mode (its tools one by one, code
-	// mode's search and execute, or both); in the log of agent calls, the
-	// program an execute ran (cut) and whether a call was made by one.
+	// 16: code mode. An agent key's and an OAuth grant's tool mode (its
+	// tools one by one, code mode's search and execute, or both); in the log
+	// of agent calls, the program an execute ran (cut) and whether a call
+	// was made by one.
 	`ALTER TABLE agent_keys ADD COLUMN tool_mode TEXT NOT NULL DEFAULT 'tools';
+	ALTER TABLE agent_grants ADD COLUMN tool_mode TEXT NOT NULL DEFAULT 'tools';
 	ALTER TABLE agent_calls ADD COLUMN program TEXT NOT NULL DEFAULT '';
 	ALTER TABLE agent_calls ADD COLUMN by_code INTEGER NOT NULL DEFAULT 0`,
 }

@@ -37,6 +37,9 @@ type AnswerAgentConsentArgs struct {
 	Approve    bool     `json:"approve"`
 	AllServers bool     `json:"allServers,omitempty"`
 	Servers    []string `json:"servers,omitempty"`
+	// ToolMode is how the aggregate endpoint shows the tools to the
+	// application; empty is [ToolModeTools].
+	ToolMode ToolMode `json:"toolMode,omitempty"`
 }
 
 // AnswerAgentConsentResult is where the browser goes next.
@@ -53,6 +56,7 @@ type AgentGrant struct {
 	Endpoint   string    `json:"endpoint"`
 	AllServers bool      `json:"allServers,omitempty"`
 	Servers    []string  `json:"servers,omitempty"`
+	ToolMode   ToolMode  `json:"toolMode,omitempty"`
 	Created    time.Time `json:"created"`
 	LastUsed   time.Time `json:"lastUsed,omitzero"`
 	Revoked    time.Time `json:"revoked,omitzero"`
