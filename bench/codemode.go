@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/relay/demo"
 )
 
 // The code-mode task: one list call and a detail call for each of its
@@ -51,14 +53,27 @@ const details = await Promise.all(ids.map(id => fixture.record_detail({id})));
 return details.map((d, i) => ({id: ids[i], ...d})).sort((a, b) => b.size - a.size);`
 
 // codeModeFigure compares an agent given every tool one by one (/mcp) with
-// one in code mode (/mcp/code): what tools/list costs its context, and the
-// task's round trips and time through the relay (no model in either).
+// one in code mode (/mcp/code), both reaching the demo server and the
+// fixture: what tools/list costs its context, and the task's round trips
+// and time through the relay (no model in either).
 func codeModeFigure(ctx context.Context, cfg config) ([]row, error) {
 	b, err := setUp(ctx, codeFillTools)
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
+	demoURL, stopDemo, err := demo.Start(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	defer stopDemo()
+	demoID, err := b.dash.addServer(ctx, "demo", demoURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.dash.waitReady(ctx, demoID); err != nil {
+		return nil, err
+	}
 	key, err := b.relay.agentKey()
 	if err != nil {
 		return nil, err
@@ -80,11 +95,11 @@ func codeModeFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, fmt.Errorf("agent connect to /mcp/code: %w", err)
 	}
 	defer code.Close()
-	oneByOne, err := listBytes(ctx, tools)
+	oneByOne, n, err := listBytes(ctx, tools)
 	if err != nil {
 		return nil, err
 	}
-	inCode, err := listBytes(ctx, code)
+	inCode, _, err := listBytes(ctx, code)
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +138,8 @@ func codeModeFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		codeTimes = append(codeTimes, d)
 	}
-	n := codeFillTools + 3
 	return []row{
-		{figure: fmt.Sprintf("code mode: tools/list of %d tools", n),
+		{figure: fmt.Sprintf("code mode: tools/list of %d tools (the demo's and the fixture's)", n),
 			switchboard: fmt.Sprintf("%s (~%d tokens), code mode", kb(float64(inCode)), inCode/4),
 			reference:   fmt.Sprintf("%s (~%d tokens), one by one", kb(float64(oneByOne)), oneByOne/4),
 			ratio:       fmt.Sprintf("%.3fx", float64(inCode)/float64(oneByOne))},
@@ -137,16 +151,16 @@ func codeModeFigure(ctx context.Context, cfg config) ([]row, error) {
 	}, nil
 }
 
-// listBytes is the bytes of the JSON of every tool cs lists: what an agent
-// puts in its model's context.
-func listBytes(ctx context.Context, cs *mcp.ClientSession) (int, error) {
+// listBytes is the bytes of the JSON of every tool cs lists (what an agent
+// puts in its model's context), and how many there are.
+func listBytes(ctx context.Context, cs *mcp.ClientSession) (int, int, error) {
 	var all []*mcp.Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		all = append(all, t)
 	}
 	b, err := json.Marshal(all)
-	return len(b), err
+	return len(b), len(all), err
 }
