@@ -30,6 +30,13 @@ func TestCodeModeProgramAsksThePersonInTheDashboard(t *testing.T) {
 	cs, rec := connectAgent(t, r, gateway.CodePath)
 
 	form := elicitfixture.Forms[0]
+	found, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"query": form.Name}})
+	if err != nil || found.IsError {
+		t.Fatalf("search: %v %v", err, found)
+	}
+	if got := found.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "declare const asker: {") || !strings.Contains(got, "form_"+form.Name+"(args:") {
+		t.Errorf("search for %q declares:\n%s", form.Name, got)
+	}
 	program := `const out = await asker["form_` + form.Name + `"]();
 console.log("the person answered");
 return {answered: out.length > 0};`
