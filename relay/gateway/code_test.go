@@ -1,13 +1,16 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"iter"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,4 +216,38 @@ func mapKeys[V any](m map[string]V) iter.Seq[string] {
 			}
 		}
 	}
+}
+
+// The go-sdk's messages about an agent's session say so: they are not
+// about the person's servers.
+func TestAgentSessionsAreNamedAsSuchInTheLog(t *testing.T) {
+	var buf lockedBuffer
+	r := newRelayWith(t, session.Config{}, gateway.Config{Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "A", KeyID: "key1"})
+	r.connect("k1", gateway.Path, eras[0])
+	log := buf.String()
+	if !strings.Contains(log, `msg="agent session: server session connected"`) || !strings.Contains(log, "key=key1") {
+		t.Errorf("the log of an agent's session:\n%s", log)
+	}
+	if strings.Contains(log, `msg="server session connected"`) {
+		t.Errorf("an agent's session is logged as a server's:\n%s", log)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -144,7 +144,34 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.cfg.Protected != nil {
 		opts.ResourceMetadataURL = g.cfg.Protected.MetadataURL(r)
 	}
-	auth.RequireBearerToken(g.verify, opts)(g.serveFunc).ServeHTTP(w, r)
+	cw := &challengeWriter{ResponseWriter: w}
+	r = r.WithContext(context.WithValue(r.Context(), refusalKey{}, &cw.refusal))
+	auth.RequireBearerToken(g.verify, opts)(g.serveFunc).ServeHTTP(cw, r)
+}
+
+// refusalKey carries, to verify, where to say why a token was refused.
+type refusalKey struct{}
+
+// challengeWriter adds to the go-sdk's challenge of a refused token the
+// error RFC 6750 section 3.1 asks for, so that a client tells its person why
+// instead of starting an authorization.
+type challengeWriter struct {
+	http.ResponseWriter
+	refusal string // why verify refused the token; empty when it did not
+}
+
+func (c *challengeWriter) WriteHeader(code int) {
+	if code == http.StatusUnauthorized && c.refusal != "" {
+		h := c.Header()
+		challenge := h.Get("WWW-Authenticate")
+		if challenge == "" {
+			challenge = "Bearer "
+		} else {
+			challenge += ", "
+		}
+		h.Set("WWW-Authenticate", challenge+fmt.Sprintf(`error="invalid_token", error_description=%q`, c.refusal))
+	}
+	c.ResponseWriter.WriteHeader(code)
 }
 
 // grantKey is where verify puts the grant in the token info.
@@ -152,18 +179,27 @@ const grantKey = "switchboard/grant"
 
 // verify is the go-sdk's token verifier: the grant of an agent key.
 func (g *Gateway) verify(ctx context.Context, bearer string, r *http.Request) (*auth.TokenInfo, error) {
+	refuse := func(why string) (*auth.TokenInfo, error) {
+		if at, ok := ctx.Value(refusalKey{}).(*string); ok {
+			*at = why
+		}
+		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, why)
+	}
 	grant, err := g.cfg.Auth.Authenticate(ctx, bearer)
 	if err != nil || grant.User == "" || grant.KeyID == "" || grant.Expired(time.Now()) {
-		return nil, fmt.Errorf("%w: unknown, revoked or expired agent key", auth.ErrInvalidToken)
+		return refuse("unknown, revoked or expired agent key or access token")
 	}
 	if grant.Resource != "" && (g.cfg.Protected == nil || g.cfg.Protected.ResourceURL(r) != grant.Resource) {
-		return nil, fmt.Errorf("%w: the token is for another resource", auth.ErrInvalidToken)
+		return refuse("the access token is for another endpoint of this relay")
 	}
 	return &auth.TokenInfo{UserID: grant.KeyID, Expiration: grant.Expires, Extra: map[string]any{grantKey: grant}}, nil
 }
 
 // serve serves an authenticated request.
 func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
+	if cw, ok := w.(*challengeWriter); ok {
+		w = cw.ResponseWriter // the transport's streams need the server's own writer
+	}
 	grant, _ := auth.TokenInfoFromContext(r.Context()).Extra[grantKey].(agentkeys.Grant)
 	only, code, _ := g.route(r.URL.Path)
 	if !g.cfg.Limits.Allow(grant.KeyID) {

@@ -109,8 +109,9 @@ func newRelayLimited(t testing.TB, asks broker.Config, limit rate.Limit) *relay 
 
 // newRelayWith is newRelayLimited with the session manager's configuration
 // (its store, dialer and logger are the harness's) and the gateway's keys'
-// budget (gw.Limits, shared with the tool API; nil: the default) and
-// session cap (gw.MaxSessions).
+// budget (gw.Limits, shared with the tool API; nil: the default), session
+// cap (gw.MaxSessions), code-mode limits (gw.CodeLimits) and log
+// (gw.Logger; nil: discarded).
 func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 	t.Helper()
 	limits := gw.Limits
@@ -135,7 +136,11 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 	cfg.Activity = recs
 	m := session.NewManager(cfg)
 	r := &relay{t: t, m: m, keys: &keys{}, recs: recs}
-	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Logger: logger, WaitingEvery: 50 * time.Millisecond,
+	gwLog := logger
+	if gw.Logger != nil {
+		gwLog = gw.Logger
+	}
+	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Logger: gwLog, WaitingEvery: 50 * time.Millisecond,
 		Limits: limits, MaxSessions: gw.MaxSessions, CodeLimits: gw.CodeLimits})
 	r.api = &gateway.API{Auth: r.keys, Sessions: m, Logger: logger, Limits: limits}
 	mux := http.NewServeMux()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"slices"
@@ -106,8 +107,9 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 		use:     map[string]*sessionUse{},
 	}
 	v.grant.Store(&grant)
+	sdkLog := slog.New(agentSessionLog{g.log.Handler()}).With("key", grant.KeyID)
 	v.srv = mcp.NewServer(&mcp.Implementation{Name: "switchboard", Title: "Switchboard", Version: g.cfg.Version}, &mcp.ServerOptions{
-		Logger: g.log,
+		Logger: sdkLog,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
@@ -125,7 +127,7 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 		v.addCodeTools()
 	}
 	v.http = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return v.srv }, &mcp.StreamableHTTPOptions{
-		Logger:              g.log,
+		Logger:              sdkLog,
 		SessionTimeout:      g.cfg.SessionIdle,
 		MaxRequestBodyBytes: wire.MaxInboundFrame,
 		EventStore:          mcp.NewMemoryEventStore(nil),
@@ -511,4 +513,22 @@ func itemNames[T any](items []T, name func(T) string) []string {
 func marshal(x any) []byte {
 	b, _ := json.Marshal(x) // MCP objects decoded from JSON encode again
 	return b
+}
+
+// agentSessionLog is the go-sdk's log of the agents' sessions: its messages
+// ("server session connected") would read as if about the person's servers,
+// so each says it is about an agent's session.
+type agentSessionLog struct{ slog.Handler }
+
+func (h agentSessionLog) Handle(ctx context.Context, r slog.Record) error {
+	r.Message = "agent session: " + r.Message
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h agentSessionLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return agentSessionLog{h.Handler.WithAttrs(attrs)}
+}
+
+func (h agentSessionLog) WithGroup(name string) slog.Handler {
+	return agentSessionLog{h.Handler.WithGroup(name)}
 }

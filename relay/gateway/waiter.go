@@ -87,7 +87,7 @@ func (w *waiter) sendWaiting(stop chan struct{}) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.ticking == stop {
-		w.sendLocked(0, 0, msgWaiting)
+		w.sendLocked(w.nextStepLocked(), 0, msgWaiting)
 	}
 }
 
@@ -103,7 +103,7 @@ func (w *waiter) sendLocked(progress, total float64, msg string) {
 		return
 	}
 	if w.sent && progress <= w.last {
-		progress, total = math.Nextafter(w.last, math.Inf(1)), 0
+		progress, total = w.nextStepLocked(), 0
 	}
 	w.last, w.sent = progress, true
 	w.ss.NotifyProgress(w.ctx, &mcp.ProgressNotificationParams{ProgressToken: w.token, Progress: progress, Total: total, Message: msg})
@@ -126,4 +126,14 @@ func (w *waiter) askedPerson() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.asked
+}
+
+// nextStepLocked is the next whole step of progress: 1, or the first whole
+// number above what the agent last heard. Waiting is told in such steps,
+// and a server's progress that the steps overtook goes on from them.
+func (w *waiter) nextStepLocked() float64 {
+	if !w.sent {
+		return 1
+	}
+	return math.Floor(w.last) + 1
 }

@@ -59,3 +59,50 @@ func TestWaiterStopsTellingOnceTheAskIsSettled(t *testing.T) {
 		}
 	}
 }
+
+// Waiting is told in whole steps, and a server's progress the steps
+// overtook goes on from them: always increasing, never a crumb.
+func TestProgressWhileWaitingIsWholeSteps(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	heard := make(chan *mcp.ProgressNotificationParams, 256)
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { heard <- req.Params },
+	})
+	server := mcp.NewServer(&mcp.Implementation{Name: "gateway", Version: "1"}, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	w := newWaiter(ctx, ss, "tok", 0) // no ticker: the test ticks
+	w.forward(wire.Progress{Progress: 0.25, Total: 1, Message: "started"})
+	w.note(session.AskShown)
+	w.sendWaiting(nil)
+	w.sendWaiting(nil)
+	w.forward(wire.Progress{Progress: 0.5, Total: 1, Message: "half"})
+	w.forward(wire.Progress{Progress: 4.5, Total: 10, Message: "ahead"})
+	w.stop()
+	want := []struct {
+		progress, total float64
+		msg             string
+	}{{0.25, 1, "started"}, {1, 0, msgWaiting}, {2, 0, msgWaiting}, {3, 0, "half"}, {4.5, 10, "ahead"}}
+	for i, wn := range want {
+		var p *mcp.ProgressNotificationParams
+		select {
+		case p = <-heard:
+		case <-ctx.Done():
+			t.Fatalf("heard %d notifications, want %d", i, len(want))
+		}
+		if p.Progress != wn.progress || p.Total != wn.total || p.Message != wn.msg {
+			t.Errorf("notification %d: %v/%v %q, want %v/%v %q", i, p.Progress, p.Total, p.Message, wn.progress, wn.total, wn.msg)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
+	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -21,6 +22,9 @@ func TestClientAddsTheRelayByURLAndCallsTools(t *testing.T) {
 	cs, h, err := r.connect("/mcp", approve)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
+	}
+	if info := cs.InitializeResult().ServerInfo; info.Name != "switchboard" || info.Version != buildinfo.Version() || info.Version == "" {
+		t.Errorf("serverInfo %+v, want switchboard at this build's version", info)
 	}
 	ctx := context.Background()
 	tools, err := cs.ListTools(ctx, nil)
@@ -80,6 +84,18 @@ func TestUnauthenticatedRequestNamesTheResourceMetadata(t *testing.T) {
 			t.Errorf("%s metadata: %+v %v", path, prm, err)
 		}
 	}
+	// A key that is wrong, revoked or expired is told so (RFC 6750 section
+	// 3.1), with the metadata still named; /mcp/code is a resource too.
+	for _, path := range []string{"/mcp", "/mcp/code"} {
+		code, h := r.status(path, "sbk_wrong")
+		want := `Bearer resource_metadata="` + r.srv.URL + agentauth.ResourceMetaPath + path + `", error="invalid_token", error_description="unknown, revoked or expired agent key or access token"`
+		if code != http.StatusUnauthorized || h.Get("WWW-Authenticate") != want {
+			t.Errorf("%s with a wrong key: %d %q, want 401 %q", path, code, h.Get("WWW-Authenticate"), want)
+		}
+	}
+	if _, err := oauthex.GetProtectedResourceMetadata(context.Background(), r.srv.URL+agentauth.ResourceMetaPath+"/mcp/code", r.srv.URL+"/mcp/code", http.DefaultClient); err != nil {
+		t.Errorf("/mcp/code's metadata: %v", err)
+	}
 	asm, err := auth.GetAuthServerMetadata(context.Background(), r.srv.URL, http.DefaultClient)
 	if err != nil || asm == nil || asm.TokenEndpoint != r.srv.URL+agentauth.TokenPath || !asm.ClientIDMetadataDocumentSupported {
 		t.Errorf("authorization server metadata: %+v %v", asm, err)
@@ -101,7 +117,8 @@ func TestWrongResourceIsRefused(t *testing.T) {
 	if code, _ := r.status("/mcp/s/"+r.demo, access); code != http.StatusOK {
 		t.Errorf("the token on its own endpoint: %d, want 200", code)
 	}
-	if code, h := r.status("/mcp", access); code != http.StatusUnauthorized || !strings.Contains(h.Get("WWW-Authenticate"), "resource_metadata") {
+	if code, h := r.status("/mcp", access); code != http.StatusUnauthorized || !strings.Contains(h.Get("WWW-Authenticate"), "resource_metadata") ||
+		!strings.Contains(h.Get("WWW-Authenticate"), `error_description="the access token is for another endpoint of this relay"`) {
 		t.Errorf("the token on another endpoint: %d %q, want 401 with a challenge", code, h.Get("WWW-Authenticate"))
 	}
 }

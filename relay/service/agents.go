@@ -10,6 +10,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"golang.org/x/time/rate"
@@ -46,7 +47,8 @@ func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *aut
 	a.keys = &agentkeys.Keys{Store: s.store, Verifier: verifier, Tokens: a.auth, Revoked: revoked, Logger: logger}
 	limits := gateway.NewLimits(rate.Limit(s.cfg.AgentRate), s.cfg.AgentBurst) // one budget per key, on every route
 	a.api = &gateway.API{Auth: a.keys, Sessions: s.sessions, Origins: origins, Logger: logger, Limits: limits}
-	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits})
+	a.mcp = gateway.New(gateway.Config{Sessions: s.sessions, Auth: a.keys, Origins: origins, Logger: logger, Protected: a.auth, Limits: limits,
+		Version: buildinfo.Version()})
 	a.keys.HandleOps(dashOps)
 	a.log.HandleOps(dashOps)
 	a.auth.HandleOps(dashOps)
