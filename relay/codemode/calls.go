@@ -19,6 +19,7 @@ import (
 type pendingCall struct {
 	tool    Tool
 	args    json.RawMessage
+	line    int // of the program, where it called
 	resolve func(any) error
 	reject  func(any) error
 }
@@ -39,12 +40,13 @@ func (p *program) method(t Tool) func(goja.FunctionCall) goja.Value {
 			p.end(&ending{fmt.Sprintf("the program made more than %d tool calls", p.limits.Calls)})
 			return p.vm.ToValue(promise)
 		}
+		line := p.line()
 		args, err := argsOf(fc.Argument(0))
 		if err != nil {
-			reject(p.catchable(fmt.Errorf("%s: %v", t.Name, err)))
+			reject(p.catchable(fmt.Errorf("%s: %v", t.Name, err), line))
 			return p.vm.ToValue(promise)
 		}
-		c := &pendingCall{tool: t, args: args, resolve: resolve, reject: reject}
+		c := &pendingCall{tool: t, args: args, line: line, resolve: resolve, reject: reject}
 		if p.inFlight >= p.limits.Concurrent {
 			p.waiting = append(p.waiting, c)
 		} else {
@@ -103,7 +105,7 @@ func (p *program) startWaiting() {
 // awaited it runs now. Its error is the runtime's: an interrupt.
 func (p *program) settle(d callDone) error {
 	if d.err != nil {
-		return d.call.reject(p.catchable(fmt.Errorf("%s: %v", d.call.tool.Name, d.err)))
+		return d.call.reject(p.catchable(fmt.Errorf("%s: %v", d.call.tool.Name, d.err), d.call.line))
 	}
 	return d.call.resolve(p.toJS(d.value))
 }

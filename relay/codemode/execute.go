@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,13 +35,18 @@ func (e *ending) Error() string { return e.msg }
 // panics.
 func Execute(ctx context.Context, servers []Server, code string, limits Limits) (res Result) {
 	l := limits.WithDefaults()
-	wall := &ending{fmt.Sprintf("the program ran longer than %v", l.Wall)}
-	ctx, cancel := context.WithTimeoutCause(ctx, l.Wall, wall)
+	wall := l.Wall
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wall {
+		wall = max(time.Until(dl), 0).Round(time.Millisecond)
+	}
+	p := &program{vm: goja.New(), limits: l, done: make(chan callDone, l.Concurrent),
+		wall: &ending{fmt.Sprintf("the program ran longer than %v", wall)}}
+	ctx, cancel := context.WithTimeoutCause(ctx, wall, p.wall)
 	defer cancel()
-	p := &program{ctx: ctx, vm: goja.New(), limits: l, done: make(chan callDone, l.Concurrent)}
+	p.ctx = ctx
 	defer func() {
 		if r := recover(); r != nil {
-			res = Result{Error: fmt.Sprintf("the program failed: %v", r), Log: p.log, Calls: p.calls}
+			res = Result{Value: json.RawMessage("null"), Error: fmt.Sprintf("the program failed: %v", r), Log: p.log, Calls: p.calls}
 		}
 	}()
 	stop := p.watch(cancel)
@@ -61,7 +67,7 @@ func Execute(ctx context.Context, servers []Server, code string, limits Limits) 
 		return p.failed(err)
 	}
 	if promise.State() == goja.PromiseStateRejected {
-		return p.failed(thrown(promise.Result()))
+		return p.failed(p.thrown(promise.Result()))
 	}
 	value, err := p.jsonOf(promise.Result())
 	if err != nil {
@@ -78,11 +84,15 @@ type program struct {
 	ctx    context.Context // ends with the program; the calls run under it
 	vm     *goja.Runtime
 	limits Limits
+	wall   *ending // the error of its wall time, the sooner of ctx's deadline and limits.Wall
 
 	done     chan callDone
 	inFlight int
 	waiting  []*pendingCall // calls beyond limits.Concurrent, in order
 	calls    int
+
+	newError goja.Constructor     // the runtime's Error, before the program could replace it
+	lines    map[*goja.Object]int // the line of the call each tool error rejects
 
 	log      []string
 	logBytes int
@@ -128,9 +138,9 @@ func (p *program) end(err error) {
 }
 
 // loop settles the tool calls' promises on the runtime's goroutine until
-// the program's promise settles.
+// the program's promise settles and no call it made is left running.
 func (p *program) loop(promise *goja.Promise) error {
-	for promise.State() == goja.PromiseStatePending {
+	for promise.State() == goja.PromiseStatePending || p.inFlight > 0 {
 		if p.ended != nil {
 			return p.ended
 		}
@@ -159,22 +169,26 @@ func (p *program) cause() error {
 	if e := p.outside.Load(); e != nil {
 		return e
 	}
-	if err := context.Cause(p.ctx); errors.Is(err, context.Canceled) {
-		return &ending{"the program was cancelled"}
-	} else if err != nil {
-		return err
+	if errors.Is(context.Cause(p.ctx), context.DeadlineExceeded) {
+		return p.wall // the caller's deadline came first
+	}
+	if e, ok := context.Cause(p.ctx).(*ending); ok {
+		return e
 	}
 	return &ending{"the program was cancelled"}
 }
 
 // thrown is the error of a value the program threw, with its line.
-func thrown(v goja.Value) error {
+func (p *program) thrown(v goja.Value) error {
 	msg := "the program threw"
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return errors.New(msg + " nothing")
 	}
 	text := v.String()
 	if o, ok := v.(*goja.Object); ok {
+		if n := p.lines[o]; n > 0 {
+			return fmt.Errorf("%s (line %d)", text, n)
+		}
 		if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
 			if m := lineOf.FindStringSubmatch(s.String()); m != nil {
 				return fmt.Errorf("%s (line %s)", text, m[1])
@@ -202,6 +216,9 @@ func (p *program) install(servers []Server) error {
 	freeze, ok := goja.AssertFunction(p.vm.Get("Object").ToObject(p.vm).Get("freeze"))
 	if !ok {
 		return errors.New("the runtime has no Object.freeze")
+	}
+	if p.newError, ok = goja.AssertConstructor(p.vm.Get("Error")); !ok {
+		return errors.New("the runtime has no Error")
 	}
 	global := p.vm.GlobalObject()
 	for i, name := range Globals(servers) {
@@ -264,9 +281,30 @@ func (p *program) print(prefix string, args []goja.Value) {
 	p.log = append(p.log, line)
 }
 
-// catchable makes err an exception the program can catch.
-func (p *program) catchable(err error) goja.Value {
-	return p.vm.NewGoError(err)
+// catchable makes err an Error the program can catch, thrown by the call
+// at line (0 when unknown).
+func (p *program) catchable(err error, line int) goja.Value {
+	o, jsErr := p.newError(nil, p.vm.ToValue(err.Error()))
+	if jsErr != nil {
+		return p.vm.NewGoError(err)
+	}
+	if line > 0 {
+		if p.lines == nil {
+			p.lines = map[*goja.Object]int{}
+		}
+		p.lines[o] = line
+	}
+	return o
+}
+
+// line is the line of the program that is running, 0 if none is.
+func (p *program) line() int {
+	for _, f := range p.vm.CaptureCallStack(4, nil) {
+		if f.SrcName() == scriptName {
+			return f.Position().Line
+		}
+	}
+	return 0
 }
 
 // toJS is a JSON-decoded Go value as plain JavaScript objects and arrays.

@@ -94,6 +94,10 @@ func TestToolErrorsAreCatchableAndThrownErrorsSayTheLine(t *testing.T) {
 	if res.Error != "Error: boom (line 3)" {
 		t.Errorf("error %q, want the message and line 3", res.Error)
 	}
+	res = run(t, "const a = 1;\nawait files.fail();", Limits{})
+	if res.Error != "Error: fail: disk on fire (line 2)" {
+		t.Errorf("an uncaught tool error: %q, want its message and the call's line", res.Error)
+	}
 	if res = run(t, "return nothing_here.x;", Limits{}); !strings.Contains(res.Error, "ReferenceError") {
 		t.Errorf("a server outside the scope: error %q, want a ReferenceError", res.Error)
 	}
@@ -181,6 +185,37 @@ func TestCancellingEndsTheProgramAndItsCalls(t *testing.T) {
 	case <-sawEnd:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the tool's call was not cancelled")
+	}
+}
+
+func TestTheCallersDeadlineIsTheWallTimeWhenSooner(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	res := Execute(ctx, fixtureServers(), `while (true) {}`, Limits{})
+	if !strings.HasPrefix(res.Error, "the program ran longer than 1") || !strings.HasSuffix(res.Error, "ms") {
+		t.Errorf("error %q, want the caller's deadline as the wall time", res.Error)
+	}
+}
+
+func TestCallsNotAwaitedRunToTheirEnd(t *testing.T) {
+	var ran, cancelled atomic.Int32
+	write := Tool{Name: "write", Call: func(ctx context.Context, _ json.RawMessage) (*mcp.CallToolResult, error) {
+		ran.Add(1)
+		if ctx.Err() != nil {
+			cancelled.Add(1)
+		}
+		return text("ok"), nil
+	}}
+	res := Execute(context.Background(), []Server{{Name: "s", Tools: []Tool{write}}},
+		`s.write({n: 1}).then(() => console.log("first")); s.write({n: 2}); return "done";`, Limits{Concurrent: 1})
+	if res.Error != "" || string(res.Value) != `"done"` || res.Calls != 2 {
+		t.Fatalf("%s, %q, %d calls", res.Value, res.Error, res.Calls)
+	}
+	if ran.Load() != 2 || cancelled.Load() != 0 {
+		t.Errorf("%d calls ran, %d cancelled; want both run, none cancelled", ran.Load(), cancelled.Load())
+	}
+	if len(res.Log) != 1 || res.Log[0] != "first" {
+		t.Errorf("log %q, want what the first call's callback logged", res.Log)
 	}
 }
 
