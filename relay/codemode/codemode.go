@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -84,15 +85,12 @@ func (r Result) Text() string {
 	if r.Error != "" {
 		b.WriteString("Error: " + r.Error)
 	} else {
-		var v any
-		if json.Unmarshal(r.Value, &v) == nil {
-			if out, err := json.MarshalIndent(v, "", "  "); err == nil {
-				b.Write(out)
-			}
+		var out bytes.Buffer
+		if json.Indent(&out, r.Value, "", "  ") != nil || out.Len() == 0 {
+			out.Reset()
+			out.WriteString("null")
 		}
-		if b.Len() == 0 {
-			b.WriteString("null")
-		}
+		b.Write(out.Bytes())
 	}
 	if len(r.Log) > 0 {
 		b.WriteString("\n\nLog:\n" + strings.Join(r.Log, "\n"))

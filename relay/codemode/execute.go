@@ -198,19 +198,6 @@ func (p *program) thrown(v goja.Value) error {
 	return errors.New(text)
 }
 
-// jsonOf is v as JSON, converted in Go (a program may have replaced JSON
-// and the prototypes).
-func (p *program) jsonOf(v goja.Value) (json.RawMessage, error) {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return json.RawMessage("null"), nil
-	}
-	b, err := json.Marshal(v.Export())
-	if err != nil {
-		return nil, fmt.Errorf("the program returned a value that is not JSON: %v", err)
-	}
-	return b, nil
-}
-
 // install defines the servers' globals and console.
 func (p *program) install(servers []Server) error {
 	freeze, ok := goja.AssertFunction(p.vm.Get("Object").ToObject(p.vm).Get("freeze"))
@@ -265,12 +252,17 @@ func (p *program) print(prefix string, args []goja.Value) {
 			parts[i] = s
 			continue
 		}
-		b, err := json.Marshal(a.Export())
-		if err != nil {
-			parts[i] = a.String()
-			continue
+		b, err := writeJSON(a, p.limits.OutputBytes-p.logBytes, p.overOutput())
+		var over *ending
+		switch {
+		case errors.As(err, &over):
+			p.end(err)
+			return
+		case err != nil || string(b) == "null" && !goja.IsNull(a):
+			parts[i] = a.String() // undefined, a function, a symbol, a cycle
+		default:
+			parts[i] = string(b)
 		}
-		parts[i] = string(b)
 	}
 	line := prefix + strings.Join(parts, " ")
 	p.logBytes += len(line) + 1

@@ -67,7 +67,7 @@ func TestAProgramCallsToolsOfTwoServersAndReturnsJSON(t *testing.T) {
 	if res.Error != "" {
 		t.Fatal(res.Error)
 	}
-	if want := `[{"name":"a.txt","owner":"ada","size":10},{"name":"b.txt","owner":"ada","size":20}]`; string(res.Value) != want {
+	if want := `[{"name":"a.txt","size":10,"owner":"ada"},{"name":"b.txt","size":20,"owner":"ada"}]`; string(res.Value) != want {
 		t.Errorf("value %s, want %s", res.Value, want)
 	}
 	if want := []string{`checked a.txt {"size":10}`, `checked b.txt {"size":20}`}; strings.Join(res.Log, "|") != strings.Join(want, "|") {
@@ -248,5 +248,39 @@ func BenchmarkExecuteTenCalls(b *testing.B) {
 		if res.Error != "" {
 			b.Fatal(res.Error)
 		}
+	}
+}
+
+func TestTheValueIsJSONAsJSONStringifyWouldWriteIt(t *testing.T) {
+	res := run(t, `
+		console.log(undefined, {x: 1}, [NaN]);
+		return {b: 1, a: NaN, f() {}, u: undefined, arr: [undefined, () => 1, Infinity], d: new Date(0), s: "<&>", n: new Number(2)};`, Limits{})
+	if want := `{"b":1,"a":null,"arr":[null,null,null],"d":"1970-01-01T00:00:00Z","s":"<&>","n":2}`; res.Error != "" || string(res.Value) != want {
+		t.Errorf("value %s, error %q; want %s", res.Value, res.Error, want)
+	}
+	if want := `undefined {"x":1} [null]`; len(res.Log) != 1 || res.Log[0] != want {
+		t.Errorf("log %q, want %q", res.Log, want)
+	}
+	for code, want := range map[string]string{
+		`const a = {}; a.self = a; return a;`:              "the program returned a value that is not JSON: the value holds itself",
+		`return {get x() { throw new Error("no") }};`:      "the program returned a value that could not be read: Error: no",
+		`const a = []; a.length = 1e9; return a;`:          "the output is over 1024 bytes",
+		`const a = {x: 1}; return [a, a, {y: a}];`:         "",
+		`const a = {x: 1}; console.log(a, [a]); return 1;`: "",
+	} {
+		if res := run(t, code, Limits{OutputBytes: 1024}); res.Error != want {
+			t.Errorf("%s: error %q, want %q", code, res.Error, want)
+		}
+	}
+}
+
+func TestTextIsTheValueOrTheErrorThenTheLog(t *testing.T) {
+	r := Result{Value: json.RawMessage(`{"b":1,"a":[1]}`), Log: []string{"one", "two"}}
+	if got, want := r.Text(), "{\n  \"b\": 1,\n  \"a\": [\n    1\n  ]\n}\n\nLog:\none\ntwo"; got != want {
+		t.Errorf("text %q, want %q", got, want)
+	}
+	r = Result{Value: json.RawMessage("null"), Error: "the program made more than 100 tool calls"}
+	if got, want := r.Text(), "Error: the program made more than 100 tool calls"; got != want {
+		t.Errorf("text %q, want %q", got, want)
 	}
 }
