@@ -53,7 +53,7 @@ func Execute(ctx context.Context, servers []Server, code string, limits Limits) 
 	defer stop()
 	p.vm.SetMaxCallStackSize(l.StackDepth)
 	if err := p.install(servers); err != nil {
-		return Result{Error: err.Error()}
+		return p.failed(err)
 	}
 	v, err := p.vm.RunScript(scriptName, "(async () => {"+code+"\n})()")
 	if err != nil {
