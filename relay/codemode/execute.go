@@ -299,13 +299,15 @@ func (p *program) line() int {
 	return 0
 }
 
-// toJS is a JSON-decoded Go value as plain JavaScript objects and arrays.
+// toJS is a JSON-decoded Go value as plain JavaScript objects and arrays,
+// of own properties as JSON.parse makes them: no setter of the program's
+// runs, and a "__proto__" key is a property.
 func (p *program) toJS(v any) goja.Value {
 	switch v := v.(type) {
 	case map[string]any:
 		o := p.vm.NewObject()
 		for k, x := range v {
-			o.Set(k, p.toJS(x))
+			o.DefineDataProperty(k, p.toJS(x), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 		}
 		return o
 	case []any:

@@ -188,6 +188,19 @@ func TestCancellingEndsTheProgramAndItsCalls(t *testing.T) {
 	}
 }
 
+func TestAToolsResultIsMadeOfOwnPropertiesAsJSONParseWould(t *testing.T) {
+	odd := Tool{Name: "odd", Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{StructuredContent: map[string]any{"owner": "ada", "__proto__": map[string]any{"polluted": true}}}, nil
+	}}
+	res := Execute(context.Background(), []Server{{Name: "s", Tools: []Tool{odd}}}, `
+		Object.defineProperty(Object.prototype, "owner", {set(v) { throw new Error("setter ran") }, configurable: true});
+		const r = await s.odd();
+		return [r.owner, r.polluted === undefined, Object.getPrototypeOf(r) === Object.prototype];`, Limits{})
+	if want := `["ada",true,true]`; res.Error != "" || string(res.Value) != want {
+		t.Errorf("value %s, error %q; want %s", res.Value, res.Error, want)
+	}
+}
+
 func TestTheCallersDeadlineIsTheWallTimeWhenSooner(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
