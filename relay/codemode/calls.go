@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/metrics"
-	"time"
 
 	"github.com/dop251/goja"
 )
@@ -108,49 +106,4 @@ func (p *program) settle(d callDone) error {
 		return d.call.reject(p.catchable(fmt.Errorf("%s: %v", d.call.tool.Name, d.err), d.call.line))
 	}
 	return d.call.resolve(p.toJS(d.value))
-}
-
-// heapMetric is the bytes of the process's live and unswept heap objects.
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-// watchEvery is how often the watchdog looks at the heap and the clock.
-const watchEvery = 10 * time.Millisecond
-
-// watch interrupts the program when its context ends or the heap grew by
-// more than the limit while it runs; cancel ends the calls then. It
-// returns the function that stops watching.
-func (p *program) watch(cancel func()) (stop func()) {
-	sample := []metrics.Sample{{Name: heapMetric}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	quit := make(chan struct{})
-	ended := make(chan struct{})
-	over := &ending{fmt.Sprintf("the program used more than %d MiB of memory", p.limits.HeapBytes>>20)}
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(watchEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-p.ctx.Done():
-				p.vm.Interrupt(p.cause())
-				return
-			case <-t.C:
-				metrics.Read(sample)
-				if now := sample[0].Value.Uint64(); now > base && int64(now-base) > p.limits.HeapBytes {
-					p.outside.Store(over)
-					p.vm.Interrupt(over)
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-ended
-		cancel()
-	}
 }
