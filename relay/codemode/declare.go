@@ -76,6 +76,15 @@ func schemaType(s any, depth int) string {
 			return strings.Join(parts, " | ")
 		}
 	}
+	if all, ok := m["allOf"].([]any); ok && len(all) > 0 {
+		parts := make([]string, len(all))
+		for i, a := range all {
+			if parts[i] = schemaType(a, depth+1); strings.Contains(parts[i], "|") {
+				parts[i] = "(" + parts[i] + ")"
+			}
+		}
+		return strings.Join(parts, " & ")
+	}
 	switch t := m["type"].(type) {
 	case string:
 		return typeNamed(t, m, depth)

@@ -2,6 +2,7 @@ package codemode
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -51,5 +52,32 @@ declare const files: {
 	}
 	if got, want := Search(servers, ""), "files (Files): list_directory, read-file\nmail (Mail): send\n\nSearch with words to see the tools' declarations."; got != want {
 		t.Errorf("empty query:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestSearchBoundsItsDeclarations(t *testing.T) {
+	deep := `{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"object","properties":{"e":{"type":"array","items":{"type":"array","items":{"type":"string"}}}}}}}}}}}}}`
+	both := `{"allOf":[{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},{"anyOf":[{"type":"object","properties":{"n":{"type":"number"}}},{"type":"null"}]}]}`
+	servers := []Server{{Name: "s", Tools: []Tool{
+		{Name: "deep", InputSchema: json.RawMessage(deep), OutputSchema: json.RawMessage(both)},
+	}}}
+	want := `declare const s: {
+  deep(args: { a?: { b?: { c?: { d?: { e?: unknown[][] } } } } }): Promise<{ id: string } & ({ n?: number } | null)>;
+};
+`
+	if got := Search(servers, "deep"); got != want {
+		t.Errorf("search:\n%s\nwant:\n%s", got, want)
+	}
+
+	var many []Tool
+	for i := range 2000 {
+		many = append(many, Tool{Name: fmt.Sprintf("tool_%d", i), Description: "Does a thing."})
+	}
+	got := Search([]Server{{Name: "big", Tools: many}}, "thing")
+	if len(got) > maxSearchBytes+1000 {
+		t.Errorf("search gave %d bytes, over its bound", len(got))
+	}
+	if !strings.Contains(got, "tool_0(args: {})") || !strings.HasSuffix(got, " more tools match; search with more words to see them.\n") {
+		t.Errorf("search of many tools ends:\n%s", got[max(0, len(got)-300):])
 	}
 }
