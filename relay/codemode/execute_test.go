@@ -152,6 +152,7 @@ func TestEachLimitEndsTheProgramAndSaysWhich(t *testing.T) {
 		{"return value", `return "x".repeat(20000);`, Limits{OutputBytes: 10 << 10}, "the output is over 10240 bytes"},
 		{"recursion", `function f(n) { return f(n + 1) + 1; } return f(0);`, Limits{StackDepth: 200}, "the program recursed deeper than 200 calls"},
 		{"heap", `const a = []; for (;;) a.push("x".repeat(1000) + a.length);`, Limits{HeapBytes: 64 << 20, Wall: 20 * time.Second}, "the program used more than 64 MiB of memory"},
+		{"heap not in MiB", `const a = []; for (;;) a.push("x".repeat(1000) + a.length);`, Limits{HeapBytes: 20e6, Wall: 20 * time.Second}, "the program used more than 20000000 bytes of memory"},
 		{"waiting on nothing", `await new Promise(() => {});`, Limits{}, "the program waits for a promise that nothing will settle"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,6 +198,17 @@ func TestAToolsResultIsMadeOfOwnPropertiesAsJSONParseWould(t *testing.T) {
 		const r = await s.odd();
 		return [r.owner, r.polluted === undefined, Object.getPrototypeOf(r) === Object.prototype];`, Limits{})
 	if want := `["ada",true,true]`; res.Error != "" || string(res.Value) != want {
+		t.Errorf("value %s, error %q; want %s", res.Value, res.Error, want)
+	}
+}
+
+func TestAToolOfAnyNameIsAnOwnMethod(t *testing.T) {
+	named := func(name string) Tool {
+		return Tool{Name: name, Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) { return text(name), nil }}
+	}
+	res := Execute(context.Background(), []Server{{Name: "s", Tools: []Tool{named("__proto__"), named("constructor"), named("a b")}}},
+		`return [await s["__proto__"](), await s.constructor(), await s["a b"](), Object.keys(s), Object.getPrototypeOf(s) === Object.prototype];`, Limits{})
+	if want := `["__proto__","constructor","a b",["__proto__","constructor","a b"],true]`; res.Error != "" || string(res.Value) != want {
 		t.Errorf("value %s, error %q; want %s", res.Value, res.Error, want)
 	}
 }

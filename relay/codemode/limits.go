@@ -64,7 +64,7 @@ func (p *program) watch(cancel func()) (stop func()) {
 	base := sample[0].Value.Uint64()
 	quit := make(chan struct{})
 	ended := make(chan struct{})
-	over := &ending{fmt.Sprintf("the program used more than %d MiB of memory", p.limits.HeapBytes>>20)}
+	over := &ending{"the program used more than " + bytesText(p.limits.HeapBytes) + " of memory"}
 	go func() {
 		defer close(ended)
 		t := time.NewTicker(watchEvery)
@@ -92,4 +92,12 @@ func (p *program) watch(cancel func()) (stop func()) {
 		<-ended
 		cancel()
 	}
+}
+
+// bytesText is n bytes in MiB when whole, else in bytes.
+func bytesText(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -20,7 +20,7 @@ func (p *program) install(servers []Server) error {
 	for i, name := range Globals(servers) {
 		obj := p.vm.NewObject()
 		for _, t := range servers[i].Tools {
-			if err := obj.Set(t.Name, p.method(t)); err != nil {
+			if err := obj.DefineDataProperty(t.Name, p.vm.ToValue(p.method(t)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 				return err
 			}
 		}
