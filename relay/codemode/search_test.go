@@ -9,8 +9,8 @@ import (
 )
 
 func TestGlobalsAreUniqueIdentifiers(t *testing.T) {
-	servers := []Server{{Name: "Files"}, {Name: "files"}, {Name: "my-server.example"}, {Name: "2fa"}, {Name: "class"}, {Name: "Ünïcode ✓"}, {Name: ""}, {Name: "files"}}
-	want := []string{"files", "files_2", "my_server_example", "_2fa", "class_", "n_code", "server", "files_3"}
+	servers := []Server{{Name: "Files"}, {Name: "files"}, {Name: "my-server.example"}, {Name: "2fa"}, {Name: "class"}, {Name: "Ünïcode ✓"}, {Name: ""}, {Name: "files"}, {Name: "Console"}, {Name: "JSON"}, {Name: "文件"}, {Name: "ファイル"}}
+	want := []string{"files", "files_2", "my_server_example", "_2fa", "class_", "n_code", "server", "files_3", "console_", "json", "server_2", "server_3"}
 	if got := Globals(servers); !reflect.DeepEqual(got, want) {
 		t.Errorf("globals %q, want %q", got, want)
 	}
