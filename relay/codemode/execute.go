@@ -30,7 +30,9 @@ func (e *ending) Error() string { return e.msg }
 
 // Execute runs code, the body of an async function, with one global per
 // server (see [Globals]) whose methods call its tools, and console. It
-// returns what the program returned and logged, or why it ended; it never
+// returns when the program's promise has settled and the calls it made
+// have ended: what the program returned and logged, or why it ended. Its
+// wall time is the sooner of ctx's deadline and limits.Wall. It never
 // panics.
 func Execute(ctx context.Context, servers []Server, code string, limits Limits) (res Result) {
 	l := limits.WithDefaults()
