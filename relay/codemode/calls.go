@@ -33,11 +33,11 @@ type callDone struct {
 func (p *program) method(t Tool) func(goja.FunctionCall) goja.Value {
 	return func(fc goja.FunctionCall) goja.Value {
 		promise, resolve, reject := p.vm.NewPromise()
-		p.calls++
-		if p.calls > p.limits.Calls {
+		if p.calls == p.limits.Calls {
 			p.end(&ending{fmt.Sprintf("the program made more than %d tool calls", p.limits.Calls)})
 			return p.vm.ToValue(promise)
 		}
+		p.calls++
 		line := p.line()
 		args, err := argsOf(fc.Argument(0))
 		if err != nil {

@@ -160,6 +160,9 @@ func TestEachLimitEndsTheProgramAndSaysWhich(t *testing.T) {
 			if res.Error != tc.want {
 				t.Errorf("error %q, want %q", res.Error, tc.want)
 			}
+			if tc.limits.Calls > 0 && res.Calls != tc.limits.Calls {
+				t.Errorf("%d calls, want the %d made", res.Calls, tc.limits.Calls)
+			}
 		})
 	}
 }
