@@ -138,22 +138,27 @@ func (p *program) end(err error) {
 	p.vm.Interrupt(err)
 }
 
-// thrown is the error of a value the program threw, with its line.
+// thrown is the error of a value the program threw: an Error's text with
+// its line, else the value as JSON.
 func (p *program) thrown(v goja.Value) error {
-	msg := "the program threw"
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return errors.New(msg + " nothing")
+		return errors.New("the program threw nothing")
 	}
-	text := v.String()
 	if o, ok := v.(*goja.Object); ok {
 		if n := p.lines[o]; n > 0 {
-			return fmt.Errorf("%s (line %d)", text, n)
+			return fmt.Errorf("%s (line %d)", v.String(), n)
 		}
 		if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
 			if m := lineOf.FindStringSubmatch(s.String()); m != nil {
-				return fmt.Errorf("%s (line %s)", text, m[1])
+				return fmt.Errorf("%s (line %s)", v.String(), m[1])
 			}
+			return errors.New(v.String())
 		}
 	}
-	return errors.New(text)
+	const most = 1 << 10
+	b, err := writeJSON(v, most, errors.New("too long"))
+	if err != nil || len(b) > most {
+		return errors.New("the program threw a value that is not JSON")
+	}
+	return errors.New("the program threw " + string(b))
 }

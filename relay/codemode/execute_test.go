@@ -98,6 +98,20 @@ func TestToolErrorsAreCatchableAndThrownErrorsSayTheLine(t *testing.T) {
 	if res.Error != "Error: fail: disk on fire (line 2)" {
 		t.Errorf("an uncaught tool error: %q, want its message and the call's line", res.Error)
 	}
+	res = run(t, "await files.list();\nnull.x;", Limits{})
+	if !strings.HasPrefix(res.Error, "TypeError: ") || !strings.HasSuffix(res.Error, " (line 2)") {
+		t.Errorf("an error after an await: %q, want a TypeError on line 2", res.Error)
+	}
+	for code, want := range map[string]string{
+		`throw "plain";`:                  `the program threw "plain"`,
+		`throw {code: 7};`:                `the program threw {"code":7}`,
+		`throw undefined;`:                `the program threw nothing`,
+		`const a = {}; a.a = a; throw a;`: `the program threw a value that is not JSON`,
+	} {
+		if res := run(t, code, Limits{}); res.Error != want {
+			t.Errorf("%s: error %q, want %q", code, res.Error, want)
+		}
+	}
 	if res = run(t, "return nothing_here.x;", Limits{}); !strings.Contains(res.Error, "ReferenceError") {
 		t.Errorf("a server outside the scope: error %q, want a ReferenceError", res.Error)
 	}
