@@ -219,6 +219,20 @@ func TestAToolsResultIsMadeOfOwnPropertiesAsJSONParseWould(t *testing.T) {
 	}
 }
 
+func TestAToolsContentNotAllTextIsItsContentAsDeclared(t *testing.T) {
+	mixed := Tool{Name: "mixed", Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "a chart"},
+			&mcp.ImageContent{Data: []byte("png"), MIMEType: "image/png"},
+		}}, nil
+	}}
+	res := Execute(context.Background(), []Server{{Name: "s", Tools: []Tool{mixed}}},
+		`const c = await s.mixed(); return c.map(x => x.type + ":" + (x.text ?? x.mimeType));`, Limits{})
+	if want := `["text:a chart","image:image/png"]`; res.Error != "" || string(res.Value) != want {
+		t.Errorf("value %s, error %q; want %s", res.Value, res.Error, want)
+	}
+}
+
 func TestAToolOfAnyNameIsAnOwnMethod(t *testing.T) {
 	named := func(name string) Tool {
 		return Tool{Name: name, Call: func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) { return text(name), nil }}
