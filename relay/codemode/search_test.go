@@ -38,7 +38,7 @@ declare const files: {
   /** List a directory. */
   list_directory(args: { /** The path */ path: string; recursive?: boolean; sort?: "name" | "size" }): Promise<{ entries: { name: string; size: number }[] }>;
   /** Read a file. */
-  "read-file"(args: { meta?: { [key: string]: string }; node?: unknown; path?: string; range?: string | (number | null)[] }): Promise<string | ToolContent[]>;
+  "read-file"(args?: { meta?: { [key: string]: string }; node?: unknown; path?: string; range?: string | (number | null)[] }): Promise<string | ToolContent[]>;
 };
 `
 	if got != want {
@@ -62,7 +62,7 @@ func TestSearchBoundsItsDeclarations(t *testing.T) {
 		{Name: "deep", InputSchema: json.RawMessage(deep), OutputSchema: json.RawMessage(both)},
 	}}}
 	want := `declare const s: {
-  deep(args: { a?: { b?: { c?: { d?: { e?: unknown[][] } } } } }): Promise<{ id: string } & ({ n?: number } | null)>;
+  deep(args?: { a?: { b?: { c?: { d?: { e?: unknown[][] } } } } }): Promise<{ id: string } & ({ n?: number } | null)>;
 };
 `
 	if got := Search(servers, "deep"); got != want {
@@ -77,7 +77,7 @@ func TestSearchBoundsItsDeclarations(t *testing.T) {
 	if len(got) > maxSearchBytes+1000 {
 		t.Errorf("search gave %d bytes, over its bound", len(got))
 	}
-	if !strings.Contains(got, "tool_0(args: {})") || !strings.HasSuffix(got, " more tools match; search with more words to see them.\n") {
+	if !strings.Contains(got, "tool_0(args?: {})") || !strings.HasSuffix(got, " more tools match; search with more words to see them.\n") {
 		t.Errorf("search of many tools ends:\n%s", got[max(0, len(got)-300):])
 	}
 }
