@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/metrics"
-	"time"
 
 	"github.com/dop251/goja"
 )
@@ -19,6 +17,7 @@ import (
 type pendingCall struct {
 	tool    Tool
 	args    json.RawMessage
+	line    int // of the program, where it called
 	resolve func(any) error
 	reject  func(any) error
 }
@@ -34,17 +33,18 @@ type callDone struct {
 func (p *program) method(t Tool) func(goja.FunctionCall) goja.Value {
 	return func(fc goja.FunctionCall) goja.Value {
 		promise, resolve, reject := p.vm.NewPromise()
-		p.calls++
-		if p.calls > p.limits.Calls {
+		if p.calls == p.limits.Calls {
 			p.end(&ending{fmt.Sprintf("the program made more than %d tool calls", p.limits.Calls)})
 			return p.vm.ToValue(promise)
 		}
+		p.calls++
+		line := p.line()
 		args, err := argsOf(fc.Argument(0))
 		if err != nil {
-			reject(p.catchable(fmt.Errorf("%s: %v", t.Name, err)))
+			reject(p.catchable(fmt.Errorf("%s: %v", t.Name, err), line))
 			return p.vm.ToValue(promise)
 		}
-		c := &pendingCall{tool: t, args: args, resolve: resolve, reject: reject}
+		c := &pendingCall{tool: t, args: args, line: line, resolve: resolve, reject: reject}
 		if p.inFlight >= p.limits.Concurrent {
 			p.waiting = append(p.waiting, c)
 		} else {
@@ -103,52 +103,7 @@ func (p *program) startWaiting() {
 // awaited it runs now. Its error is the runtime's: an interrupt.
 func (p *program) settle(d callDone) error {
 	if d.err != nil {
-		return d.call.reject(p.catchable(fmt.Errorf("%s: %v", d.call.tool.Name, d.err)))
+		return d.call.reject(p.catchable(fmt.Errorf("%s: %v", d.call.tool.Name, d.err), d.call.line))
 	}
 	return d.call.resolve(p.toJS(d.value))
-}
-
-// heapMetric is the bytes of the process's live and unswept heap objects.
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-// watchEvery is how often the watchdog looks at the heap and the clock.
-const watchEvery = 10 * time.Millisecond
-
-// watch interrupts the program when its context ends or the heap grew by
-// more than the limit while it runs; cancel ends the calls then. It
-// returns the function that stops watching.
-func (p *program) watch(cancel func()) (stop func()) {
-	sample := []metrics.Sample{{Name: heapMetric}}
-	metrics.Read(sample)
-	base := sample[0].Value.Uint64()
-	quit := make(chan struct{})
-	ended := make(chan struct{})
-	over := &ending{fmt.Sprintf("the program used more than %d MiB of memory", p.limits.HeapBytes>>20)}
-	go func() {
-		defer close(ended)
-		t := time.NewTicker(watchEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-p.ctx.Done():
-				p.vm.Interrupt(p.cause())
-				return
-			case <-t.C:
-				metrics.Read(sample)
-				if now := sample[0].Value.Uint64(); now > base && int64(now-base) > p.limits.HeapBytes {
-					p.outside.Store(over)
-					p.vm.Interrupt(over)
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-ended
-		cancel()
-	}
 }

@@ -1,10 +1,10 @@
 package codemode
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,49 +27,6 @@ type Server struct {
 	Tools       []Tool
 }
 
-// Limits bound a program. A zero field takes its default.
-type Limits struct {
-	Wall        time.Duration // default 30 s
-	Calls       int           // tool calls, default 100
-	Concurrent  int           // tool calls in flight at once, default 8
-	OutputBytes int           // the return value's JSON and the log, default 256 KiB
-	HeapBytes   int64         // growth of the process's heap while it runs, default 256 MiB
-	StackDepth  int           // JavaScript call depth, default 1000
-}
-
-// Defaults of [Limits].
-const (
-	DefaultWall        = 30 * time.Second
-	DefaultCalls       = 100
-	DefaultConcurrent  = 8
-	DefaultOutputBytes = 256 << 10
-	DefaultHeapBytes   = 256 << 20
-	DefaultStackDepth  = 1000
-)
-
-// WithDefaults returns l with its zero fields set to their defaults.
-func (l Limits) WithDefaults() Limits {
-	if l.Wall <= 0 {
-		l.Wall = DefaultWall
-	}
-	if l.Calls <= 0 {
-		l.Calls = DefaultCalls
-	}
-	if l.Concurrent <= 0 {
-		l.Concurrent = DefaultConcurrent
-	}
-	if l.OutputBytes <= 0 {
-		l.OutputBytes = DefaultOutputBytes
-	}
-	if l.HeapBytes <= 0 {
-		l.HeapBytes = DefaultHeapBytes
-	}
-	if l.StackDepth <= 0 {
-		l.StackDepth = DefaultStackDepth
-	}
-	return l
-}
-
 // Result is what a program gave.
 type Result struct {
 	Value json.RawMessage // its return value as JSON; null when it returned nothing
@@ -84,15 +41,12 @@ func (r Result) Text() string {
 	if r.Error != "" {
 		b.WriteString("Error: " + r.Error)
 	} else {
-		var v any
-		if json.Unmarshal(r.Value, &v) == nil {
-			if out, err := json.MarshalIndent(v, "", "  "); err == nil {
-				b.Write(out)
-			}
+		var out bytes.Buffer
+		if json.Indent(&out, r.Value, "", "  ") != nil || out.Len() == 0 {
+			out.Reset()
+			out.WriteString("null")
 		}
-		if b.Len() == 0 {
-			b.WriteString("null")
-		}
+		b.Write(out.Bytes())
 	}
 	if len(r.Log) > 0 {
 		b.WriteString("\n\nLog:\n" + strings.Join(r.Log, "\n"))

@@ -31,7 +31,17 @@ func declareTool(b *strings.Builder, t Tool) {
 	if len(t.OutputSchema) > 0 {
 		out = typeOf(t.OutputSchema)
 	}
-	b.WriteString("  " + propertyName(t.Name) + "(args: " + in + "): Promise<" + out + ">;\n")
+	arg := "args: "
+	if !requiresArgs(t.InputSchema) {
+		arg = "args?: " // a call without them passes {}
+	}
+	b.WriteString("  " + propertyName(t.Name) + "(" + arg + in + "): Promise<" + out + ">;\n")
+}
+
+// requiresArgs reports whether schema requires a property.
+func requiresArgs(schema json.RawMessage) bool {
+	var s struct{ Required []any }
+	return json.Unmarshal(schema, &s) == nil && len(s.Required) > 0
 }
 
 // typeOf is the TypeScript type of a JSON Schema.
@@ -75,6 +85,15 @@ func schemaType(s any, depth int) string {
 			}
 			return strings.Join(parts, " | ")
 		}
+	}
+	if all, ok := m["allOf"].([]any); ok && len(all) > 0 {
+		parts := make([]string, len(all))
+		for i, a := range all {
+			if parts[i] = schemaType(a, depth+1); strings.Contains(parts[i], "|") {
+				parts[i] = "(" + parts[i] + ")"
+			}
+		}
+		return strings.Join(parts, " & ")
 	}
 	switch t := m["type"].(type) {
 	case string:

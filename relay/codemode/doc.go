@@ -5,10 +5,10 @@
 // itself, each server a global object whose methods are its tools, and
 // returns what the program returned and logged.
 //
-// A program runs in goja, a JavaScript engine in pure Go: ES2020 and later
-// with promises and async/await, no cgo, interruptible from another
-// goroutine, kept up to date, and what Docker's MCP gateway runs its code
-// mode on. A program gets a fresh runtime with nothing but its servers'
+// A program runs in goja, a JavaScript engine in pure Go (no cgo) with
+// ES2020 and later, promises and async/await included, that another
+// goroutine can interrupt. It is maintained, and Docker's MCP gateway runs
+// its code mode on it for the same purpose. A program gets a fresh runtime with nothing but its servers'
 // objects (frozen) and console: no network, no file system, no timers, no
 // module loading, and no way into the relay's memory but the tools' results
 // it is given. The engine's own conversions are done in Go, so that a

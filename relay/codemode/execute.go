@@ -8,9 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/dop251/goja"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // scriptName names the program in its stack traces.
@@ -30,24 +30,31 @@ func (e *ending) Error() string { return e.msg }
 
 // Execute runs code, the body of an async function, with one global per
 // server (see [Globals]) whose methods call its tools, and console. It
-// returns what the program returned and logged, or why it ended; it never
+// returns when the program's promise has settled and the calls it made
+// have ended: what the program returned and logged, or why it ended. Its
+// wall time is the sooner of ctx's deadline and limits.Wall. It never
 // panics.
 func Execute(ctx context.Context, servers []Server, code string, limits Limits) (res Result) {
 	l := limits.WithDefaults()
-	wall := &ending{fmt.Sprintf("the program ran longer than %v", l.Wall)}
-	ctx, cancel := context.WithTimeoutCause(ctx, l.Wall, wall)
+	wall := l.Wall
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wall {
+		wall = max(time.Until(dl), 0).Round(time.Millisecond)
+	}
+	p := &program{vm: goja.New(), limits: l, done: make(chan callDone, l.Concurrent),
+		wall: &ending{fmt.Sprintf("the program ran longer than %v", wall)}}
+	ctx, cancel := context.WithTimeoutCause(ctx, wall, p.wall)
 	defer cancel()
-	p := &program{ctx: ctx, vm: goja.New(), limits: l, done: make(chan callDone, l.Concurrent)}
+	p.ctx = ctx
 	defer func() {
 		if r := recover(); r != nil {
-			res = Result{Error: fmt.Sprintf("the program failed: %v", r), Log: p.log, Calls: p.calls}
+			res = Result{Value: json.RawMessage("null"), Error: fmt.Sprintf("the program failed: %v", r), Log: p.log, Calls: p.calls}
 		}
 	}()
 	stop := p.watch(cancel)
 	defer stop()
 	p.vm.SetMaxCallStackSize(l.StackDepth)
 	if err := p.install(servers); err != nil {
-		return Result{Error: err.Error()}
+		return p.failed(err)
 	}
 	v, err := p.vm.RunScript(scriptName, "(async () => {"+code+"\n})()")
 	if err != nil {
@@ -61,7 +68,7 @@ func Execute(ctx context.Context, servers []Server, code string, limits Limits) 
 		return p.failed(err)
 	}
 	if promise.State() == goja.PromiseStateRejected {
-		return p.failed(thrown(promise.Result()))
+		return p.failed(p.thrown(promise.Result()))
 	}
 	value, err := p.jsonOf(promise.Result())
 	if err != nil {
@@ -78,11 +85,15 @@ type program struct {
 	ctx    context.Context // ends with the program; the calls run under it
 	vm     *goja.Runtime
 	limits Limits
+	wall   *ending // the error of its wall time, the sooner of ctx's deadline and limits.Wall
 
 	done     chan callDone
 	inFlight int
 	waiting  []*pendingCall // calls beyond limits.Concurrent, in order
 	calls    int
+
+	newError goja.Constructor     // the runtime's Error, before the program could replace it
+	lines    map[*goja.Object]int // the line of the call each tool error rejects
 
 	log      []string
 	logBytes int
@@ -127,207 +138,27 @@ func (p *program) end(err error) {
 	p.vm.Interrupt(err)
 }
 
-// loop settles the tool calls' promises on the runtime's goroutine until
-// the program's promise settles.
-func (p *program) loop(promise *goja.Promise) error {
-	for promise.State() == goja.PromiseStatePending {
-		if p.ended != nil {
-			return p.ended
-		}
-		if p.inFlight == 0 {
-			return errors.New("the program waits for a promise that nothing will settle")
-		}
-		select {
-		case d := <-p.done:
-			p.inFlight--
-			p.startWaiting()
-			if err := p.settle(d); err != nil {
-				return err
-			}
-		case <-p.ctx.Done():
-			if p.ended != nil {
-				return p.ended
-			}
-			return p.cause()
-		}
-	}
-	return p.ended
-}
-
-// cause says why the program's context ended.
-func (p *program) cause() error {
-	if e := p.outside.Load(); e != nil {
-		return e
-	}
-	if err := context.Cause(p.ctx); errors.Is(err, context.Canceled) {
-		return &ending{"the program was cancelled"}
-	} else if err != nil {
-		return err
-	}
-	return &ending{"the program was cancelled"}
-}
-
-// thrown is the error of a value the program threw, with its line.
-func thrown(v goja.Value) error {
-	msg := "the program threw"
+// thrown is the error of a value the program threw: an Error's text with
+// its line, else the value as JSON.
+func (p *program) thrown(v goja.Value) error {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return errors.New(msg + " nothing")
+		return errors.New("the program threw nothing")
 	}
-	text := v.String()
 	if o, ok := v.(*goja.Object); ok {
+		if n := p.lines[o]; n > 0 {
+			return fmt.Errorf("%s (line %d)", v.String(), n)
+		}
 		if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
 			if m := lineOf.FindStringSubmatch(s.String()); m != nil {
-				return fmt.Errorf("%s (line %s)", text, m[1])
+				return fmt.Errorf("%s (line %s)", v.String(), m[1])
 			}
+			return errors.New(v.String())
 		}
 	}
-	return errors.New(text)
-}
-
-// jsonOf is v as JSON, converted in Go (a program may have replaced JSON
-// and the prototypes).
-func (p *program) jsonOf(v goja.Value) (json.RawMessage, error) {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return json.RawMessage("null"), nil
+	const most = 1 << 10
+	b, err := writeJSON(v, most, errors.New("too long"))
+	if err != nil || len(b) > most {
+		return errors.New("the program threw a value that is not JSON")
 	}
-	b, err := json.Marshal(v.Export())
-	if err != nil {
-		return nil, fmt.Errorf("the program returned a value that is not JSON: %v", err)
-	}
-	return b, nil
-}
-
-// install defines the servers' globals and console.
-func (p *program) install(servers []Server) error {
-	freeze, ok := goja.AssertFunction(p.vm.Get("Object").ToObject(p.vm).Get("freeze"))
-	if !ok {
-		return errors.New("the runtime has no Object.freeze")
-	}
-	global := p.vm.GlobalObject()
-	for i, name := range Globals(servers) {
-		obj := p.vm.NewObject()
-		for _, t := range servers[i].Tools {
-			if err := obj.Set(t.Name, p.method(t)); err != nil {
-				return err
-			}
-		}
-		if _, err := freeze(nil, obj); err != nil {
-			return err
-		}
-		if err := global.DefineDataProperty(name, obj, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-			return err
-		}
-	}
-	console := p.vm.NewObject()
-	for _, level := range []string{"log", "info", "warn", "error", "debug"} {
-		prefix := ""
-		if level == "warn" || level == "error" {
-			prefix = level + ": "
-		}
-		if err := console.Set(level, func(call goja.FunctionCall) goja.Value {
-			p.print(prefix, call.Arguments)
-			return goja.Undefined()
-		}); err != nil {
-			return err
-		}
-	}
-	if _, err := freeze(nil, console); err != nil {
-		return err
-	}
-	return global.DefineDataProperty("console", console, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-}
-
-// print logs one console line.
-func (p *program) print(prefix string, args []goja.Value) {
-	if p.ended != nil {
-		return
-	}
-	parts := make([]string, len(args))
-	for i, a := range args {
-		if s, ok := a.Export().(string); ok {
-			parts[i] = s
-			continue
-		}
-		b, err := json.Marshal(a.Export())
-		if err != nil {
-			parts[i] = a.String()
-			continue
-		}
-		parts[i] = string(b)
-	}
-	line := prefix + strings.Join(parts, " ")
-	p.logBytes += len(line) + 1
-	if p.logBytes > p.limits.OutputBytes {
-		p.end(p.overOutput())
-		return
-	}
-	p.log = append(p.log, line)
-}
-
-// catchable makes err an exception the program can catch.
-func (p *program) catchable(err error) goja.Value {
-	return p.vm.NewGoError(err)
-}
-
-// toJS is a JSON-decoded Go value as plain JavaScript objects and arrays.
-func (p *program) toJS(v any) goja.Value {
-	switch v := v.(type) {
-	case map[string]any:
-		o := p.vm.NewObject()
-		for k, x := range v {
-			o.Set(k, p.toJS(x))
-		}
-		return o
-	case []any:
-		items := make([]any, len(v))
-		for i, x := range v {
-			items[i] = p.toJS(x)
-		}
-		return p.vm.NewArray(items...)
-	}
-	return p.vm.ToValue(v)
-}
-
-// resultValue is what a program gets of a tool's result: its structured
-// content, its text, or its content; an error result is an error.
-func resultValue(res *mcp.CallToolResult) (any, error) {
-	if res == nil {
-		return nil, errors.New("the tool returned nothing")
-	}
-	var texts []string
-	allText := true
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			texts = append(texts, t.Text)
-		} else {
-			allText = false
-		}
-	}
-	if res.IsError {
-		msg := strings.Join(texts, "\n")
-		if msg == "" {
-			msg = "the tool failed"
-		}
-		return nil, errors.New(msg)
-	}
-	if res.StructuredContent != nil {
-		return decoded(res.StructuredContent)
-	}
-	if allText {
-		return strings.Join(texts, "\n"), nil
-	}
-	return decoded(res.Content)
-}
-
-// decoded is v through JSON, as plain maps, slices and scalars.
-func decoded(v any) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("the tool's result could not be read: %v", err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, fmt.Errorf("the tool's result could not be read: %v", err)
-	}
-	return out, nil
+	return errors.New("the program threw " + string(b))
 }

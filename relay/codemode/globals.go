@@ -7,15 +7,14 @@ import (
 )
 
 // reserved are JavaScript's reserved words and the globals a server may
-// not shadow.
+// not shadow, those in lower case: a server's global is.
 var reserved = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields(`break case catch class const continue debugger default delete do else
 		enum export extends false finally for function if import in instanceof new null return super switch
 		this throw true try typeof var void while with yield let static implements interface package private
-		protected public await async arguments eval undefined NaN Infinity globalThis console Object Array
-		JSON Math Promise String Number Boolean Error Date RegExp Symbol Map Set`) {
+		protected public await async arguments eval undefined console escape unescape`) {
 		reserved[w] = true
 	}
 }

@@ -1,9 +1,14 @@
 package codemode
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
+
+// maxSearchBytes bounds the declarations Search gives; the tools past it
+// are counted, not declared.
+const maxSearchBytes = 32 << 10
 
 // Search returns what a model needs to call the tools matching query. An
 // empty query lists each server's global and its tool names, one line
@@ -30,13 +35,17 @@ func Search(servers []Server, query string) string {
 		}
 		return b.String() + "\nSearch with words to see the tools' declarations."
 	}
-	n, content := 0, false
+	n, left, content := 0, 0, false
 	var decls strings.Builder
 	for i, s := range servers {
 		var body strings.Builder
 		for _, t := range s.Tools {
 			hay := strings.ToLower(globals[i] + " " + s.Name + " " + t.Name + " " + t.Description)
 			if !containsAll(hay, words) {
+				continue
+			}
+			if decls.Len()+body.Len() > maxSearchBytes {
+				left++
 				continue
 			}
 			declareTool(&body, t)
@@ -58,6 +67,9 @@ func Search(servers []Server, query string) string {
 		b.WriteString(toolResultType + "\n")
 	}
 	b.WriteString(decls.String())
+	if left > 0 {
+		fmt.Fprintf(&b, "\n%d more tools match; search with more words to see them.\n", left)
+	}
 	return b.String()
 }
 
