@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -114,7 +115,7 @@ func (a *API) CloseKey(id string) {
 // answers the request itself when it refuses.
 func (a *API) authenticate(w http.ResponseWriter, r *http.Request) (agentkeys.Grant, bool) {
 	if r.Header.Get("Origin") != "" && (a.Origins == nil || !a.Origins.Allowed(r)) {
-		writeError(w, http.StatusForbidden, wire.CodeBadRequest, "this origin may not use the tool API")
+		writeError(w, http.StatusForbidden, codeOrigin, "this origin may not use the tool API")
 		return agentkeys.Grant{}, false
 	}
 	scheme, bearer, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -210,7 +211,8 @@ func (a *API) callTool(w http.ResponseWriter, r *http.Request) {
 	var req CallRequest
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxCallBody))
 	if err := dec.Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, wire.CodeBadRequest, "the body must be a JSON object {name, arguments} of at most 1 MiB")
+		status, code, msg := bodyRefusal(err)
+		writeError(w, status, code, msg)
 		return
 	}
 	if string(req.Arguments) == "null" {
@@ -346,4 +348,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
+}
+
+// codeOrigin refuses a browser page of an origin not allowed.
+const codeOrigin wire.Code = "forbidden_origin"
+
+// bodyRefusal says why a call's body could not be read: too large, nested
+// too deeply, not JSON, or not the object asked for.
+func bodyRefusal(err error) (int, wire.Code, string) {
+	var tooLarge *http.MaxBytesError
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, wire.CodeTooLarge, fmt.Sprintf("the body is over %d bytes (1 MiB)", tooLarge.Limit)
+	case strings.Contains(err.Error(), "exceeded max depth"):
+		return http.StatusBadRequest, wire.CodeBadRequest, "the body is nested too deeply"
+	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return http.StatusBadRequest, wire.CodeBadRequest, "the body is not JSON"
+	}
+	return http.StatusBadRequest, wire.CodeBadRequest, "the body must be a JSON object {name, arguments}"
 }

@@ -109,3 +109,46 @@ func TestToolAPICallsAToolOfAServerWhoseIDHoldsTheSeparator(t *testing.T) {
 		t.Errorf("calling my__files__echo: status %d, result %+v", resp.StatusCode, out)
 	}
 }
+
+// Each refusal of a call's body says what is wrong with it, with the status
+// that fits; a page of another origin is refused as such.
+func TestToolAPIRefusalsSayWhatIsWrong(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "script", KeyID: "key1"})
+	mux := http.NewServeMux()
+	(&gateway.API{Auth: r.keys, Sessions: r.m}).Register(mux)
+	api := httptest.NewServer(mux)
+	defer api.Close()
+	for _, tc := range []struct {
+		name, body, origin string
+		status             int
+		code               wire.Code
+		message            string
+	}{
+		{"10 MB", `{"name":"x","arguments":{"a":"` + strings.Repeat("a", 10<<20) + `"}}`, "", http.StatusRequestEntityTooLarge, wire.CodeTooLarge, "the body is over 1048576 bytes (1 MiB)"},
+		{"nested too deep", strings.Repeat("[", 20000) + strings.Repeat("]", 20000), "", http.StatusBadRequest, wire.CodeBadRequest, "the body is nested too deeply"},
+		{"not JSON", `{"name":`, "", http.StatusBadRequest, wire.CodeBadRequest, "the body is not JSON"},
+		{"not the object", `["x"]`, "", http.StatusBadRequest, wire.CodeBadRequest, "the body must be a JSON object {name, arguments}"},
+		{"another origin", `{"name":"x"}`, "https://elsewhere.example", http.StatusForbidden, "forbidden_origin", "this origin may not use the tool API"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, api.URL+gateway.ToolCallPath, strings.NewReader(tc.body))
+			req.Header.Set("Authorization", "Bearer k1")
+			if tc.origin != "" {
+				req.Header.Set("Origin", tc.origin)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			var body struct {
+				Error wire.Error `json:"error"`
+			}
+			json.NewDecoder(resp.Body).Decode(&body)
+			if resp.StatusCode != tc.status || body.Error.Code != tc.code || body.Error.Message != tc.message {
+				t.Errorf("%d %+v, want %d %s %q", resp.StatusCode, body.Error, tc.status, tc.code, tc.message)
+			}
+		})
+	}
+}
