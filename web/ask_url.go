@@ -70,6 +70,9 @@ func (c *URLAskCard) Render() app.UI {
 		app.Div().Class("ask-target").Body(
 			app.P().Class("ask-host-label").Text("Site"),
 			app.P().Class("ask-host").Text(choose(shownHost != "", shownHost, "(no host)")),
+			app.If(shownHost != "" && asciiHost(shownHost) != shownHost, func() app.UI {
+				return app.P().Class("ask-host-ascii").Text(asciiHost(shownHost))
+			}),
 			app.P().Class("ask-url-label").Text("Full address"),
 			app.P().Class("ask-url").Text(a.URL),
 		),
@@ -118,7 +121,7 @@ func (c *URLAskCard) renderActions(host string, openable bool) app.UI {
 	if a.State == wire.AskWaiting {
 		return app.Div().Class("ask-actions").Body(
 			app.If(openable, func() app.UI {
-				return askButton("ask-retry", "Open "+host+" again", st, "").Class("is-primary").
+				return askButton("ask-retry", "Open "+hostLabel(host)+" again", st, "").Class("is-primary").
 					OnClick(func(ctx app.Context, e app.Event) { openExternal(a.URL) }, app.EventScope(id))
 			}),
 			app.If(a.From == wire.AskFromURLRequired, func() app.UI {
@@ -131,7 +134,7 @@ func (c *URLAskCard) renderActions(host string, openable bool) app.UI {
 	}
 	return app.Div().Class("ask-actions").Body(
 		app.If(openable, func() app.UI {
-			return askButton("ask-open", "Open "+host, st, string(wire.ActionAccept)).Class("is-primary").
+			return askButton("ask-open", "Open "+hostLabel(host), st, string(wire.ActionAccept)).Class("is-primary").
 				OnClick(func(ctx app.Context, e app.Event) { c.open() }, app.EventScope(id))
 		}),
 		askButton("ask-decline", "Decline", st, string(wire.ActionDecline)).
@@ -213,4 +216,20 @@ func roughHost(raw string) string {
 		rest = rest[:i]
 	}
 	return strings.ToLower(rest)
+}
+
+// asciiHost is host as the network knows it: punycode for labels that are
+// not ASCII.
+func asciiHost(host string) string {
+	ascii, _ := urlsafe.HostForms(host)
+	return ascii
+}
+
+// hostLabel names host on a button: as it reads, with its ASCII form
+// beside when that differs, as browsers show a look-alike name.
+func hostLabel(host string) string {
+	if ascii := asciiHost(host); ascii != host {
+		return host + " (" + ascii + ")"
+	}
+	return host
 }

@@ -151,6 +151,21 @@ func TestURLCardShowsTheHostAndTheAddressAsTextOnly(t *testing.T) {
 	}
 }
 
+// A look-alike host written in Unicode shows its ASCII form beside it, on
+// the Site label and the Open button, as browsers do.
+func TestURLCardShowsAUnicodeHostsASCIIForm(t *testing.T) {
+	html := rendered(t, &URLAskCard{Ask: urlAskOf("https://аpple.com/login")})
+	for _, want := range []string{
+		`<p class="ask-host">аpple.com</p>`,
+		`<p class="ask-host-ascii">xn--pple-43d.com</p>`,
+		"Open аpple.com (xn--pple-43d.com)",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("URL card lacks %s:\n%s", want, html)
+		}
+	}
+}
+
 func TestURLCardRefusesWhatMayNotBeOpened(t *testing.T) {
 	for _, bad := range []string{"javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "http://bank.example.com/login"} {
 		html := rendered(t, &URLAskCard{Ask: urlAskOf(bad)})
