@@ -251,3 +251,16 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// What a view lists is one person's: no cache may share it.
+func TestAViewsListsAreCachedPrivately(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	r.add("alice", "Files", startFilesUpstream(t))
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "A", KeyID: "key1"})
+	a := r.connect("k1", gateway.Path, eras[0])
+	a.toolNames(t)
+	got := a.wire.received()
+	if !strings.Contains(got, `"cacheScope":"private"`) || strings.Contains(got, `"cacheScope":"public"`) {
+		t.Errorf("the agent received %s", got)
+	}
+}

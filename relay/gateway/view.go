@@ -121,6 +121,8 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 		CompletionHandler:  v.complete,
 		SubscribeHandler:   v.subscribe,
 		UnsubscribeHandler: v.unsubscribe,
+		// What a view lists and reads is one person's.
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
 	})
 	v.srv.AddReceivingMiddleware(v.routing)
 	if v.showsCode() {
