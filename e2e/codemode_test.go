@@ -34,7 +34,7 @@ func TestCodeModeProgramAsksThePersonInTheDashboard(t *testing.T) {
 	if err != nil || found.IsError {
 		t.Fatalf("search: %v %v", err, found)
 	}
-	if got := found.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "declare const asker: {") || !strings.Contains(got, "form_"+form.Name+"(args:") {
+	if got := found.Content[0].(*mcp.TextContent).Text; !strings.Contains(got, "declare const asker: {") || !strings.Contains(got, "form_"+form.Name+"(args") {
 		t.Errorf("search for %q declares:\n%s", form.Name, got)
 	}
 	program := `const out = await asker["form_` + form.Name + `"]();
