@@ -16,26 +16,12 @@ func TestWaiterStopsTellingOnceTheAskIsSettled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	heard := make(chan string, 256)
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			select {
-			case heard <- req.Params.Message:
-			default:
-			}
-		},
+	ss := progressPair(t, ctx, func(p *mcp.ProgressNotificationParams) {
+		select {
+		case heard <- p.Message:
+		default:
+		}
 	})
-	server := mcp.NewServer(&mcp.Implementation{Name: "gateway", Version: "1"}, nil)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 
 	w := newWaiter(ctx, ss, "tok", 5*time.Millisecond)
 	w.note(session.AskShown)
@@ -66,21 +52,7 @@ func TestProgressWhileWaitingIsWholeSteps(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	heard := make(chan *mcp.ProgressNotificationParams, 256)
-	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { heard <- req.Params },
-	})
-	server := mcp.NewServer(&mcp.Implementation{Name: "gateway", Version: "1"}, nil)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	ss := progressPair(t, ctx, func(p *mcp.ProgressNotificationParams) { heard <- p })
 
 	w := newWaiter(ctx, ss, "tok", 0) // no ticker: the test ticks
 	w.forward(wire.Progress{Progress: 0.25, Total: 1, Message: "started"})
@@ -105,4 +77,26 @@ func TestProgressWhileWaitingIsWholeSteps(t *testing.T) {
 			t.Errorf("notification %d: %v/%v %q, want %v/%v %q", i, p.Progress, p.Total, p.Message, wn.progress, wn.total, wn.msg)
 		}
 	}
+}
+
+// progressPair connects an agent's client, whose progress notifications go
+// to heard, to a server in memory, and returns the server's session.
+func progressPair(t *testing.T, ctx context.Context, heard func(*mcp.ProgressNotificationParams)) *mcp.ServerSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { heard(req.Params) },
+	})
+	server := mcp.NewServer(&mcp.Implementation{Name: "gateway", Version: "1"}, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return ss
 }
