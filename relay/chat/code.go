@@ -23,65 +23,30 @@ import (
 
 // The code-mode tools, as the conversation's tool refs: no server.
 var (
-	searchRef  = wire.ToolRef{Tool: "search"}
-	executeRef = wire.ToolRef{Tool: "execute"}
-)
-
-// Descriptions of the code-mode tools for a model.
-const (
-	searchDescription = "Find the tools you can call from an execute program. Returns their TypeScript declarations " +
-		"(arguments and results), grouped by their server's global object. Query with a few words; an empty query lists every tool's name."
-	executeDescription = "Run a JavaScript program (ES2020, async/await; the body of an async function) that calls the tools found with search: " +
-		"each server is a global whose methods are its tools, e.g. `await files.list_directory({path: \"/\"})`. " +
-		"A tool returns its structured result or its text; a failed one throws. `return` gives the result; console.log lines come back too."
+	searchRef  = wire.ToolRef{Tool: codemode.SearchTool.Name}
+	executeRef = wire.ToolRef{Tool: codemode.ExecuteTool.Name}
 )
 
 // codeOffer turns o, the tools one by one, into code mode's two.
 func (rn *run) codeOffer(o offer) offer {
 	code := offer{refs: map[string]wire.ToolRef{searchRef.Tool: searchRef, executeRef.Tool: executeRef},
 		policies: o.policies, readOnly: map[wire.ToolRef]bool{searchRef: true}}
-	allRun := true
-	byServer := map[string]*codemode.Server{}
-	var order []string
-	tools := map[wire.ToolRef]wire.Tool{}
-	for _, srv := range rn.r.session(rn.user).Servers() {
-		for _, t := range srv.Tools {
-			tools[wire.ToolRef{Server: srv.ID, Tool: t.Name}] = t
+	allRun, last := true, ""
+	for _, p := range o.picked { // a server's tools are together
+		if len(code.servers) == 0 || p.ref.Server != last {
+			code.servers = append(code.servers, codemode.Server{Name: p.server.Name})
+			last = p.ref.Server
 		}
-		byServer[srv.ID] = &codemode.Server{Name: srv.Name}
-	}
-	for _, name := range toolOrder(o) {
-		ref := o.refs[name]
-		t, listed := tools[ref]
-		s := byServer[ref.Server]
-		if !listed || s == nil { // the server went since o was made
-			continue
-		}
-		if len(s.Tools) == 0 {
-			order = append(order, ref.Server)
-		}
-		s.Tools = append(s.Tools, codemode.Tool{Name: t.Name, Description: t.Description,
-			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Call: rn.codeCall(ref)})
-		allRun = allRun && rn.policy(o, ref) == wire.PolicyRun
-	}
-	for _, id := range order {
-		code.servers = append(code.servers, *byServer[id])
+		s := &code.servers[len(code.servers)-1]
+		s.Tools = append(s.Tools, codemode.Tool{Name: p.tool.Name, Description: p.tool.Description,
+			InputSchema: p.tool.InputSchema, OutputSchema: p.tool.OutputSchema, Call: rn.codeCall(p.ref)})
+		allRun = allRun && rn.policy(o, p.ref) == wire.PolicyRun
 	}
 	code.readOnly[executeRef] = allRun
-	code.tools = []llm.Tool{
-		{Name: searchRef.Tool, Description: searchDescription, InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}}}`)},
-		{Name: executeRef.Tool, Description: executeDescription, InputSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}`)},
+	for _, d := range []codemode.ToolDef{codemode.SearchTool, codemode.ExecuteTool} {
+		code.tools = append(code.tools, llm.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema})
 	}
 	return code
-}
-
-// toolOrder is the names o offers, in the order it lists them.
-func toolOrder(o offer) []string {
-	out := make([]string, len(o.tools))
-	for i, t := range o.tools {
-		out[i] = t.Name
-	}
-	return out
 }
 
 // codeCall is how a program calls tool ref: as the conversation's call,
@@ -105,22 +70,22 @@ func (rn *run) codeCall(ref wire.ToolRef) func(context.Context, json.RawMessage)
 // runCode runs an approved search or execute and returns its result for
 // the model.
 func (rn *run) runCode(ctx context.Context, tr *toolRun, call llm.ToolCall, ref wire.ToolRef, o offer, images bool) llm.Part {
-	var args struct {
-		Query string `json:"query"`
-		Code  string `json:"code"`
-	}
-	json.Unmarshal(call.Arguments, &args) // checked an object; missing fields are empty
 	var text string
 	isError := false
 	switch ref {
 	case searchRef:
-		text = codemode.Search(o.servers, args.Query)
+		if query, err := codemode.QueryOf(call.Arguments); err != nil {
+			text, isError = err.Error(), true
+		} else {
+			text = codemode.Search(o.servers, query)
+		}
 	default:
-		if args.Code == "" {
-			text, isError = `execute takes {"code": string}, a JavaScript program`, true
+		program, err := codemode.ProgramOf(call.Arguments)
+		if err != nil {
+			text, isError = err.Error(), true
 			break
 		}
-		res := codemode.Execute(ctx, o.servers, args.Code, codemode.Limits{})
+		res := codemode.Execute(ctx, o.servers, program, codemode.Limits{})
 		if ctx.Err() != nil {
 			return rn.toolEnded(ctx, tr, call.ID)
 		}

@@ -23,6 +23,14 @@ type offer struct {
 	policies map[wire.ToolRef]wire.ToolPolicy
 	readOnly map[wire.ToolRef]bool
 	servers  []codemode.Server // in code mode: what a program may call
+	picked   []pickedTool      // the tools offered one by one, in order
+}
+
+// pickedTool is a tool an offer holds, with its server.
+type pickedTool struct {
+	server wire.Server
+	tool   wire.Tool
+	ref    wire.ToolRef
 }
 
 // maxToolDescription caps a tool's description given to a model.
@@ -51,6 +59,7 @@ func (rn *run) offer() offer {
 			taken[name] = true
 			o.refs[name], o.readOnly[ref] = ref, readOnly(t)
 			o.tools = append(o.tools, llm.Tool{Name: name, Description: describe(srv, t), InputSchema: t.InputSchema})
+			o.picked = append(o.picked, pickedTool{srv, t, ref})
 		}
 	}
 	if rn.chat.CodeMode {

@@ -22,40 +22,21 @@ import (
 // the key (the grant, the activity, the questions to the person), marked as
 // made by code; the execute itself is logged with its program.
 
-// Names and bounds of the code-mode tools.
-const (
-	toolSearch  = "search"
-	toolExecute = "execute"
-	// maxProgramBytes caps the program an agent sends.
-	maxProgramBytes = 64 << 10
-	// maxProgramsPerKey caps the programs of one key running at once, over
-	// all its endpoints: each may keep a core busy until its time limit.
-	maxProgramsPerKey = 2
-)
+// maxProgramsPerKey caps the programs of one key running at once, over all
+// its endpoints: each may keep a core busy until its time limit.
+const maxProgramsPerKey = 2
 
 // CodePath is the aggregate endpoint in code mode, whatever the key's mode.
 const CodePath = "/mcp/code"
 
-var (
-	searchTool = &mcp.Tool{
-		Name: toolSearch,
-		Description: "Find the tools you can call from an execute program. Returns their TypeScript declarations " +
-			"(arguments and results, with descriptions), grouped by the global object of their server. " +
-			"Query with a few words (all must match a server, a tool name or a description); " +
-			"an empty query lists the servers and their tool names.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to match; empty lists everything briefly."}}}`),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+// codeTool is one of code mode's tools as the go-sdk declares it.
+func codeTool(d codemode.ToolDef, readOnly bool) *mcp.Tool {
+	t := &mcp.Tool{Name: d.Name, Description: d.Description, InputSchema: d.InputSchema}
+	if readOnly {
+		t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
 	}
-	executeTool = &mcp.Tool{
-		Name: toolExecute,
-		Description: "Run a JavaScript program (ES2020, async/await) that calls the tools found with search: " +
-			"each server is a global object whose methods are its tools, e.g. `const r = await files.list_directory({path: \"/\"})`. " +
-			"A tool returns its structured result, or its text; a failed tool throws an Error you can catch. " +
-			"`return` gives the program's result (as JSON); console.log lines are returned too. " +
-			"No network, files or timers; limits on time, tool calls and output apply.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"The program: the body of an async function."}},"required":["code"]}`),
-	}
-)
+	return t
+}
 
 // showsTools reports whether the view lists each tool of its servers.
 func (v *view) showsTools() bool {
@@ -70,31 +51,22 @@ func (v *view) showsCode() bool {
 
 // addCodeTools adds search and execute to the view's server.
 func (v *view) addCodeTools() {
-	v.srv.AddTool(searchTool, v.search)
-	v.srv.AddTool(executeTool, v.execute)
+	v.srv.AddTool(codeTool(codemode.SearchTool, true), v.search)
+	v.srv.AddTool(codeTool(codemode.ExecuteTool, false), v.execute)
 }
 
 func (v *view) search(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var args struct {
-		Query string `json:"query"`
+	query, err := codemode.QueryOf(req.Params.Arguments)
+	if err != nil {
+		return textResult(err.Error(), true), nil
 	}
-	if len(req.Params.Arguments) > 0 {
-		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return textResult(`search takes {"query": string}`, true), nil
-		}
-	}
-	return textResult(codemode.Search(v.codeServers(nil, nil), args.Query), false), nil
+	return textResult(codemode.Search(v.codeServers(nil, nil), query), false), nil
 }
 
 func (v *view) execute(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var args struct {
-		Code string `json:"code"`
-	}
-	if err := json.Unmarshal(req.Params.Arguments, &args); err != nil || args.Code == "" {
-		return textResult(`execute takes {"code": string}, a JavaScript program`, true), nil
-	}
-	if len(args.Code) > maxProgramBytes {
-		return textResult("the program is over 64 KiB", true), nil
+	program, err := codemode.ProgramOf(req.Params.Arguments)
+	if err != nil {
+		return textResult(err.Error(), true), nil
 	}
 	grant := *v.grant.Load()
 	if !v.g.startProgram(grant.KeyID) {
@@ -103,8 +75,8 @@ func (v *view) execute(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	defer v.g.endProgram(grant.KeyID)
 	w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 	defer w.stop()
-	end := v.user.StartProgram(&session.Agent{Name: grant.Agent, KeyID: grant.KeyID}, args.Code)
-	res := codemode.Execute(ctx, v.codeServers(w, req.Session), args.Code, v.g.cfg.CodeLimits)
+	end := v.user.StartProgram(&session.Agent{Name: grant.Agent, KeyID: grant.KeyID}, program)
+	res := codemode.Execute(ctx, v.codeServers(w, req.Session), program, v.g.cfg.CodeLimits)
 	outcome := wire.OutcomeOK
 	switch {
 	case ctx.Err() != nil:
