@@ -32,11 +32,15 @@ const maxRecordedName = 512
 
 // showAgentCallLocked shows rc running and returns the id it shows under.
 func (s *Session) showAgentCallLocked(rc *runningCall) string {
-	id := "running-" + strconv.FormatUint(s.calls.Add(1), 10)
-	c := agentCallLocked(rc, wire.OutcomeRunning)
-	c.ID, c.Duration = id, 0
+	return s.showRunningLocked(agentCallLocked(rc, wire.OutcomeRunning))
+}
+
+// showRunningLocked shows c running, under an id of its own, and returns
+// that id.
+func (s *Session) showRunningLocked(c wire.AgentCall) string {
+	c.ID, c.Duration = "running-"+strconv.FormatUint(s.calls.Add(1), 10), 0
 	s.replaceAgentCallLocked("", c)
-	return id
+	return c.ID
 }
 
 // recordAgentCall shows that rc ended with outcome and has the log keep
@@ -45,16 +49,22 @@ func (s *Session) recordAgentCall(rc *runningCall, outcome wire.Outcome) {
 	s.mu.Lock()
 	c := agentCallLocked(rc, outcome)
 	s.mu.Unlock()
+	s.keepAgentCall(rc.id, c)
+}
+
+// keepAgentCall has the log keep the ended call c, then shows it as kept
+// in place of the one shown running under id running.
+func (s *Session) keepAgentCall(running string, c wire.AgentCall) {
 	shown := func(kept wire.AgentCall) {
 		if kept.ID == "" {
-			kept.ID = rc.id // not kept: shown under its running id
+			kept.ID = running // not kept: shown under its running id
 		}
 		if kept.ID == "" {
 			return // never shown, never kept
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.replaceAgentCallLocked(rc.id, kept)
+		s.replaceAgentCallLocked(running, kept)
 	}
 	if s.m.activity == nil {
 		shown(c)
@@ -82,25 +92,11 @@ func (s *Session) StartProgram(a *Agent, program string) (end func(outcome wire.
 		Program: programShown(program),
 	}
 	s.mu.Lock()
-	c.ID = "running-" + strconv.FormatUint(s.calls.Add(1), 10)
-	s.replaceAgentCallLocked("", c)
+	running := s.showRunningLocked(c)
 	s.mu.Unlock()
-	running := c.ID
 	return func(outcome wire.Outcome, asked bool) {
-		c.ID, c.Outcome, c.Asked, c.Duration = "", outcome, asked, time.Since(c.Start).Milliseconds()
-		shown := func(kept wire.AgentCall) {
-			if kept.ID == "" {
-				kept.ID = running
-			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.replaceAgentCallLocked(running, kept)
-		}
-		if s.m.activity == nil {
-			shown(c)
-			return
-		}
-		s.m.activity.Append(s.user, c, shown)
+		c.Outcome, c.Asked, c.Duration = outcome, asked, time.Since(c.Start).Milliseconds()
+		s.keepAgentCall(running, c)
 	}
 }
 
