@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -40,15 +39,7 @@ func startAppsUpstream(t *testing.T) string {
 			return next(ctx, method, req)
 		}
 	})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(func() {
-		for ss := range srv.Sessions() {
-			ss.Close()
-		}
-		hs.CloseClientConnections()
-		hs.Close()
-	})
-	return hs.URL
+	return serveUpstream(t, srv)
 }
 
 // Both endpoints show a tool's _meta.ui as the relay read it (the URI as

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"iter"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -48,15 +46,7 @@ func startFilesUpstream(t *testing.T) string {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the secret"}}}, nil
 		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(func() {
-		for ss := range srv.Sessions() {
-			ss.Close()
-		}
-		hs.CloseClientConnections()
-		hs.Close()
-	})
-	return hs.URL
+	return serveUpstream(t, srv)
 }
 
 func TestCodeModeRunsAProgramThroughTheOneCallPath(t *testing.T) {

@@ -322,3 +322,19 @@ func text(res *mcp.CallToolResult) string {
 	b, _ := json.Marshal(res)
 	return string(b)
 }
+
+// serveUpstream serves srv over Streamable HTTP on loopback and returns its
+// URL; the cleanup ends its sessions first, so that the relay's connection
+// closes before the listener.
+func serveUpstream(t testing.TB, srv *mcp.Server) string {
+	t.Helper()
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(func() {
+		for ss := range srv.Sessions() {
+			ss.Close()
+		}
+		hs.CloseClientConnections()
+		hs.Close()
+	})
+	return hs.URL
+}

@@ -2,8 +2,6 @@ package gateway_test
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,16 +35,9 @@ func TestCrossingSubscribesAreReleasedByOneUnsubscribe(t *testing.T) {
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "note://one", Text: "one"}}}, nil
 		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(func() {
-		for ss := range srv.Sessions() {
-			ss.Close()
-		}
-		hs.CloseClientConnections()
-		hs.Close()
-	})
+	url := serveUpstream(t, srv)
 	r := newRelay(t, broker.Config{})
-	id := r.add("alice", "subs", hs.URL)
+	id := r.add("alice", "subs", url)
 	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
 	a := r.connect("k1", gateway.ServerPath+id, eras[0])
 	ctx, cancel := context.WithTimeout(context.Background(), waitFor)

@@ -3,8 +3,6 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -84,14 +82,6 @@ func startUpstream(t testing.TB) *upstream {
 			}
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 		})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return u.srv }, nil))
-	t.Cleanup(func() {
-		for ss := range u.srv.Sessions() {
-			ss.Close()
-		}
-		hs.CloseClientConnections()
-		hs.Close()
-	})
-	u.url = hs.URL
+	u.url = serveUpstream(t, u.srv)
 	return u
 }
