@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -78,21 +77,14 @@ func codeModeFigure(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	connect := func(path string) (*mcp.ClientSession, error) {
-		c := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil)
-		return c.Connect(ctx, &mcp.StreamableClientTransport{
-			Endpoint:   b.relay.URL() + path,
-			HTTPClient: &http.Client{Transport: bearer{token: key, next: http.DefaultTransport}},
-		}, nil)
-	}
-	tools, err := connect("/mcp")
+	tools, err := b.agent(ctx, key, "/mcp")
 	if err != nil {
-		return nil, fmt.Errorf("agent connect: %w", err)
+		return nil, err
 	}
 	defer tools.Close()
-	code, err := connect("/mcp/code")
+	code, err := b.agent(ctx, key, "/mcp/code")
 	if err != nil {
-		return nil, fmt.Errorf("agent connect to /mcp/code: %w", err)
+		return nil, err
 	}
 	defer code.Close()
 	oneByOne, n, err := listBytes(ctx, tools)

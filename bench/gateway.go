@@ -38,13 +38,9 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil)
-	agent, err := c.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint:   b.relay.URL() + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{token: key, next: http.DefaultTransport}},
-	}, nil)
+	agent, err := b.agent(ctx, key, "/mcp")
 	if err != nil {
-		return nil, fmt.Errorf("agent connect: %w", err)
+		return nil, err
 	}
 	defer agent.Close()
 	name := b.serverID + "__" + toolTick
@@ -58,4 +54,18 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 		return d, err
 	}
 	return againstDirect(ctx, cfg, b, direct, "gateway", "agent call through /mcp", 1.3, viaGateway)
+}
+
+// agent connects a go-sdk client with the agent key to the relay's endpoint
+// path.
+func (b *bench) agent(ctx context.Context, key, path string) (*mcp.ClientSession, error) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint:   b.relay.URL() + path,
+		HTTPClient: &http.Client{Transport: bearer{token: key, next: http.DefaultTransport}},
+	}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("agent connect to %s: %w", path, err)
+	}
+	return cs, nil
 }
