@@ -189,12 +189,8 @@ func chatFigure(ctx context.Context, cfg config) ([]row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dashboard socket: %w", err)
 	}
-	defer func() {
-		if dash != nil {
-			dash.close()
-		}
-	}()
 	wsChat, err := dash.createChat(ctx)
+	dash.close()
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +209,7 @@ func chatFigure(ctx context.Context, cfg config) ([]row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("direct: %w", err)
 		}
-		w, err := dash.firstToken(ctx, wsChat, fmt.Sprintf("ttft %d", i))
+		w, err := relayFirstToken(ctx, r, token, wsChat, fmt.Sprintf("ttft %d", i))
 		if err != nil {
 			return nil, fmt.Errorf("relay: %w", err)
 		}
@@ -226,10 +222,6 @@ func chatFigure(ctx context.Context, cfg config) ([]row, error) {
 			toSend, relay, render = append(toSend, millis(p.ToSend)), append(relay, millis(p.Relay)), append(render, millis(p.Render))
 		}
 	}
-	// The Go dashboard reads no more: the stream's changes would pile up
-	// on its socket.
-	dash.close()
-	dash = nil
 	stream, err := pageStream(br, cfg.streamFor)
 	if err != nil {
 		return nil, fmt.Errorf("stream: %w", err)
@@ -410,6 +402,19 @@ func (s *socket) createChat(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("chat.create made %d conversations", len(res.Chats))
 	}
 	return res.Chats[0].ID, nil
+}
+
+// relayFirstToken measures one first token through a Go dashboard that
+// lives only while it reads: a socket left idle while the page's round runs
+// would leave the relay's pings unanswered (the client answers them only
+// while reading), and the relay closes such a socket.
+func relayFirstToken(ctx context.Context, r *relayProc, token, chat, text string) (time.Duration, error) {
+	dash, err := dialSocket(ctx, r, token)
+	if err != nil {
+		return 0, fmt.Errorf("dashboard socket: %w", err)
+	}
+	defer dash.close()
+	return dash.firstToken(ctx, chat, text)
 }
 
 // firstToken sends text to the conversation chat and times the op's frame
