@@ -77,13 +77,14 @@ func TestToolCallsInTheDashboard(t *testing.T) {
 	p.waitServer(toolServerName, wire.StateReady)
 	p.openServer(toolServerName)
 	p.waitTools(toolfixture.ToolRich, toolfixture.ToolContents, toolfixture.ToolShapeOK, toolfixture.ToolShapeBad,
-		toolfixture.ToolBig, toolfixture.ToolWipe, toolfixture.ToolCrash)
+		toolfixture.ToolBig, toolfixture.ToolWipe, toolfixture.ToolCrash, toolfixture.ToolFailLong)
 
 	t.Run("form sends the exact arguments", func(t *testing.T) { formSendsTheExactArguments(t, p.as(t), fx) })
 	t.Run("every content type shows", func(t *testing.T) { everyContentTypeShows(t, p.as(t)) })
 	t.Run("the destructive tool asks first", func(t *testing.T) { destructiveToolAsksFirst(t, p.as(t), fx) })
 	t.Run("a large result previews and downloads", func(t *testing.T) { largeResultPreviewsAndDownloads(t, p.as(t)) })
 	t.Run("a history entry re-runs after a reload", func(t *testing.T) { historyEntryRerunsAfterReload(t, p.as(t), fx) })
+	t.Run("a long error wraps in the history", func(t *testing.T) { longErrorWrapsInHistory(t, p.as(t)) })
 
 	// These need the relay's output check (CallToolResult.OutputCheck) and
 	// its safe icons (wire.Tool.Icons).
@@ -276,6 +277,25 @@ func historyEntryRerunsAfterReload(t *testing.T, p *tab, fx *toolfixture.Server)
 	got := fx.Received()
 	if len(got) != 2 || !sameJSON(t, string(got[1]), richArgs) {
 		t.Errorf("the re-run sent %s", got)
+	}
+}
+
+// longErrorWrapsInHistory fails a call with a long error that has no
+// space: its history entry wraps within the page (no sideways scrolling in a
+// 1,400 px window).
+func longErrorWrapsInHistory(t *testing.T, p *tab) {
+	p.viewport(1400, 900)
+	p.callTool(toolfixture.ToolFailLong, `{}`)
+	p.latestCall(toolfixture.ToolFailLong, callError)
+	entry := fmt.Sprintf(`#tool-history .history-entry[data-tool-name=%s][data-outcome="error"]`, jsString(toolfixture.ToolFailLong))
+	p.waitPresent(entry + " .history-detail")
+	if detail := p.text(entry + " .history-detail"); !strings.Contains(detail, "refused: xxx") {
+		t.Errorf("the history shows %q", detail)
+	}
+	widths := eval[[]int](p, fmt.Sprintf(`[document.documentElement.scrollWidth, document.documentElement.clientWidth, document.querySelector(%s).scrollWidth, document.querySelector(%s).clientWidth]`,
+		jsString(entry), jsString(entry)))
+	if widths[0] > widths[1] || widths[2] > widths[3] {
+		t.Errorf("the page is %d px wide in a %d px window, the entry %d px in %d", widths[0], widths[1], widths[2], widths[3])
 	}
 }
 

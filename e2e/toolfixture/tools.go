@@ -18,6 +18,7 @@ const (
 	ToolBig      = "big"
 	ToolWipe     = "wipe"
 	ToolCrash    = "crash"
+	ToolFailLong = "fail_long"
 )
 
 // What the tools answer.
@@ -31,6 +32,10 @@ const (
 	BigLine  = "0123456789 the quick brown fox jumps over the lazy dog 0123456789\n"
 	BigBytes = 2 << 20
 )
+
+// LongError is what the fail_long tool fails with: over 600 characters,
+// one space.
+var LongError = "refused: " + strings.Repeat("x", 600)
 
 var objectSchema = json.RawMessage(`{"type": "object"}`)
 
@@ -54,6 +59,10 @@ func (s *Server) addTools(srv *mcp.Server) {
 	srv.AddTool(&mcp.Tool{Name: ToolWipe, Description: "Deletes everything (it only counts).", InputSchema: objectSchema,
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: &destructive}}, s.wipe)
 	srv.AddTool(&mcp.Tool{Name: ToolCrash, Description: "Stops the server while the call waits.", InputSchema: objectSchema}, s.crashTool)
+	srv.AddTool(&mcp.Tool{Name: ToolFailLong, Description: "Fails with a long error.", InputSchema: objectSchema},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New(LongError)
+		})
 }
 
 // rich records its arguments and answers with them.
