@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -85,6 +86,10 @@ type appHost interface {
 	// message puts text where the person writes to the conversation the
 	// view lives in; it fails when there is none.
 	message(text string) error
+	// modelContext gives the model of the view's conversation text with
+	// the person's next messages ("" clears it); done gets the relay's
+	// answer. Outside a conversation it does nothing and answers at once.
+	modelContext(text string, done func(*wire.Error))
 	// resize sets the view's height in pixels.
 	resize(height int)
 	// suspend says the view sent more than the proxy passes on.
@@ -266,8 +271,27 @@ func (b *appBridge) request(m rpcMessage) {
 			return
 		}
 		b.answer(id, struct{}{})
-	case mModelContext: // accepted; not given to a model yet
-		b.answer(id, struct{}{})
+	case mModelContext:
+		var p struct {
+			Content           any             `json:"content"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil {
+			b.fail(id, rpcInvalidParams, "Invalid model context")
+			return
+		}
+		text := modelContextText(p.Content, p.StructuredContent)
+		if len(text) > wire.MaxAppContext {
+			b.fail(id, rpcInvalidParams, fmt.Sprintf("The model context is over %d KiB", wire.MaxAppContext>>10))
+			return
+		}
+		b.host.modelContext(text, func(err *wire.Error) {
+			if err != nil {
+				b.fail(id, rpcRefused, err.Message)
+				return
+			}
+			b.answer(id, struct{}{})
+		})
 	case mDisplayMode:
 		b.answer(id, map[string]string{"mode": "inline"})
 	default:
@@ -380,6 +404,18 @@ func messageText(content any) string {
 		add(content)
 	}
 	return strings.Join(texts, "\n")
+}
+
+// modelContextText is a ui/update-model-context as the model reads it: its
+// text blocks, then its structured content as JSON.
+func modelContextText(content any, structured json.RawMessage) string {
+	text := messageText(content)
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(structured, &obj) == nil && len(obj) > 0 {
+		compact, _ := json.Marshal(obj) // it was just read
+		text = strings.TrimSpace(text + "\n" + string(compact))
+	}
+	return text
 }
 
 // objectOrEmpty is raw when it is a JSON object, else {}.

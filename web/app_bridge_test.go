@@ -12,16 +12,17 @@ import (
 
 // fakeHost records what the bridge asks of the page.
 type fakeHost struct {
-	posted  []rpcMessage
-	calls   []string // tool names called
-	reads   []string
-	logs    []string
-	links   []string
-	answer  func(bool)
-	heights []int
-	flooded bool
-	began   bool
-	inChat  bool
+	posted   []rpcMessage
+	calls    []string // tool names called
+	reads    []string
+	logs     []string
+	links    []string
+	answer   func(bool)
+	heights  []int
+	flooded  bool
+	contexts []string
+	began    bool
+	inChat   bool
 }
 
 func (h *fakeHost) post(m rpcMessage) { h.posted = append(h.posted, m) }
@@ -46,6 +47,10 @@ func (h *fakeHost) message(text string) error {
 		return errors.New("this view is not in a conversation")
 	}
 	return nil
+}
+func (h *fakeHost) modelContext(text string, done func(*wire.Error)) {
+	h.contexts = append(h.contexts, text)
+	done(nil)
 }
 func (h *fakeHost) resize(height int) { h.heights = append(h.heights, height) }
 func (h *fakeHost) suspend()          { h.flooded = true }
@@ -124,6 +129,9 @@ func TestBridgeAnswersTheViewsRequests(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"f","method":"ping"}`, 0},
 		{`{"jsonrpc":"2.0","id":"g","method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`, 0},
 		{`{"jsonrpc":"2.0","id":"h","method":"sampling/createMessage","params":{}}`, rpcMethodNotFound},
+		{`{"jsonrpc":"2.0","id":"i","method":"ui/update-model-context","params":{"content":[{"type":"text","text":"row 3"}],"structuredContent":{"row":3}}}`, 0},
+		{`{"jsonrpc":"2.0","id":"j","method":"ui/update-model-context","params":{"content":[{"type":"text","text":"` + strings.Repeat("x", wire.MaxAppContext) + `"}],"structuredContent":{"a":1}}}`, rpcInvalidParams},
+		{`{"jsonrpc":"2.0","id":"k","method":"ui/update-model-context","params":7}`, rpcInvalidParams},
 	} {
 		deliver(b, t0, c.msg)
 		got := h.take()
@@ -137,6 +145,9 @@ func TestBridgeAnswersTheViewsRequests(t *testing.T) {
 		case c.wantError != 0 && (got[0].Error == nil || got[0].Error.Code != c.wantError):
 			t.Errorf("%s: answered %+v, want error %d", c.msg, got[0], c.wantError)
 		}
+	}
+	if len(h.contexts) != 1 || h.contexts[0] != "row 3\n{\"row\":3}" {
+		t.Errorf("model contexts: %q", h.contexts)
 	}
 	if len(h.calls) != 1 || h.calls[0] != `refresh{"x":2}` {
 		t.Errorf("tool calls: %q", h.calls)

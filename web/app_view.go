@@ -287,6 +287,23 @@ func (v *AppView) message(text string) error {
 	return nil
 }
 
+// modelContext implements appHost: in a conversation, the relay keeps
+// the text for the model, under the tool call the view shows.
+func (v *AppView) modelContext(text string, done func(*wire.Error)) {
+	if v.Chat == "" {
+		done(nil)
+		return
+	}
+	send(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: v.Chat, Call: v.Call.ID, Text: text}, func(r store.Reply) {
+		v.later(func(app.Context) {
+			if r.Err == nil {
+				v.notice = "The view gave the model context for your next message."
+			}
+			done(r.Err)
+		})
+	})
+}
+
 // resize implements appHost.
 func (v *AppView) resize(height int) {
 	if frame := app.Window().GetElementByID(v.frameID()); frame.Truthy() {

@@ -3,6 +3,7 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,5 +34,59 @@ func TestToolsForTheAppOnlyAreNotOffered(t *testing.T) {
 	tools := r.model.Await(t, 1)[0].Tools
 	if !hasTool(tools, toolnames.Model.Name(id, "show")) || hasTool(tools, toolnames.Model.Name(id, "refresh")) {
 		t.Errorf("offered %+v; want show and not refresh", tools)
+	}
+}
+
+// What a tool call's App view gives the model (ui/update-model-context)
+// goes before the person's next message, named by the relay's record of
+// the call; a newer one replaces it, an empty one clears it, and a call
+// not of the conversation is refused.
+func TestAppContextGoesWithTheNextMessage(t *testing.T) {
+	r := newRelay(t, 0)
+	r.model.Queue(modelfixture.Calls(modelfixture.ToolCall{Name: r.name(toolEcho), Arguments: `{"text":"x"}`}),
+		modelfixture.Text("Shown."), modelfixture.Text("Seen."), modelfixture.Text("Cleared."))
+	c := r.newChat()[0]
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Show it."}, nil)
+	call := r.ended(c.ID).Parts[0].Tool
+
+	if err := r.op(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: "call-not-here", Text: "x"}, nil); err == nil {
+		t.Error("context for a call not of the conversation was taken")
+	}
+	if err := r.op(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: call.ID, Text: strings.Repeat("x", wire.MaxAppContext+1)}, nil); err == nil {
+		t.Error("an oversized context was taken")
+	}
+	r.must(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: call.ID, Text: "old selection"}, nil)
+	r.must(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: call.ID, Text: "The person selected row 3."}, nil)
+	r.until("the context shown", func(s wire.Snapshot) bool {
+		for _, ch := range s.Chats {
+			if ch.ID == c.ID && len(ch.AppContext) == 1 && ch.AppContext[0].Text == "The person selected row 3." {
+				return true
+			}
+		}
+		return false
+	})
+
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "What did I pick?"}, nil)
+	r.ended(c.ID)
+	last := r.model.Await(t, 3)[2].Messages
+	text := last[len(last)-1].Text()
+	want := `[Context from the view of tool "` + toolEcho + `" of server ` + r.server + "]\nThe person selected row 3."
+	if !strings.Contains(text, want) || !strings.HasSuffix(text, "What did I pick?") || strings.Contains(text, "old selection") {
+		t.Errorf("the model's last message reads %q", text)
+	}
+
+	r.must(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: call.ID, Text: ""}, nil)
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "And now?"}, nil)
+	r.ended(c.ID)
+	last = r.model.Await(t, 4)[3].Messages
+	if text := last[len(last)-1].Text(); strings.Contains(text, "Context from the view") {
+		t.Errorf("the cleared context still reaches the model: %q", text)
+	}
+	// The earlier turn's message is given back as it was sent, without the
+	// context of its time.
+	for _, m := range last[:len(last)-1] {
+		if strings.Contains(m.Text(), "selected row 3") {
+			t.Errorf("an earlier message carries the context: %q", m.Text())
+		}
 	}
 }

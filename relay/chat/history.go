@@ -27,7 +27,11 @@ func (rn *run) history() ([]llm.Message, error) {
 	}
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	return append(msgs, userMessage(rn.turn)), nil
+	msg := userMessage(rn.turn)
+	if p, ok := appContextPart(rn.chat.AppContext); ok {
+		msg.Parts = append([]llm.Part{p}, msg.Parts...)
+	}
+	return append(msgs, msg), nil
 }
 
 // userMessage is the person's message of t with what it attached.

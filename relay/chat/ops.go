@@ -18,6 +18,7 @@ import (
 func (r *Room) HandleOps(m *ops.Mux) {
 	m.Handle(wire.OpCreateChat, ops.With(r.create))
 	m.Handle(wire.OpUpdateChat, ops.With(r.update))
+	m.Handle(wire.OpSetChatAppContext, ops.With(r.setAppContext))
 	m.Handle(wire.OpDeleteChat, ops.With(r.delete))
 	m.Handle(wire.OpGetChat, ops.With(r.get))
 	m.Handle(wire.OpSearchChats, ops.With(r.search))

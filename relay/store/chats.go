@@ -27,13 +27,15 @@ type chatBody struct {
 	Always   []wire.ToolRef `json:"always,omitempty"`
 	CodeMode bool           `json:"codeMode,omitempty"`
 	Turns    int            `json:"turns"`
+
+	AppContext []wire.ChatAppContext `json:"appContext,omitempty"`
 }
 
 // chatRow returns the columns of c that are not its key: the body, and the
 // creation and update times (now when zero; the update time is the creation
 // time for a new conversation).
 func chatRow(c wire.Chat) (body []byte, created, updated int64, err error) {
-	body, err = json.Marshal(chatBody{Servers: c.Servers, Tools: c.Tools, Always: c.Always, CodeMode: c.CodeMode, Turns: c.Turns})
+	body, err = json.Marshal(chatBody{Servers: c.Servers, Tools: c.Tools, Always: c.Always, CodeMode: c.CodeMode, Turns: c.Turns, AppContext: c.AppContext})
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -154,7 +156,7 @@ func scanChat(scan func(...any) error) (wire.Chat, error) {
 	if err := json.Unmarshal(body, &b); err != nil {
 		return wire.Chat{}, fmt.Errorf("chat %s: malformed body: %w", c.ID, err)
 	}
-	c.Servers, c.Tools, c.Always, c.CodeMode, c.Turns = b.Servers, b.Tools, b.Always, b.CodeMode, b.Turns
+	c.Servers, c.Tools, c.Always, c.CodeMode, c.Turns, c.AppContext = b.Servers, b.Tools, b.Always, b.CodeMode, b.Turns, b.AppContext
 	c.Created, c.Updated = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 	return c, nil
 }

@@ -52,7 +52,26 @@ type Chat struct {
 	Turns    int       `json:"turns"`
 	// Running is set while a turn of the conversation runs.
 	Running bool `json:"running,omitempty"`
+	// AppContext is what the App views of the conversation's tool calls
+	// gave its model (ui/update-model-context), newest last: each goes with
+	// the person's next messages until its view replaces or clears it.
+	AppContext []ChatAppContext `json:"appContext,omitempty"`
 }
+
+// ChatAppContext is what one tool call's App view gave the model.
+type ChatAppContext struct {
+	Call    string    `json:"call"`   // the [ChatToolCall]'s id
+	Server  string    `json:"server"` // the call's server and tool, as the relay recorded them
+	Tool    string    `json:"tool"`
+	Text    string    `json:"text"` // the view's words: untrusted, at most MaxAppContext bytes
+	Updated time.Time `json:"updated"`
+}
+
+// Limits of the context App views give a conversation's model.
+const (
+	MaxAppContext  = 8 << 10 // bytes of one view's context
+	MaxAppContexts = 8       // views with context in one conversation; the oldest goes first
+)
 
 // ToolRef names one tool of one server.
 type ToolRef struct {
@@ -230,6 +249,10 @@ const (
 	// OpUpdateChat renames a conversation or changes its model or tools:
 	// [UpdateChatArgs] → {}.
 	OpUpdateChat OpName = "chat.update"
+	// OpSetChatAppContext sets what the App view of one of the
+	// conversation's tool calls gives its model; an empty text clears it:
+	// [SetChatAppContextArgs] → {}.
+	OpSetChatAppContext OpName = "chat.appContext"
 	// OpDeleteChat deletes a conversation: [ChatArgs] → {}.
 	OpDeleteChat OpName = "chat.delete"
 	// OpGetChat reads a conversation's turns: [ChatArgs] → [GetChatResult].
@@ -310,6 +333,13 @@ type UpdateChatArgs struct {
 	Servers  *[]string  `json:"servers,omitempty"`
 	Tools    *[]ToolRef `json:"tools,omitempty"`
 	CodeMode *bool      `json:"codeMode,omitempty"`
+}
+
+// SetChatAppContextArgs are the arguments of [OpSetChatAppContext].
+type SetChatAppContextArgs struct {
+	Chat string `json:"chat"`
+	Call string `json:"call"` // the tool call whose view speaks
+	Text string `json:"text"`
 }
 
 // ChatArgs name one conversation.
