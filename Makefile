@@ -17,7 +17,7 @@ APPS_SERVER       := $(APPS_DIR)/node_modules/@modelcontextprotocol/server-basic
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
-.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium bench bench-short clean
+.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium bench bench-short soak clean
 
 all: build
 
@@ -105,6 +105,15 @@ INSPECTOR     := $(INSPECTOR_DIR)/node_modules/@modelcontextprotocol/inspector/c
 
 bench: $(WASM_SUM) chromium $(INSPECTOR)
 	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -inspector $(INSPECTOR)
+
+# soak runs the relay under a steady load for SOAKTIME (default 10m): 1,000
+# dashboards, 100 servers, dashboard and agent tool calls, questions the
+# person answers, a server restarting now and then; it prints lost and
+# duplicated results and the memory and goroutine slopes, and fails when
+# anything was lost. Not part of make test.
+SOAKTIME ?= 10m
+soak: $(WASM_SUM)
+	$(GO) run ./bench -soak $(SOAKTIME)
 
 bench-short: $(WASM_SUM) chromium $(INSPECTOR)
 	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -short -inspector $(INSPECTOR)

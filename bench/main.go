@@ -62,7 +62,21 @@ func main() {
 	flag.StringVar(&cfg.inspector, "inspector", "bench/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "MCP Inspector's launcher (npm ci --prefix bench/inspector)")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of the relay during each figure into this directory")
 	calls := flag.Int("calls", 0, "tool calls per side and path (default 400, 20 with -short)")
+	soak := soakConfig{
+		callers: 20, agents: 8, dashEvery: 100 * time.Millisecond, agentEvery: 200 * time.Millisecond,
+		askEvery: 2 * time.Second, restart: 20 * time.Second, sample: 10 * time.Second,
+	}
+	flag.DurationVar(&soak.duration, "soak", 0, "instead of the figures, run the soak this long (make soak)")
+	flag.IntVar(&soak.dashboards, "soak-dashboards", 1000, "the soak's dashboards")
+	flag.IntVar(&soak.servers, "soak-servers", 100, "the soak's servers")
 	flag.Parse()
+	if soak.duration > 0 {
+		if err := runSoak(context.Background(), soak); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if cfg.short {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
 		cfg.chatRounds, cfg.streamFor = 2, time.Second
