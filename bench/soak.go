@@ -52,9 +52,9 @@ type nonceArgs struct {
 // server at most once, asked of the person at most once, and settled for
 // its caller once.
 type soakLedger struct {
-	mu       sync.Mutex
-	runs     map[string]int // nonce → times a server ran it
-	asked    map[string]int // nonce → answers the person gave
+	mu    sync.Mutex
+	runs  map[string]int // nonce → times a server ran it
+	asked map[string]int // nonce → answers the person gave
 
 	sent, ok, failed, lost atomic.Int64
 	failures               sync.Map // error text → *atomic.Int64, for the report
