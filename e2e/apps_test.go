@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -212,6 +213,40 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 		}
 		if !slices.Contains(fx.Probes(), appsfixture.ProbePath+"?from=declared") {
 			t.Errorf("the probe server got %q", fx.Probes())
+		}
+	})
+
+	// A view that declares browser features waits for the person: not
+	// framed before an answer, then allowed exactly what they chose.
+	t.Run("permissions are the person's to give", func(t *testing.T) {
+		p := p.as(t)
+		sel := appViewSel(appsfixture.URI(appsfixture.AskPermissions))
+		allowed := func(n int) map[string]bool {
+			waitFor(t, "the view's report", func() bool { return len(fx.ReportsOf(appsfixture.AskPermissions)) >= n })
+			var out map[string]bool
+			if err := json.Unmarshal(fx.ReportsOf(appsfixture.AskPermissions)[n-1].Outcome, &out); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		p.callTool(appsfixture.AskPermissions, "{}")
+		p.waitPresent(sel + " .app-permissions")
+		if text := p.text(sel + " .app-permissions"); !strings.Contains(text, "your location and your clipboard") {
+			t.Errorf("the ask reads %q", text)
+		}
+		if p.count(sel+" iframe.app-frame") != 0 {
+			t.Error("the view is framed before the person answered")
+		}
+		p.click(sel + " .app-permissions-deny")
+		if got := allowed(1); got["geolocation"] || got["clipboardWrite"] || got["camera"] {
+			t.Errorf("refused, the view is allowed %v", got)
+		}
+
+		p.callTool(appsfixture.AskPermissions, "{}")
+		p.waitPresent(sel + " .app-permissions")
+		p.click(sel + " .app-permissions-allow")
+		if got := allowed(2); !got["geolocation"] || !got["clipboardWrite"] || got["camera"] {
+			t.Errorf("allowed location and clipboard, the view is allowed %v", got)
 		}
 	})
 

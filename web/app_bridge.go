@@ -113,6 +113,7 @@ type appBridge struct {
 	ctx  appContext
 	tool wire.Tool
 
+	granted   wire.AppPermissions  // what of the view's permissions the person allowed
 	args      json.RawMessage      // the call's arguments
 	result    *wire.CallToolResult // the call's result, once known
 	sent      bool                 // the view's HTML went to the proxy
@@ -165,7 +166,7 @@ func (b *appBridge) notification(m rpcMessage) {
 			return
 		}
 		b.sent = true
-		b.post(mResourceReady, map[string]any{"html": b.view.HTML, "csp": b.view.CSP, "permissions": b.view.Permissions})
+		b.post(mResourceReady, map[string]any{"html": b.view.HTML, "csp": b.view.CSP, "permissions": b.granted})
 	case mFlood:
 		b.host.suspend()
 	case mInitialized:
@@ -309,7 +310,7 @@ func (b *appBridge) initializeResult() map[string]any {
 			"serverTools":     struct{}{},
 			"serverResources": struct{}{},
 			"logging":         struct{}{},
-			"sandbox":         map[string]any{"csp": b.view.CSP, "permissions": struct{}{}},
+			"sandbox":         map[string]any{"csp": b.view.CSP, "permissions": b.granted},
 		},
 		"hostContext": b.hostContext(),
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -72,7 +73,9 @@ type AppView struct {
 	listen  app.Func              // the page's message listener
 	themes  app.Value
 	onTheme app.Func
-	flooded bool   // the view sent more than the proxy passes on
+	flooded bool // the view sent more than the proxy passes on
+	decided bool // the person answered the view's ask for permissions
+	granted wire.AppPermissions
 	link    string // a link the view asks to open, waiting for the person
 	answer  func(bool)
 	notice  string // what the last link or message did
@@ -347,16 +350,86 @@ func (v *AppView) Render() app.UI {
 			return app.P().Class("app-view-flooded", "sb-error").Role("alert").
 				Text("The view sent more messages than a view may; the rest were dropped.")
 		}),
+		app.If(v.view != nil && v.asksPermissions(), v.renderPermissions),
 		app.If(v.link != "", v.renderLink),
 		app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),
-		app.If(v.view != nil, func() app.UI {
-			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, wire.AppPermissions{})
+		app.If(v.view != nil && !v.asksPermissions(), func() app.UI {
+			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, v.granted)
 			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw, "is-hidden", "")).Src(src).
 				Title("View by "+name).Attr("sandbox", "allow-scripts allow-same-origin allow-forms").
-				Attr("referrerpolicy", "no-referrer")
+				Attr("allow", frameAllow(v.granted, appsOrigin())).Attr("referrerpolicy", "no-referrer")
 		}),
 		app.If(v.raw || state == viewFailed, func() app.UI { return renderToolResult(v.Call) }),
 	)
+}
+
+// asksPermissions says whether the view waits for the person's answer to
+// the browser features it declared: it is not framed before.
+func (v *AppView) asksPermissions() bool {
+	return !v.decided && len(permissionNames(v.view.Permissions)) > 0
+}
+
+// renderPermissions asks the person whether the view may use the browser
+// features it declared; without an answer, it is not shown.
+func (v *AppView) renderPermissions() app.UI {
+	words := make([]string, 0, 4)
+	for _, p := range permissionNames(v.view.Permissions) {
+		words = append(words, permissionWords[p])
+	}
+	decide := func(allow bool) {
+		if allow {
+			v.granted = v.view.Permissions
+		}
+		granted := v.granted
+		v.do(func(b *appBridge) { b.granted = granted }) // before the frame asks for the view
+		v.decided = true
+	}
+	return app.Div().Class("app-permissions", "md-consent").Role("group").Aria("label", "The view asks for permissions").Body(
+		app.P().Text("The view asks to use "+joinWords(words)+"."),
+		app.Span().Class("md-consent-actions").Body(
+			app.Button().Type("button").Class("app-permissions-allow", "sb-button", "is-primary").Text("Allow").
+				OnClick(func(ctx app.Context, e app.Event) { decide(true) }),
+			app.Button().Type("button").Class("app-permissions-deny", "sb-button", "is-quiet").Text("Show it without them").
+				OnClick(func(ctx app.Context, e app.Event) { decide(false) }),
+		),
+	)
+}
+
+// permissionWords say what each feature lets a view do.
+var permissionWords = map[string]string{
+	"camera": "your camera", "microphone": "your microphone", "geolocation": "your location", "clipboard-write": "your clipboard (to write to it)",
+}
+
+// permissionNames are the features of p by their Permissions-Policy names.
+func permissionNames(p wire.AppPermissions) []string {
+	var names []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{p.Camera, "camera"}, {p.Microphone, "microphone"}, {p.Geolocation, "geolocation"}, {p.ClipboardWrite, "clipboard-write"}} {
+		if f.on {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}
+
+// frameAllow is the proxy frame's allow attribute: the granted features,
+// for the Apps origin only.
+func frameAllow(granted wire.AppPermissions, origin string) string {
+	var parts []string
+	for _, name := range permissionNames(granted) {
+		parts = append(parts, name+" "+origin)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// joinWords joins words as a sentence does: "a", "a and b", "a, b and c".
+func joinWords(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // renderLink asks the person before a link the view asked for opens.

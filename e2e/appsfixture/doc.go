@@ -15,7 +15,10 @@
 //   - huge_document: a view of 50 MB;
 //   - fetch_undeclared: declares no network and fetches the probe server;
 //   - fetch_declared: declares the probe server in
-//     _meta.ui.csp.connectDomains and fetches it.
+//     _meta.ui.csp.connectDomains and fetches it;
+//   - ask_permissions: declares geolocation and clipboard-write in
+//     _meta.ui.permissions and reports which features its frame is
+//     allowed.
 //
 // Beside it runs a probe server, a second loopback HTTP server that answers
 // any origin (Access-Control-Allow-Origin: *) and records every request

@@ -54,7 +54,7 @@ func TestToolsNameTheirViews(t *testing.T) {
 
 // TestViewsRead reads every view: HTML of the Apps type that speaks the
 // protocol by hand, the huge one of 50 MB, and only fetch_declared declares
-// the probe server.
+// the probe server, and only ask_permissions asks for browser features.
 func TestViewsRead(t *testing.T) {
 	s := Start(t)
 	ctx, cs := connect(t, s)
@@ -81,8 +81,11 @@ func TestViewsRead(t *testing.T) {
 			t.Errorf("the huge view is %d bytes, want at least %d", len(c.Text), HugeSize)
 		}
 		var declared any
-		if a == FetchDeclared {
+		switch a {
+		case FetchDeclared:
 			declared = map[string]any{"csp": map[string]any{"connectDomains": []any{s.ProbeOrigin()}}}
+		case AskPermissions:
+			declared = map[string]any{"permissions": AskedPermissions}
 		}
 		if got := c.Meta["ui"]; !reflect.DeepEqual(got, declared) {
 			t.Errorf("%s declares %v, want %v", a, got, declared)

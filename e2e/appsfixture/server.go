@@ -24,10 +24,11 @@ const (
 	HugeDocument    = "huge_document"
 	FetchUndeclared = "fetch_undeclared"
 	FetchDeclared   = "fetch_declared"
+	AskPermissions  = "ask_permissions"
 )
 
 // Attacks lists every attack, in the order of the package documentation.
-var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared}
+var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions}
 
 // The app-only tools the views call back.
 const (

@@ -8,19 +8,32 @@ import (
 
 // view is the HTML of one attack's view and what its resource declares.
 type view struct {
-	page    func() string
-	connect []string // _meta.ui.csp.connectDomains
+	page        func() string
+	connect     []string       // _meta.ui.csp.connectDomains
+	permissions map[string]any // _meta.ui.permissions
 }
 
 func (v view) html() string { return v.page() }
 
-// meta is the view's _meta: its ui.csp when it declares one.
+// meta is the view's _meta: its ui.csp and ui.permissions when it
+// declares them.
 func (v view) meta() map[string]any {
-	if len(v.connect) == 0 {
+	ui := map[string]any{}
+	if len(v.connect) > 0 {
+		ui["csp"] = map[string]any{"connectDomains": v.connect}
+	}
+	if len(v.permissions) > 0 {
+		ui["permissions"] = v.permissions
+	}
+	if len(ui) == 0 {
 		return nil
 	}
-	return map[string]any{"ui": map[string]any{"csp": map[string]any{"connectDomains": v.connect}}}
+	return map[string]any{"ui": ui}
 }
+
+// AskedPermissions are what the ask_permissions view declares: the
+// browser features of _meta.ui.permissions it asks for.
+var AskedPermissions = map[string]any{"geolocation": map[string]any{}, "clipboardWrite": map[string]any{}}
 
 // client is the script every view runs: a JSON-RPC client over postMessage
 // written by hand (the spec's messages, no SDK), which initializes, runs
@@ -134,6 +147,11 @@ var attacks = map[string]string{
 	HugeDocument:    `async function attack() { return {rendered: true}; }`,
 	FetchUndeclared: `async function attack() { return fetchProbe("undeclared"); }`,
 	FetchDeclared:   `async function attack() { return fetchProbe("declared"); }`,
+	AskPermissions: `async function attack() {
+  const policy = document.permissionsPolicy || document.featurePolicy;
+  const allows = f => policy ? policy.allowsFeature(f) : null;
+  return {geolocation: allows("geolocation"), clipboardWrite: allows("clipboard-write"), camera: allows("camera")};
+}`,
 	// The HTML the forging view offers as its own; it reports if it runs.
 	ForgedHTMLAttack: `async function attack() { return {ran: true}; }`,
 }
@@ -151,6 +169,7 @@ func buildViews(probe string) map[string]view {
 			"<!-- "+strings.Repeat("padding ", HugeSize/8)+"-->\n</body>", 1)
 	})}
 	views[FetchDeclared] = view{page: views[FetchDeclared].page, connect: []string{probe}}
+	views[AskPermissions] = view{page: views[AskPermissions].page, permissions: AskedPermissions}
 	return views
 }
 
