@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/switchboard-mcp/switchboard/e2e/appsfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/chatfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
 	"github.com/switchboard-mcp/switchboard/relay/models"
@@ -474,5 +475,58 @@ func TestChatWithoutModelSaysHowToConfigureOne(t *testing.T) {
 	}
 	if p.count(".chat-send:not([disabled])") != 0 {
 		t.Error("the page offers to send a message with no model")
+	}
+}
+
+// TestAppViewInAChatCard: a tool with an App view, called by the model,
+// shows its view in the chat's tool card; what the view gives the model
+// (ui/update-model-context) goes with the person's next message, and the
+// view's own report reaches its server through the bridge.
+func TestAppViewInAChatCard(t *testing.T) {
+	w := startChatWorld(t)
+	fx := appsfixture.Start(t)
+	s, _ := w.r.openSocket(t, w.r.sessionCookie(t))
+	s.waitServerState(s.addServer("Views", fx.URL()), wire.StateReady)
+	s.dashboard().Close()
+	s.c.CloseNow()
+	p := w.openChatPage(t)
+
+	sc := w.script("view", func(n int, req *modelfixture.Request) modelfixture.Reply {
+		switch n {
+		case 1:
+			return modelfixture.Calls(modelfixture.ToolCall{Name: toolName(t, req, appsfixture.ModelContext)})
+		case 2:
+			return modelfixture.Text("Here is the table.")
+		}
+		return modelfixture.Text("You picked the third row.")
+	})
+	chat, turn := p.startChat(modelAlpha, "Show me the table. "+sc.tag)
+	calls := p.waitToolCalls(chat, turn, 1)
+	card := toolCardSel(turnSel(chat, turn), calls[0])
+	p.waitToolState(chat, turn, calls[0], wire.ToolApproval)
+	p.click(card + " .chat-run")
+	sel := card + " " + appViewSel(appsfixture.URI(appsfixture.ModelContext))
+	p.waitAttr(sel, "data-state", "ready")
+	var out struct {
+		OK    bool   `json:"ok"`
+		Error string `json:"error"`
+	}
+	outcome(t, fx, appsfixture.ModelContext, &out)
+	if !out.OK {
+		t.Fatalf("the view's model context was refused: %s", out.Error)
+	}
+	p.waitText(sel+" .app-view-notice", "gave the model context")
+	p.waitStatus(chat, turn, wire.TurnDone)
+
+	next := p.send(chat, "Which row did I pick?")
+	p.waitStatus(chat, next, wire.TurnDone)
+	reqs := sc.await(t, 3)
+	if got := lastMessage(t, reqs[2]).Text(); !strings.Contains(got, appsfixture.ContextMark) || !strings.HasSuffix(got, "Which row did I pick?") {
+		t.Errorf("the model's last message reads %q", got)
+	}
+	for _, m := range reqs[1].Messages {
+		if strings.Contains(string(m.Raw), appsfixture.ContextMark) {
+			t.Errorf("the context reached the model before the person's next message: %s", m.Raw)
+		}
 	}
 }

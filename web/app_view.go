@@ -343,16 +343,21 @@ func (v *AppView) Render() app.UI {
 				Text(choose(v.raw, "Show the view", "Show the raw result")).
 				OnClick(func(ctx app.Context, e app.Event) { v.raw = !v.raw }),
 		),
-		app.If(v.problem != "", func() app.UI {
-			return app.P().Class("app-view-error", "sb-error").Role("alert").Text(v.problem)
-		}),
-		app.If(v.flooded, func() app.UI {
-			return app.P().Class("app-view-flooded", "sb-error").Role("alert").
-				Text("The view sent more messages than a view may; the rest were dropped.")
-		}),
-		app.If(v.view != nil && v.asksPermissions(), v.renderPermissions),
-		app.If(v.link != "", v.renderLink),
-		app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),
+		// One element always, so that what comes and goes in it never
+		// moves the frame: go-app would make the frame anew, and the view
+		// would start again.
+		app.Div().Class("app-view-notes").Body(
+			app.If(v.problem != "", func() app.UI {
+				return app.P().Class("app-view-error", "sb-error").Role("alert").Text(v.problem)
+			}),
+			app.If(v.flooded, func() app.UI {
+				return app.P().Class("app-view-flooded", "sb-error").Role("alert").
+					Text("The view sent more messages than a view may; the rest were dropped.")
+			}),
+			app.If(v.view != nil && v.asksPermissions(), v.renderPermissions),
+			app.If(v.link != "", v.renderLink),
+			app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),
+		),
 		app.If(v.view != nil && !v.asksPermissions(), func() app.UI {
 			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, v.granted)
 			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw, "is-hidden", "")).Src(src).

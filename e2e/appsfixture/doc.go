@@ -18,7 +18,9 @@
 //     _meta.ui.csp.connectDomains and fetches it;
 //   - ask_permissions: declares geolocation and clipboard-write in
 //     _meta.ui.permissions and reports which features its frame is
-//     allowed.
+//     allowed;
+//   - model_context: gives the model context (ui/update-model-context)
+//     and reports whether the host took it.
 //
 // Beside it runs a probe server, a second loopback HTTP server that answers
 // any origin (Access-Control-Allow-Origin: *) and records every request

@@ -25,10 +25,11 @@ const (
 	FetchUndeclared = "fetch_undeclared"
 	FetchDeclared   = "fetch_declared"
 	AskPermissions  = "ask_permissions"
+	ModelContext    = "model_context"
 )
 
 // Attacks lists every attack, in the order of the package documentation.
-var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions}
+var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext}
 
 // The app-only tools the views call back.
 const (
@@ -56,6 +57,8 @@ const (
 	ProbePath = "/probe"
 	// NavigatePath is where the navigating view sends top and parent.
 	NavigatePath = "/navigate"
+	// ContextMark is what the model_context view gives the model.
+	ContextMark = "The person picked the third row of the view."
 	// ForgedMark is in every result the forging view makes up: the
 	// dashboard must never show it.
 	ForgedMark = "FORGED-BY-A-VIEW"

@@ -147,6 +147,14 @@ var attacks = map[string]string{
 	HugeDocument:    `async function attack() { return {rendered: true}; }`,
 	FetchUndeclared: `async function attack() { return fetchProbe("undeclared"); }`,
 	FetchDeclared:   `async function attack() { return fetchProbe("declared"); }`,
+	ModelContext: `async function attack() {
+  try {
+    await request("ui/update-model-context", {content: [{type: "text", text: CONTEXT}]});
+    return {ok: true};
+  } catch (e) {
+    return {ok: false, error: describe(e)};
+  }
+}`,
 	AskPermissions: `async function attack() {
   const policy = document.permissionsPolicy || document.featurePolicy;
   const allows = f => policy ? policy.allowsFeature(f) : null;
@@ -175,11 +183,11 @@ func buildViews(probe string) map[string]view {
 
 // page is the HTML of the view of attack.
 func page(attack, probe, forged string) string {
-	consts := map[string]any{"ATTACK": attack, "PROBE": probe, "VERSION": ProtocolVersion, "MARK": ForgedMark,
+	consts := map[string]any{"ATTACK": attack, "PROBE": probe, "VERSION": ProtocolVersion, "MARK": ForgedMark, "CONTEXT": ContextMark,
 		"FORGED": forged, "VIA_TOP": ForgedViaTopAttack, "COUNT": FloodMessages, "FLOOD": Flood}
 	var b strings.Builder
 	b.WriteString("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" + attack + "</title></head>\n<body>\n<p>View " + attack + ": <span id=\"status\">running</span></p>\n<script>\n")
-	for _, name := range []string{"ATTACK", "PROBE", "VERSION", "MARK", "FORGED", "VIA_TOP", "COUNT", "FLOOD"} {
+	for _, name := range []string{"ATTACK", "PROBE", "VERSION", "MARK", "CONTEXT", "FORGED", "VIA_TOP", "COUNT", "FLOOD"} {
 		v, _ := json.Marshal(consts[name]) // strings and numbers always marshal
 		// json.Marshal escapes <, > and &, so no "</script>" ends the script early.
 		b.WriteString("const " + name + " = " + string(v) + ";\n")
