@@ -102,7 +102,8 @@ func runChild(dataDir, modelURL string) error {
 		res, err := svc.AgentKeys().CreateKey(r.Context(), service.DefaultLocalUser, wire.CreateAgentKeyArgs{Name: "bench"})
 		answer(w, res.Secret, err)
 	})
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile) // for finding where a figure's time goes
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)  // for finding where a figure's time goes
+	mux.Handle("GET /debug/pprof/heap", pprof.Handler("heap")) // and where the soak's memory goes
 	csrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go csrv.Serve(cl)
 

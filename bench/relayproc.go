@@ -140,6 +140,26 @@ func (r *relayProc) mem() (memStats, error) {
 // profileDir, when set, receives a CPU profile of the relay per figure.
 var profileDir string
 
+// heapProfile writes the child's heap profile (after a GC) into
+// profileDir/name.heap; nothing without a profileDir.
+func (r *relayProc) heapProfile(name string) error {
+	if profileDir == "" {
+		return nil
+	}
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/heap?gc=1", r.hello.Control))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(filepath.Join(profileDir, name+".heap"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
+}
+
 // profile records the child's CPU profile over d into profileDir/name.prof,
 // in the background; wait returns once it is written.
 func (r *relayProc) profile(name string, d time.Duration) (wait func() error) {

@@ -546,6 +546,9 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 		return err
 	}
 	samples = append(samples, soakSample{0, m})
+	if err := r.heapProfile("soak-start"); err != nil {
+		return err
+	}
 	tick := func(d time.Duration) *time.Ticker { return time.NewTicker(d) }
 	dashT, agentT, askT, restartT, sampleT := tick(sc.dashEvery), tick(sc.agentEvery), tick(sc.askEvery), tick(sc.restart), tick(sc.sample)
 	defer func() { dashT.Stop(); agentT.Stop(); askT.Stop(); restartT.Stop(); sampleT.Stop() }()
@@ -580,6 +583,9 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 		}
 	}
 	calls.Wait()
+	if err := r.heapProfile("soak-end"); err != nil {
+		return err
+	}
 
 	// Every server ready at the end, as the dashboards see it.
 	notReady := waitAllReady(ctx, callers[0], ids, soakSettle)
