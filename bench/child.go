@@ -41,6 +41,7 @@ type childHello struct {
 
 // memStats are the child's memory figures after a forced GC, in bytes.
 type memStats struct {
+	HeapAlloc  uint64 `json:"heapAlloc"` // live heap objects
 	HeapInuse  uint64 `json:"heapInuse"`
 	StackInuse uint64 `json:"stackInuse"`
 	Goroutines int    `json:"goroutines"`
@@ -95,7 +96,7 @@ func runChild(dataDir, modelURL string) error {
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		b, err := json.Marshal(memStats{HeapInuse: ms.HeapInuse, StackInuse: ms.StackInuse, Goroutines: runtime.NumGoroutine()})
+		b, err := json.Marshal(memStats{HeapAlloc: ms.HeapAlloc, HeapInuse: ms.HeapInuse, StackInuse: ms.StackInuse, Goroutines: runtime.NumGoroutine()})
 		answer(w, string(b), err)
 	})
 	mux.HandleFunc("POST "+controlAgentKey, func(w http.ResponseWriter, r *http.Request) {

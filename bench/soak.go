@@ -576,8 +576,9 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 				return err
 			}
 			samples = append(samples, soakSample{time.Since(start), m})
-			logf("soak: %v: %d sent, %d ok, %d failed, %d lost; heap+stacks %s, %d goroutines",
-				time.Since(start).Round(time.Second), ledger.sent.Load(), ledger.ok.Load(), ledger.failed.Load(), ledger.lost.Load(), kb(float64(m.total())), m.Goroutines)
+			logf("soak: %v: %d sent, %d ok, %d failed, %d lost; live heap %s, heap+stacks %s, %d goroutines",
+				time.Since(start).Round(time.Second), ledger.sent.Load(), ledger.ok.Load(), ledger.failed.Load(), ledger.lost.Load(),
+				kb(float64(m.HeapAlloc)), kb(float64(m.total())), m.Goroutines)
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -594,7 +595,8 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 
 	runs, asks := ledger.duplicates()
 	settled := ledger.ok.Load() + ledger.failed.Load() + ledger.lost.Load()
-	memSlope, gorSlope := slopes(samples, sc.duration/5)
+	liveSlope, memSlope, gorSlope := slopes(samples, sc.duration/5)
+	first, last := samples[0].mem, samples[len(samples)-1].mem
 	var failures []string
 	ledger.failures.Range(func(k, v any) bool {
 		failures = append(failures, fmt.Sprintf("%d × %s", v.(*atomic.Int64).Load(), k))
@@ -610,10 +612,12 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 		{figure: "soak: dashboards the relay dropped as too slow, which reconnected and resynced", switchboard: strconv.FormatInt(resyncs.Load(), 10),
 			reference: "the harness reads every frame of every dashboard in one process"},
 		{figure: "soak: servers not ready at the end", switchboard: strconv.Itoa(notReady), target: "0", verdict: verdict(float64(notReady), 0)},
-		{figure: "soak: relay heap + stacks, slope after the first fifth", switchboard: fmt.Sprintf("%+.1f KB/min", memSlope/1000),
-			reference: fmt.Sprintf("%s at the start, %s at the end", kb(float64(samples[0].mem.total())), kb(float64(samples[len(samples)-1].mem.total())))},
+		{figure: "soak: relay live heap after GC, slope after the first fifth", switchboard: fmt.Sprintf("%+.1f KB/min", liveSlope/1000),
+			reference: fmt.Sprintf("%s at the start, %s at the end", kb(float64(first.HeapAlloc)), kb(float64(last.HeapAlloc)))},
+		{figure: "soak: relay heap spans in use + stacks, slope after the first fifth", switchboard: fmt.Sprintf("%+.1f KB/min", memSlope/1000),
+			reference: fmt.Sprintf("%s at the start, %s at the end (spans the runtime keeps for reuse included)", kb(float64(first.total())), kb(float64(last.total())))},
 		{figure: "soak: relay goroutines, slope after the first fifth", switchboard: fmt.Sprintf("%+.2f /min", gorSlope),
-			reference: fmt.Sprintf("%d at the start, %d at the end", samples[0].mem.Goroutines, samples[len(samples)-1].mem.Goroutines)},
+			reference: fmt.Sprintf("%d at the start, %d at the end", first.Goroutines, last.Goroutines)},
 	}
 	printTable(os.Stdout, rows)
 	for _, r := range rows {
@@ -650,18 +654,20 @@ func waitAllReady(ctx context.Context, d *soakDash, ids []string, limit time.Dur
 	}
 }
 
-// slopes fits a line to the samples after skip (least squares) and returns
-// the memory slope in bytes per minute and the goroutines' per minute.
-func slopes(samples []soakSample, skip time.Duration) (mem, goroutines float64) {
-	var xs, ms, gs []float64
+// slopes fits lines to the samples after skip (least squares) and returns
+// the slopes per minute of the live heap, of the heap spans in use and
+// stacks (bytes), and of the goroutines.
+func slopes(samples []soakSample, skip time.Duration) (live, inuse, goroutines float64) {
+	var xs, ls, ms, gs []float64
 	for _, s := range samples {
 		if s.at >= skip {
 			xs = append(xs, s.at.Minutes())
+			ls = append(ls, float64(s.mem.HeapAlloc))
 			ms = append(ms, float64(s.mem.total()))
 			gs = append(gs, float64(s.mem.Goroutines))
 		}
 	}
-	return slope(xs, ms), slope(xs, gs)
+	return slope(xs, ls), slope(xs, ms), slope(xs, gs)
 }
 
 func slope(xs, ys []float64) float64 {
