@@ -35,7 +35,8 @@ type soakConfig struct {
 
 // Soak pace and timeouts.
 const (
-	soakCallTimeout = time.Minute      // an unanswered call after this is lost
+	soakSlowCall    = time.Minute      // a call answered after this is late
+	soakCallTimeout = 5 * time.Minute  // an unanswered call after this is lost
 	soakSettle      = 30 * time.Second // restarts stop this long before the end
 	soakAskPrefix   = "soak nonce "
 )
@@ -56,7 +57,7 @@ type soakLedger struct {
 	runs  map[string]int // nonce → times a server ran it
 	asked map[string]int // nonce → answers the person gave
 
-	sent, ok, failed, lost atomic.Int64
+	sent, ok, failed, lost, late atomic.Int64
 	failures               sync.Map // error text → *atomic.Int64, for the report
 }
 
@@ -70,8 +71,14 @@ func (l *soakLedger) note(m map[string]int, nonce string) {
 	l.mu.Unlock()
 }
 
-// settle records a caller's answer to nonce: its text must be the nonce.
-func (l *soakLedger) settle(nonce, text string, err error) {
+// settle records a caller's answer to nonce, which took took: its text
+// must be the nonce.
+func (l *soakLedger) settle(nonce, text string, err error, took time.Duration) {
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		if took > soakSlowCall {
+			l.late.Add(1)
+		}
+	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		l.lost.Add(1)
@@ -509,8 +516,9 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 		calls.Go(func() {
 			cctx, cancel := context.WithTimeout(ctx, soakCallTimeout)
 			defer cancel()
+			start := time.Now()
 			text, err := d.callText(cctx, server, tool, nonce)
-			ledger.settle(nonce, text, err)
+			ledger.settle(nonce, text, err, time.Since(start))
 		})
 	}
 	agentCall := func() {
@@ -521,6 +529,7 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 		calls.Go(func() {
 			cctx, cancel := context.WithTimeout(ctx, soakCallTimeout)
 			defer cancel()
+			start := time.Now()
 			res, err := a.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: nonceArgs{Nonce: nonce}})
 			text := ""
 			if err == nil {
@@ -534,7 +543,7 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 					text = t.Text
 				}
 			}
-			ledger.settle(nonce, text, err)
+			ledger.settle(nonce, text, err, time.Since(start))
 		})
 	}
 
@@ -604,7 +613,8 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 	})
 	rows := []row{
 		{figure: fmt.Sprintf("soak: %v, %d dashboards, %d servers, %d agent sessions, %d server restarts", sc.duration, sc.dashboards, sc.servers, sc.agents, restarts),
-			switchboard: fmt.Sprintf("%d calls: %d answered right, %d failed, %d lost", ledger.sent.Load(), ledger.ok.Load(), ledger.failed.Load(), ledger.lost.Load()),
+			switchboard: fmt.Sprintf("%d calls: %d answered right, %d failed, %d lost (no answer in %v); %d answered after more than %v",
+				ledger.sent.Load(), ledger.ok.Load(), ledger.failed.Load(), ledger.lost.Load(), soakCallTimeout, ledger.late.Load(), soakSlowCall),
 			reference:   "failures: " + orNone(strings.Join(failures, "; ")), target: "0 lost", verdict: verdict(float64(ledger.lost.Load()+ledger.sent.Load()-settled), 0)},
 		{figure: "soak: duplicated (run twice by a server, asked twice)", switchboard: fmt.Sprintf("%d, %d", runs, asks),
 			target: "0", verdict: verdict(float64(runs+asks), 0)},
