@@ -58,7 +58,7 @@ type soakLedger struct {
 	asked map[string]int // nonce → answers the person gave
 
 	sent, ok, failed, lost, late atomic.Int64
-	failures               sync.Map // error text → *atomic.Int64, for the report
+	failures                     sync.Map // error text → *atomic.Int64, for the report
 }
 
 func newSoakLedger() *soakLedger {
@@ -615,7 +615,7 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 		{figure: fmt.Sprintf("soak: %v, %d dashboards, %d servers, %d agent sessions, %d server restarts", sc.duration, sc.dashboards, sc.servers, sc.agents, restarts),
 			switchboard: fmt.Sprintf("%d calls: %d answered right, %d failed, %d lost (no answer in %v); %d answered after more than %v",
 				ledger.sent.Load(), ledger.ok.Load(), ledger.failed.Load(), ledger.lost.Load(), soakCallTimeout, ledger.late.Load(), soakSlowCall),
-			reference:   "failures: " + orNone(strings.Join(failures, "; ")), target: "0 lost", verdict: verdict(float64(ledger.lost.Load()+ledger.sent.Load()-settled), 0)},
+			reference: "failures: " + orNone(strings.Join(failures, "; ")), target: "0 lost", verdict: verdict(float64(ledger.lost.Load()+ledger.sent.Load()-settled), 0)},
 		{figure: "soak: duplicated (run twice by a server, asked twice)", switchboard: fmt.Sprintf("%d, %d", runs, asks),
 			target: "0", verdict: verdict(float64(runs+asks), 0)},
 		{figure: "soak: dashboards that could not reconnect", switchboard: strconv.FormatInt(dropped.Load(), 10), target: "0", verdict: verdict(float64(dropped.Load()), 0)},
