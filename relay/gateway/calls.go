@@ -41,7 +41,8 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
 		end := v.begin(id, ctx, req.Session)
 		defer end()
-		res, err := o.CallTool(ctx, c, &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
+		defer v.holdLevel(ctx, id, req.Params.Meta)()
+		res, err := o.CallTool(ctx, c, &mcp.CallToolParams{Meta: upstreamMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments})
 		switch {
 		case errors.Is(err, session.ErrUnanswered):
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
@@ -62,7 +63,7 @@ func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 		w := newWaiter(ctx, req.Session, nil, 0)
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
-		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
+		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: upstreamMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments})
 		if err != nil {
 			return nil, requestError(ctx, err)
 		}
@@ -88,7 +89,7 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 		w := newWaiter(ctx, req.Session, nil, 0)
 		defer w.stop()
 		c := v.caller(uri, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
-		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
+		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: upstreamMeta(req.Params.Meta), URI: uri})
 		if err != nil {
 			return nil, requestError(ctx, err)
 		}
@@ -116,6 +117,31 @@ func (v *view) caller(name string, w *waiter, allows func(agentkeys.Grant) bool)
 		c.Progress = func(p *mcp.ProgressNotificationParams) { w.forward(mcpwire.Progress(p)) }
 	}
 	return c
+}
+
+// holdLevel asks server id, while a call of a 2026-07-28 agent runs, for
+// the log level the call's request carries (that era has no
+// logging/setLevel; the go-sdk passes on to the call what is at or above
+// it); it returns the release.
+func (v *view) holdLevel(ctx context.Context, id string, meta mcp.Meta) (release func()) {
+	level, _ := meta[mcp.MetaKeyLogLevel].(string)
+	if level == "" {
+		return func() {}
+	}
+	up, err := v.connection(id)
+	if err != nil {
+		return func() {}
+	}
+	holder := new(int) // this call's
+	if err := up.SetAgentLogLevel(ctx, holder, wire.LogLevel(level)); err != nil {
+		v.g.log.Debug("agent gateway: set logging level", "server", id, "error", err)
+		return func() {}
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), notifyTimeout)
+		defer cancel()
+		up.ReleaseAgentLogLevel(ctx, holder)
+	}
 }
 
 // owner returns the owner of server id, for a request other than a call.
@@ -232,6 +258,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		return nil, err
 	}
 	p.Ref = &ref
+	p.Meta = upstreamMeta(p.Meta)
 	res, err := up.Complete(ctx, &p)
 	if err != nil {
 		return nil, requestError(ctx, err)
@@ -256,35 +283,55 @@ func (v *view) findPrompt(name string) (server, own string) {
 // the servers, routes its ping on a server's endpoint to that server (the
 // aggregate endpoint answers pings itself), and its reads of App views to
 // their server.
+//
+// Every result leaves in the era of the agent's session (eras.go).
 func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(v.ctx, cancel)()
-		if method == "logging/setLevel" {
-			res, err := next(ctx, method, req)
-			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil {
-				v.setLevel(ctx, p.Level)
-			}
+		res, err := v.route(ctx, method, req, next)
+		if err != nil || res == nil {
 			return res, err
 		}
-		if r, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil {
-			if id, ok := v.appServer(r.Params.URI); ok {
-				return v.readResource(id)(ctx, r)
-			}
+		if passesThrough[method] {
+			withoutServerInfo(res)
 		}
-		if method != "ping" || v.only == "" {
-			return next(ctx, method, req)
+		if !newEra(sessionEra(req)) {
+			return oldEraResult{res}, nil
 		}
-		up, err := v.allowed(*v.grant.Load(), v.only)
-		if err != nil {
-			return nil, err
+		return res, nil
+	}
+}
+
+// passesThrough are the methods whose results come from a server.
+var passesThrough = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true, "completion/complete": true}
+
+// route serves one request of an agent; see routing.
+func (v *view) route(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(v.ctx, cancel)()
+	if method == "logging/setLevel" {
+		res, err := next(ctx, method, req)
+		if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil {
+			v.setLevel(ctx, p.Level)
 		}
-		if _, err := up.Ping(ctx); err != nil {
-			return nil, requestError(ctx, err)
+		return res, err
+	}
+	if r, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil {
+		if id, ok := v.appServer(r.Params.URI); ok {
+			return v.readResource(id)(ctx, r)
 		}
+	}
+	if method != "ping" || v.only == "" {
 		return next(ctx, method, req)
 	}
+	up, err := v.allowed(*v.grant.Load(), v.only)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := up.Ping(ctx); err != nil {
+		return nil, requestError(ctx, err)
+	}
+	return next(ctx, method, req)
 }
 
 // appServer is the server whose App view exposed names, a ui:// URI as the

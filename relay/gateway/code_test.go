@@ -242,15 +242,21 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// What a view lists is one person's: no cache may share it.
+// What a view lists is one person's: no cache may share it. Caching hints
+// are of 2026-07-28; an agent of an earlier era gets none.
 func TestAViewsListsAreCachedPrivately(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	r.add("alice", "Files", startFilesUpstream(t))
 	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "A", KeyID: "key1"})
-	a := r.connect("k1", gateway.Path, eras[0])
-	a.toolNames(t)
-	got := a.wire.received()
-	if !strings.Contains(got, `"cacheScope":"private"`) || strings.Contains(got, `"cacheScope":"public"`) {
-		t.Errorf("the agent received %s", got)
+	for _, era := range eras {
+		a := r.connect("k1", gateway.Path, era)
+		a.toolNames(t)
+		got := a.wire.received()
+		if era >= "2026-07-28" && (!strings.Contains(got, `"cacheScope":"private"`) || strings.Contains(got, `"cacheScope":"public"`)) {
+			t.Errorf("%s: the agent received %s", era, got)
+		}
+		if era < "2026-07-28" && strings.Contains(got, `"cacheScope"`) {
+			t.Errorf("%s: the agent received caching hints: %s", era, got)
+		}
 	}
 }

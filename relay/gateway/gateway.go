@@ -219,11 +219,26 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.expireAt(grant.Expires, func() { g.retire(k, v, "its key expired") })
+	if statelessRequest(r) {
+		v.stateless.ServeHTTP(w, r)
+		return
+	}
 	if opensSession(r) {
 		g.openSession(w, r, grant.KeyID, v)
 		return
 	}
 	v.serveSession(w, r, r.Header.Get(sessionHeader))
+}
+
+// protocolHeader names the protocol version of a request (Streamable HTTP).
+const protocolHeader = "Mcp-Protocol-Version"
+
+// statelessRequest reports whether r is a request of 2026-07-28 or later,
+// which needs no session: it carries its version (and, in its _meta, the
+// client's capabilities and log level), so any replica serves it with the
+// key's view of the person's servers alone.
+func statelessRequest(r *http.Request) bool {
+	return newEra(r.Header.Get(protocolHeader)) && r.Header.Get(sessionHeader) == ""
 }
 
 // route returns the server of a path (empty for the aggregate endpoints)
