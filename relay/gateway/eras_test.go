@@ -213,3 +213,87 @@ func TestEachAgentGetsItsErasShapes(t *testing.T) {
 		}
 	}
 }
+
+// rpc posts one JSON-RPC request of 2026-07-28 to url with key and returns
+// the response's message (the last of its stream, if it streams).
+func rpc(t *testing.T, url, key, method string, params map[string]any) (message, *http.Response) {
+	t.Helper()
+	meta := map[string]any{
+		mcp.MetaKeyProtocolVersion:    "2026-07-28",
+		mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
+		mcp.MetaKeyClientCapabilities: map[string]any{},
+	}
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["_meta"] = meta
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name, ok := params["name"].(string); ok {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	tr := &transcript{bodies: []*bytes.Buffer{{}}}
+	io.Copy(tr.bodies[0], resp.Body)
+	msgs := tr.messages(t)
+	if len(msgs) == 0 {
+		t.Fatalf("%s: %s with no message: %s", method, resp.Status, tr.bodies[0])
+	}
+	return msgs[len(msgs)-1], resp
+}
+
+// A 2026-07-28 agent needs no session and no initialize: it discovers the
+// gateway, then each request carries what the gateway needs, so any
+// replica serves it. Here two gateways over the same sessions (two
+// replicas) share the work of one agent.
+func TestA2026AgentNeedsNoSessionAndNoReplica(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	id := r.add("alice", "notes", startUpstream(t).url)
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	other := gateway.New(gateway.Config{Sessions: r.m, Auth: r.keys})
+	hs := httptest.NewServer(other)
+	t.Cleanup(func() { other.Close(); hs.CloseClientConnections(); hs.Close() })
+
+	disc, resp := rpc(t, r.url+gateway.Path, "k1", "server/discover", nil)
+	if resp.Header.Get("Mcp-Session-Id") != "" {
+		t.Errorf("discovery opened a session %q", resp.Header.Get("Mcp-Session-Id"))
+	}
+	var versions []string
+	json.Unmarshal(disc.Result["supportedVersions"], &versions)
+	for _, want := range agentEras {
+		if !strings.Contains(strings.Join(versions, " "), want) {
+			t.Errorf("discovery lists %v, lacking %s", versions, want)
+		}
+	}
+	var caps mcp.ServerCapabilities
+	if err := json.Unmarshal(disc.Result["capabilities"], &caps); err != nil || caps.Tools == nil || caps.Extensions["io.modelcontextprotocol/ui"] == nil {
+		t.Errorf("discovered capabilities %s (%v)", disc.Result["capabilities"], err)
+	}
+
+	// The other replica, which has never seen this agent, lists and calls.
+	list, _ := rpc(t, hs.URL+gateway.Path, "k1", "tools/list", nil)
+	if !strings.Contains(string(list.Result["tools"]), `"`+id+`__echo"`) {
+		t.Fatalf("the other replica lists %s", list.raw)
+	}
+	call, _ := rpc(t, hs.URL+gateway.Path, "k1", "tools/call", map[string]any{"name": id + "__echo", "arguments": map[string]any{"a": 7}})
+	if string(call.Result["resultType"]) != `"complete"` || !strings.Contains(string(call.Result["content"]), `\"a\":7`) {
+		t.Errorf("call on the other replica: %s", call.raw)
+	}
+	if recs := r.recs.all(); len(recs) != 1 || recs[0].Agent != "Claude" || recs[0].Tool != "echo" {
+		t.Errorf("the call's activity: %+v", recs)
+	}
+
+	// initialize and ping belong to the earlier eras.
+	if m, _ := rpc(t, r.url+gateway.Path, "k1", "ping", nil); m.Result != nil {
+		t.Errorf("ping answered in 2026-07-28: %s", m.raw)
+	}
+}

@@ -95,7 +95,10 @@ func activity(v store.View, server string, kind wire.ActivityKind) []string {
 }
 
 func TestForwardedSamplingIsAnsweredByTheAgentsClient(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range agentEras {
+		if era >= "2026-07-28" { // not offered there yet: see the next test
+			continue
+		}
 		t.Run(era, func(t *testing.T) { testForwardedSampling(t, era) })
 	}
 }
@@ -206,6 +209,9 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 	}{
 		{"key without the setting", false, &sampler{reply: yes}, eras[0]},
 		{"client without sampling", true, nil, eras[0]},
+		// That era has no requests to the client during a call; the
+		// question stays the person's.
+		{"2026-07-28 agent", true, &sampler{reply: yes}, "2026-07-28"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
