@@ -30,27 +30,53 @@ const msgDenied = "this agent key may not use that"
 // meanwhile (waiter.go).
 
 // callTool is the handler of server id's tool name, which grants name agg.
+// A 2026-07-28 agent's call that may hand it sampling runs in rounds
+// (rounds.go); its retry carries the requestState of its round.
 func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		o, ok := v.user.Server(id)
 		if !ok {
 			return toolError(wire.NewError(wire.CodeNotFound, "no such server")), nil
 		}
+		end := v.begin(id, ctx, req.Session)
+		defer end()
+		if req.Params.RequestState != "" {
+			rc, err := v.resumeRounds(req)
+			if err != nil {
+				return nil, err
+			}
+			res, err := v.awaitRound(ctx, rc)
+			return callOutcome(ctx, res, err)
+		}
 		w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
-		end := v.begin(id, ctx, req.Session)
-		defer end()
 		defer v.holdLevel(ctx, id, req.Params.Meta)()
-		res, err := o.CallTool(ctx, c, &mcp.CallToolParams{Meta: upstreamMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments})
-		switch {
-		case errors.Is(err, session.ErrUnanswered):
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
-		case err != nil:
-			return passError(ctx, err)
+		p := &mcp.CallToolParams{Meta: upstreamMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments}
+		if handsSampling(*v.grant.Load(), req) {
+			rc := v.startRounds(ctx, req, func(cctx context.Context, s *session.AgentSampler) (*mcp.CallToolResult, error) {
+				c.Agent.Sampler = s
+				return o.CallTool(cctx, c, p)
+			})
+			res, err := v.awaitRound(ctx, rc)
+			return callOutcome(ctx, res, err)
 		}
-		return res, nil
+		res, err := o.CallTool(ctx, c, p)
+		return callOutcome(ctx, res, err)
 	}
+}
+
+// callOutcome is what the agent gets of a call that ended with res and err:
+// the server's result, a tool error when nobody answered the person's
+// question in time, else as passError.
+func callOutcome(ctx context.Context, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	switch {
+	case errors.Is(err, session.ErrUnanswered):
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+	case err != nil:
+		return passError(ctx, err)
+	}
+	return res, nil
 }
 
 // getPrompt is the handler of server id's prompt name.

@@ -292,6 +292,16 @@ func TestA2026AgentNeedsNoSessionAndNoReplica(t *testing.T) {
 		t.Errorf("the call's activity: %+v", recs)
 	}
 
+	// A retry naming no call in progress is refused, not run again.
+	retry, _ := rpc(t, r.url+gateway.Path, "k1", "tools/call", map[string]any{"name": id + "__echo", "arguments": map[string]any{"a": 8},
+		"requestState": "not-a-call", "inputResponses": map[string]any{}})
+	if retry.Result != nil || !strings.Contains(retry.raw, "requestState") {
+		t.Errorf("a retry of no call: %s", retry.raw)
+	}
+	if recs := r.recs.all(); len(recs) != 1 {
+		t.Errorf("a retry of no call ran the tool: %+v", recs)
+	}
+
 	// initialize and ping belong to the earlier eras.
 	if m, _ := rpc(t, r.url+gateway.Path, "k1", "ping", nil); m.Result != nil {
 		t.Errorf("ping answered in 2026-07-28: %s", m.raw)

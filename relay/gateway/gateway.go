@@ -95,6 +95,8 @@ type Gateway struct {
 	programs map[string]int // code-mode programs running, by key
 	closed   bool
 
+	rounds rounds // calls waiting for their agent's retry (rounds.go)
+
 	opening  sync.Mutex     // one admission at a time (sessioncap.go)
 	openingN map[string]int // sessions being opened, by key; under opening
 }
@@ -359,4 +361,5 @@ func (g *Gateway) Close() {
 	for _, v := range views {
 		v.close()
 	}
+	g.rounds.cancelAll()
 }
