@@ -16,7 +16,7 @@ import (
 // that client: the call's Caller carries an AgentSampler, which sends the
 // request on the call's own stream. An agent speaking 2026-07-28 cannot be
 // sent a request during a call (that protocol has servers return input
-// requests instead), so it is not offered.
+// requests instead): its calls hand sampling in rounds (rounds.go).
 
 // firstInputRequestEra is the first protocol version in which a server may
 // not send requests to the client while it serves one of the client's.
