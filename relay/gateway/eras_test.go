@@ -307,3 +307,82 @@ func TestA2026AgentNeedsNoSessionAndNoReplica(t *testing.T) {
 		t.Errorf("ping answered in 2026-07-28: %s", m.raw)
 	}
 }
+
+// A resource update reaches an agent of each era: on its session's stream
+// after resources/subscribe before 2026-07-28, through subscriptions/listen
+// from then on; the server hears the subscription while the agent holds it.
+func TestResourceUpdatesReachAgentsOfEachEra(t *testing.T) {
+	subscribed := make(chan string, 8)
+	unsubscribed := make(chan string, 8)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "subs", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			subscribed <- req.Params.URI
+			return nil
+		},
+		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
+			unsubscribed <- req.Params.URI
+			return nil
+		},
+	})
+	srv.AddResource(&mcp.Resource{URI: "note://one", Name: "one"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "note://one", Text: "one"}}}, nil
+		})
+	r := newRelay(t, broker.Config{})
+	id := r.add("alice", "subs", serveUpstream(t, srv))
+	exposed := "switchboard-" + id + "+note://one"
+	for _, era := range agentEras {
+		t.Run(era, func(t *testing.T) {
+			key := "k" + era
+			r.keys.put(key, agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: key})
+			updated := make(chan string, 8)
+			client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
+				ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+			defer cancel()
+			tr := &transcript{key: key}
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.url + gateway.Path, HTTPClient: &http.Client{Transport: tr}},
+				&mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: exposed}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case uri := <-subscribed:
+				if uri != "note://one" {
+					t.Errorf("the server was subscribed to %q", uri)
+				}
+			case <-ctx.Done():
+				t.Fatal("the server heard no subscription")
+			}
+			srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "note://one"})
+			select {
+			case uri := <-updated:
+				if uri != exposed {
+					t.Errorf("the agent heard of %q, want %q", uri, exposed)
+				}
+			case <-ctx.Done():
+				t.Fatal("the update did not reach the agent")
+			}
+			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: exposed}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-unsubscribed:
+			case <-ctx.Done():
+				t.Fatal("the server was not told the agent let go")
+			}
+			listened := false
+			for _, m := range tr.messages(t) {
+				listened = listened || m.Method == "notifications/subscriptions/acknowledged"
+			}
+			if listened != (era >= "2026-07-28") {
+				t.Errorf("%s: subscriptions/listen acknowledged: %v", era, listened)
+			}
+		})
+	}
+}
