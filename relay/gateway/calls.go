@@ -52,7 +52,7 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
 		defer v.holdLevel(ctx, id, req.Params.Meta)()
-		p := &mcp.CallToolParams{Meta: upstreamMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments}
+		p := &mcp.CallToolParams{Meta: withoutNewMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments}
 		if handsSampling(*v.grant.Load(), req) {
 			rc := v.startRounds(ctx, req, func(cctx context.Context, s *session.AgentSampler) (*mcp.CallToolResult, error) {
 				c.Agent.Sampler = s
@@ -89,7 +89,7 @@ func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 		w := newWaiter(ctx, req.Session, nil, 0)
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
-		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: upstreamMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments})
+		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: withoutNewMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments})
 		if err != nil {
 			return nil, requestError(ctx, err)
 		}
@@ -115,7 +115,7 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 		w := newWaiter(ctx, req.Session, nil, 0)
 		defer w.stop()
 		c := v.caller(uri, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
-		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: upstreamMeta(req.Params.Meta), URI: uri})
+		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: withoutNewMeta(req.Params.Meta), URI: uri})
 		if err != nil {
 			return nil, requestError(ctx, err)
 		}
@@ -284,7 +284,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		return nil, err
 	}
 	p.Ref = &ref
-	p.Meta = upstreamMeta(p.Meta)
+	p.Meta = withoutNewMeta(p.Meta)
 	res, err := up.Complete(ctx, &p)
 	if err != nil {
 		return nil, requestError(ctx, err)

@@ -49,10 +49,10 @@ func sessionEra(req mcp.Request) string {
 	return ""
 }
 
-// upstreamMeta is the _meta of an agent's request as it goes on to a
-// server: without the keys of 2026-07-28, which describe the agent's
-// request to the gateway (the relay's connection puts its own).
-func upstreamMeta(m mcp.Meta) mcp.Meta {
+// withoutNewMeta is m without the _meta keys of 2026-07-28. They describe
+// one leg: an agent's request to the gateway, or a server's to the relay;
+// each leg's sender puts its own.
+func withoutNewMeta(m mcp.Meta) mcp.Meta {
 	out := maps.Clone(m)
 	for _, k := range newMetaKeys {
 		delete(out, k)

@@ -44,7 +44,9 @@ func agentSampler(grant agentkeys.Grant, w *waiter) *session.AgentSampler {
 			defer stop()
 			stopCall := context.AfterFunc(call, cancel)
 			defer stopCall()
-			return ss.CreateMessageWithTools(sctx, p)
+			out := *p
+			out.Meta = withoutNewMeta(p.Meta)
+			return ss.CreateMessageWithTools(sctx, &out)
 		},
 	}
 }

@@ -100,6 +100,7 @@ func TestForwardedSamplingIsAnsweredByTheAgentsClient(t *testing.T) {
 	}
 	// The server asking through input requests too.
 	t.Run("2026-07-28 both ends", func(t *testing.T) { testForwardedSampling(t, "2026-07-28", true) })
+	t.Run("2025-11-25 agent of a 2026-07-28 server", func(t *testing.T) { testForwardedSampling(t, "2025-11-25", true) })
 }
 
 // testForwardedSampling has an agent speaking era answer a two-round
@@ -153,6 +154,13 @@ func testForwardedSampling(t *testing.T, era string, stateless bool) {
 	}
 	if len(reqs[0].Tools) != 1 || reqs[0].Tools[0].Name != samplingfixture.ToolName || reqs[0].ToolChoice == nil || reqs[0].ToolChoice.Mode != "auto" {
 		t.Errorf("the request reached the agent without its tools: %+v", reqs[0])
+	}
+	for _, req := range reqs {
+		for k := range req.Meta {
+			if strings.HasPrefix(k, "io.modelcontextprotocol/") && k != "io.modelcontextprotocol/related-task" {
+				t.Errorf("a request handed to the agent carries the _meta of another leg: %v", req.Meta)
+			}
+		}
 	}
 	if len(reqs[1].Messages) != 3 {
 		t.Errorf("the second request has %d messages, want the history of 3", len(reqs[1].Messages))

@@ -134,7 +134,9 @@ func roundSampler(rc *roundCall, tools bool) *session.AgentSampler {
 	return &session.AgentSampler{
 		Tools: tools,
 		CreateMessage: func(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
-			h := &handed{params: p, reply: make(chan mcp.InputResponse, 1)}
+			out := *p
+			out.Meta = withoutNewMeta(p.Meta)
+			h := &handed{params: &out, reply: make(chan mcp.InputResponse, 1)}
 			select {
 			case rc.asks <- h:
 			case <-ctx.Done():
