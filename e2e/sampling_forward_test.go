@@ -28,8 +28,9 @@ type forwardingAgent struct {
 	got []*mcp.CreateMessageWithToolsParams
 }
 
-// newForwardingAgent makes the key in p's Agents page and connects the agent.
-func newForwardingAgent(t *testing.T, p *tab, r *relay, reply func() (*mcp.CreateMessageWithToolsResult, error)) *forwardingAgent {
+// newForwardingAgent makes the key in p's Agents page and connects the
+// agent, speaking the newest protocol version unless era names one.
+func newForwardingAgent(t *testing.T, p *tab, r *relay, reply func() (*mcp.CreateMessageWithToolsResult, error), era ...string) *forwardingAgent {
 	t.Helper()
 	p.click(`#pages a[href="/agents"]`)
 	p.waitPresent("#create-key")
@@ -53,9 +54,13 @@ func newForwardingAgent(t *testing.T, p *tab, r *relay, reply func() (*mcp.Creat
 			return reply()
 		},
 	})
+	opts := &mcp.ClientSessionOptions{}
+	if len(era) > 0 {
+		opts.ProtocolVersion = era[0]
+	}
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
 		Endpoint: r.URL() + gateway.Path, HTTPClient: &http.Client{Transport: &recorder{key: secret}},
-	}, nil)
+	}, opts)
 	if err != nil {
 		t.Fatalf("the agent connects: %v", err)
 	}
@@ -128,9 +133,12 @@ func TestSamplingForwardRefusedByTheAgentStaysForThePerson(t *testing.T) {
 	r := startSamplingRelay(t, nil)
 	p := openSamplingPage(t, r, samplingfixture.Start(t, samplingfixture.Options{}))
 	server := p.serverID(samplerName)
+	// Before 2026-07-28 the relay hears the client's refusal; a client of
+	// that version that refuses just does not retry its call (the relay
+	// cancels it after a while).
 	a := newForwardingAgent(t, p, r, func() (*mcp.CreateMessageWithToolsResult, error) {
 		return nil, errors.New("the user declined to sample")
-	})
+	}, "2025-11-25")
 	done := a.call(server + "__sample_text")
 
 	card := cardSel(p.waitNewCard(wire.AskSampling, nil))

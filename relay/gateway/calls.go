@@ -30,26 +30,53 @@ const msgDenied = "this agent key may not use that"
 // meanwhile (waiter.go).
 
 // callTool is the handler of server id's tool name, which grants name agg.
+// A 2026-07-28 agent's call that may hand it sampling runs in rounds
+// (rounds.go); its retry carries the requestState of its round.
 func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		o, ok := v.user.Server(id)
 		if !ok {
 			return toolError(wire.NewError(wire.CodeNotFound, "no such server")), nil
 		}
+		end := v.begin(id, ctx, req.Session)
+		defer end()
+		if req.Params.RequestState != "" {
+			rc, err := v.resumeRounds(req)
+			if err != nil {
+				return nil, err
+			}
+			res, err := v.awaitRound(ctx, rc)
+			return callOutcome(ctx, res, err)
+		}
 		w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
-		end := v.begin(id, ctx, req.Session)
-		defer end()
-		res, err := o.CallTool(ctx, c, &mcp.CallToolParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
-		switch {
-		case errors.Is(err, session.ErrUnanswered):
-			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
-		case err != nil:
-			return passError(ctx, err)
+		defer v.holdLevel(ctx, id, req.Params.Meta)()
+		p := &mcp.CallToolParams{Meta: withoutNewMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments}
+		if handsSampling(*v.grant.Load(), req) {
+			rc := v.startRounds(ctx, req, func(cctx context.Context, s *session.AgentSampler) (*mcp.CallToolResult, error) {
+				c.Agent.Sampler = s
+				return o.CallTool(cctx, c, p)
+			})
+			res, err := v.awaitRound(ctx, rc)
+			return callOutcome(ctx, res, err)
 		}
-		return res, nil
+		res, err := o.CallTool(ctx, c, p)
+		return callOutcome(ctx, res, err)
 	}
+}
+
+// callOutcome is what the agent gets of a call that ended with res and err:
+// the server's result, a tool error when nobody answered the person's
+// question in time, else as passError.
+func callOutcome(ctx context.Context, res *mcp.CallToolResult, err error) (*mcp.CallToolResult, error) {
+	switch {
+	case errors.Is(err, session.ErrUnanswered):
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
+	case err != nil:
+		return passError(ctx, err)
+	}
+	return res, nil
 }
 
 // getPrompt is the handler of server id's prompt name.
@@ -62,7 +89,7 @@ func (v *view) getPrompt(id, name string) mcp.PromptHandler {
 		w := newWaiter(ctx, req.Session, nil, 0)
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
-		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: req.Params.Meta, Name: name, Arguments: req.Params.Arguments})
+		res, err := o.GetPrompt(ctx, c, &mcp.GetPromptParams{Meta: withoutNewMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments})
 		if err != nil {
 			return nil, requestError(ctx, err)
 		}
@@ -88,7 +115,7 @@ func (v *view) readResource(id string) mcp.ResourceHandler {
 		w := newWaiter(ctx, req.Session, nil, 0)
 		defer w.stop()
 		c := v.caller(uri, w, func(g agentkeys.Grant) bool { return g.AllowsServer(id) })
-		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: req.Params.Meta, URI: uri})
+		res, err := o.ReadResource(ctx, c, &mcp.ReadResourceParams{Meta: withoutNewMeta(req.Params.Meta), URI: uri})
 		if err != nil {
 			return nil, requestError(ctx, err)
 		}
@@ -116,6 +143,31 @@ func (v *view) caller(name string, w *waiter, allows func(agentkeys.Grant) bool)
 		c.Progress = func(p *mcp.ProgressNotificationParams) { w.forward(mcpwire.Progress(p)) }
 	}
 	return c
+}
+
+// holdLevel asks server id, while a call of a 2026-07-28 agent runs, for
+// the log level the call's request carries (that era has no
+// logging/setLevel; the go-sdk passes on to the call what is at or above
+// it); it returns the release.
+func (v *view) holdLevel(ctx context.Context, id string, meta mcp.Meta) (release func()) {
+	level, _ := meta[mcp.MetaKeyLogLevel].(string)
+	if level == "" {
+		return func() {}
+	}
+	up, err := v.connection(id)
+	if err != nil {
+		return func() {}
+	}
+	holder := new(int) // this call's
+	if err := up.SetAgentLogLevel(ctx, holder, wire.LogLevel(level)); err != nil {
+		v.g.log.Debug("agent gateway: set logging level", "server", id, "error", err)
+		return func() {}
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), notifyTimeout)
+		defer cancel()
+		up.ReleaseAgentLogLevel(ctx, holder)
+	}
 }
 
 // owner returns the owner of server id, for a request other than a call.
@@ -232,6 +284,7 @@ func (v *view) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		return nil, err
 	}
 	p.Ref = &ref
+	p.Meta = withoutNewMeta(p.Meta)
 	res, err := up.Complete(ctx, &p)
 	if err != nil {
 		return nil, requestError(ctx, err)
@@ -256,35 +309,55 @@ func (v *view) findPrompt(name string) (server, own string) {
 // the servers, routes its ping on a server's endpoint to that server (the
 // aggregate endpoint answers pings itself), and its reads of App views to
 // their server.
+//
+// Every result leaves in the era of the agent's session (eras.go).
 func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(v.ctx, cancel)()
-		if method == "logging/setLevel" {
-			res, err := next(ctx, method, req)
-			if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil {
-				v.setLevel(ctx, p.Level)
-			}
+		res, err := v.route(ctx, method, req, next)
+		if err != nil || res == nil {
 			return res, err
 		}
-		if r, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil {
-			if id, ok := v.appServer(r.Params.URI); ok {
-				return v.readResource(id)(ctx, r)
-			}
+		if passesThrough[method] {
+			withoutServerInfo(res)
 		}
-		if method != "ping" || v.only == "" {
-			return next(ctx, method, req)
+		if !newEra(sessionEra(req)) {
+			return oldEraResult{res}, nil
 		}
-		up, err := v.allowed(*v.grant.Load(), v.only)
-		if err != nil {
-			return nil, err
+		return res, nil
+	}
+}
+
+// passesThrough are the methods whose results come from a server.
+var passesThrough = map[string]bool{"tools/call": true, "prompts/get": true, "resources/read": true, "completion/complete": true}
+
+// route serves one request of an agent; see routing.
+func (v *view) route(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(v.ctx, cancel)()
+	if method == "logging/setLevel" {
+		res, err := next(ctx, method, req)
+		if p, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && err == nil {
+			v.setLevel(ctx, p.Level)
 		}
-		if _, err := up.Ping(ctx); err != nil {
-			return nil, requestError(ctx, err)
+		return res, err
+	}
+	if r, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && r.Params != nil {
+		if id, ok := v.appServer(r.Params.URI); ok {
+			return v.readResource(id)(ctx, r)
 		}
+	}
+	if method != "ping" || v.only == "" {
 		return next(ctx, method, req)
 	}
+	up, err := v.allowed(*v.grant.Load(), v.only)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := up.Ping(ctx); err != nil {
+		return nil, requestError(ctx, err)
+	}
+	return next(ctx, method, req)
 }
 
 // appServer is the server whose App view exposed names, a ui:// URI as the

@@ -137,7 +137,7 @@ func TestAKeysToolModeChoosesWhatTheAggregateEndpointLists(t *testing.T) {
 		key := "k-" + string(tc.mode)
 		r.keys.put(key, agentkeys.Grant{User: "alice", Agent: "A", KeyID: key, ToolMode: tc.mode})
 		a := r.connect(key, gateway.Path, eras[0])
-		if got := slices.Sorted(mapKeys(a.toolNames(t))); !slices.Equal(got, tc.want) {
+		if got, want := slices.Sorted(mapKeys(a.toolNames(t))), slices.Sorted(slices.Values(tc.want)); !slices.Equal(got, want) {
 			t.Errorf("mode %q lists %q, want %q", tc.mode, got, tc.want)
 		}
 		// A server's own endpoint lists its tools whatever the mode.
@@ -242,15 +242,21 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// What a view lists is one person's: no cache may share it.
+// What a view lists is one person's: no cache may share it. Caching hints
+// are of 2026-07-28; an agent of an earlier era gets none.
 func TestAViewsListsAreCachedPrivately(t *testing.T) {
 	r := newRelay(t, broker.Config{})
 	r.add("alice", "Files", startFilesUpstream(t))
 	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "A", KeyID: "key1"})
-	a := r.connect("k1", gateway.Path, eras[0])
-	a.toolNames(t)
-	got := a.wire.received()
-	if !strings.Contains(got, `"cacheScope":"private"`) || strings.Contains(got, `"cacheScope":"public"`) {
-		t.Errorf("the agent received %s", got)
+	for _, era := range eras {
+		a := r.connect("k1", gateway.Path, era)
+		a.toolNames(t)
+		got := a.wire.received()
+		if era >= "2026-07-28" && (!strings.Contains(got, `"cacheScope":"private"`) || strings.Contains(got, `"cacheScope":"public"`)) {
+			t.Errorf("%s: the agent received %s", era, got)
+		}
+		if era < "2026-07-28" && strings.Contains(got, `"cacheScope"`) {
+			t.Errorf("%s: the agent received caching hints: %s", era, got)
+		}
 	}
 }

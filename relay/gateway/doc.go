@@ -1,5 +1,7 @@
 // Package gateway is the relay's agent endpoint: an MCP server (the go-sdk's
-// Streamable HTTP handler, both protocol eras it serves) through which a
+// Streamable HTTP handler: stateful sessions for 2025-11-25 and before,
+// stateless requests for 2026-07-28, each agent given its own era's shapes,
+// eras.go) through which a
 // person's agents use that person's servers, on the same connections the
 // dashboard uses. An agent's call runs through the one call path of the
 // server's owner (relay/session), as a person's does (calls.go): the owner

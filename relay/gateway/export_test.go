@@ -8,3 +8,7 @@ func OnSubscribeWait(t testing.TB, f func()) {
 	subscribeWaits.Store(&f)
 	t.Cleanup(func() { subscribeWaits.Store(nil) })
 }
+
+// MaxRounds is how many sampling requests one call may hand its agent in
+// rounds.
+const MaxRounds = maxRounds

@@ -14,11 +14,9 @@ import (
 // When the agent's key allows it (Grant.ForwardSampling) and the agent's
 // MCP client declared sampling, the person may also hand the request to
 // that client: the call's Caller carries an AgentSampler, which sends the
-// request on the call's own stream. The gateway's sessions are stateful, so
-// an agent asking for 2026-07-28 settles on 2025-11-25; a session that
-// negotiated 2026-07-28 could not be sent a request during a call (that
-// protocol has servers return input requests instead), so it would not be
-// offered.
+// request on the call's own stream. An agent speaking 2026-07-28 cannot be
+// sent a request during a call (that protocol has servers return input
+// requests instead): its calls hand sampling in rounds (rounds.go).
 
 // firstInputRequestEra is the first protocol version in which a server may
 // not send requests to the client while it serves one of the client's.
@@ -46,7 +44,9 @@ func agentSampler(grant agentkeys.Grant, w *waiter) *session.AgentSampler {
 			defer stop()
 			stopCall := context.AfterFunc(call, cancel)
 			defer stopCall()
-			return ss.CreateMessageWithTools(sctx, p)
+			out := *p
+			out.Meta = withoutNewMeta(p.Meta)
+			return ss.CreateMessageWithTools(sctx, &out)
 		},
 	}
 }

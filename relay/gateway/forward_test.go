@@ -95,16 +95,20 @@ func activity(v store.View, server string, kind wire.ActivityKind) []string {
 }
 
 func TestForwardedSamplingIsAnsweredByTheAgentsClient(t *testing.T) {
-	for _, era := range eras {
-		t.Run(era, func(t *testing.T) { testForwardedSampling(t, era) })
+	for _, era := range agentEras {
+		t.Run(era, func(t *testing.T) { testForwardedSampling(t, era, false) })
 	}
+	// The server asking through input requests too.
+	t.Run("2026-07-28 both ends", func(t *testing.T) { testForwardedSampling(t, "2026-07-28", true) })
+	t.Run("2025-11-25 agent of a 2026-07-28 server", func(t *testing.T) { testForwardedSampling(t, "2025-11-25", true) })
 }
 
 // testForwardedSampling has an agent speaking era answer a two-round
-// sampling conversation the person hands it.
-func testForwardedSampling(t *testing.T, era string) {
+// sampling conversation the person hands it, of a server that speaks only
+// 2026-07-28 when stateless.
+func testForwardedSampling(t *testing.T, era string, stateless bool) {
 	r := newRelay(t, broker.Config{})
-	fx := samplingfixture.Start(t, samplingfixture.Options{})
+	fx := samplingfixture.Start(t, samplingfixture.Options{Stateless: stateless})
 	id := r.add("alice", "sampler", fx.URL())
 	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
 	s := &sampler{reply: func(p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
@@ -151,8 +155,28 @@ func testForwardedSampling(t *testing.T, era string) {
 	if len(reqs[0].Tools) != 1 || reqs[0].Tools[0].Name != samplingfixture.ToolName || reqs[0].ToolChoice == nil || reqs[0].ToolChoice.Mode != "auto" {
 		t.Errorf("the request reached the agent without its tools: %+v", reqs[0])
 	}
+	for _, req := range reqs {
+		for k := range req.Meta {
+			if strings.HasPrefix(k, "io.modelcontextprotocol/") && k != "io.modelcontextprotocol/related-task" {
+				t.Errorf("a request handed to the agent carries the _meta of another leg: %v", req.Meta)
+			}
+		}
+	}
 	if len(reqs[1].Messages) != 3 {
 		t.Errorf("the second request has %d messages, want the history of 3", len(reqs[1].Messages))
+	}
+	// 2026-07-28 has no requests to the client during a call: each round
+	// came as an input_required result the agent's client retried.
+	got := a.wire.received()
+	wantRounds := 0
+	if era >= "2026-07-28" {
+		wantRounds = 2
+	}
+	if n := strings.Count(got, `"resultType":"input_required"`); n != wantRounds {
+		t.Errorf("%d input_required results, want %d", n, wantRounds)
+	}
+	if era < "2026-07-28" && strings.Contains(got, `"resultType"`) {
+		t.Errorf("a %s agent got results of 2026-07-28", era)
 	}
 	v := d.Until("the forwards noted", func(v store.View) bool { return len(activity(v, id, wire.ActivitySamplingForwarded)) == 2 })
 	if note := activity(v, id, wire.ActivitySamplingForwarded)[0]; !strings.Contains(note, "Claude") || !strings.Contains(note, "sample_tools") {
@@ -206,6 +230,7 @@ func TestForwardIsOfferedOnlyWithTheKeyAndTheClientsSampling(t *testing.T) {
 	}{
 		{"key without the setting", false, &sampler{reply: yes}, eras[0]},
 		{"client without sampling", true, nil, eras[0]},
+		{"2026-07-28 client without sampling", true, nil, "2026-07-28"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -312,5 +337,45 @@ func (a *agent) waitTool(t *testing.T, tool string) {
 		case <-deadline:
 			t.Fatalf("the agent does not list %s within %v", tool, waitFor)
 		}
+	}
+}
+
+// A 2026-07-28 agent answers a call's sampling in a bounded number of
+// rounds: past them the call ends as a tool error.
+func TestHandedSamplingRoundsAreBounded(t *testing.T) {
+	r := newRelay(t, broker.Config{})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask_forever", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		for {
+			if _, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 10,
+				Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "again"}}}}); err != nil {
+				return nil, err
+			}
+		}
+	})
+	id := r.add("alice", "asker", serveUpstream(t, srv))
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1", ForwardSampling: true})
+	s := &sampler{reply: func(*mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+		return &mcp.CreateMessageWithToolsResult{Role: "assistant", Model: "m", Content: []mcp.Content{&mcp.TextContent{Text: "once more"}}}, nil
+	}}
+	a := r.connectSampling("k1", "2026-07-28", s)
+	d := r.dashboard("alice")
+	done := a.callAsync(context.Background(), id+"__ask_forever")
+	for round := 1; round <= gateway.MaxRounds+1; round++ {
+		ask := d.ask()
+		if !ask.Forward {
+			t.Fatalf("round %d: forwarding not offered", round)
+		}
+		d.forward(ask.ID)
+		d.Until("the forwarded ask settled", func(v store.View) bool {
+			return len(v.Snapshot.Asks) == 0 || v.Snapshot.Asks[0].ID != ask.ID
+		})
+	}
+	res := <-done
+	if !res.IsError || !strings.Contains(text(res), "more times than one call may") {
+		t.Errorf("past the rounds: %s", text(res))
+	}
+	if got := len(s.requests()); got != gateway.MaxRounds {
+		t.Errorf("the agent answered %d requests, want %d", got, gateway.MaxRounds)
 	}
 }

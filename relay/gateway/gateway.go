@@ -95,6 +95,8 @@ type Gateway struct {
 	programs map[string]int // code-mode programs running, by key
 	closed   bool
 
+	rounds rounds // calls waiting for their agent's retry (rounds.go)
+
 	opening  sync.Mutex     // one admission at a time (sessioncap.go)
 	openingN map[string]int // sessions being opened, by key; under opening
 }
@@ -219,11 +221,26 @@ func (g *Gateway) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.expireAt(grant.Expires, func() { g.retire(k, v, "its key expired") })
+	if statelessRequest(r) {
+		v.stateless.ServeHTTP(w, r)
+		return
+	}
 	if opensSession(r) {
 		g.openSession(w, r, grant.KeyID, v)
 		return
 	}
 	v.serveSession(w, r, r.Header.Get(sessionHeader))
+}
+
+// protocolHeader names the protocol version of a request (Streamable HTTP).
+const protocolHeader = "Mcp-Protocol-Version"
+
+// statelessRequest reports whether r is a request of 2026-07-28 or later,
+// which needs no session: it carries its version (and, in its _meta, the
+// client's capabilities and log level), so any replica serves it with the
+// key's view of the person's servers alone.
+func statelessRequest(r *http.Request) bool {
+	return newEra(r.Header.Get(protocolHeader)) && r.Header.Get(sessionHeader) == ""
 }
 
 // route returns the server of a path (empty for the aggregate endpoints)
@@ -344,4 +361,5 @@ func (g *Gateway) Close() {
 	for _, v := range views {
 		v.close()
 	}
+	g.rounds.cancelAll()
 }

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"maps"
 	"sync/atomic"
 	"time"
 
@@ -74,8 +75,17 @@ func (v *view) hear(id string, up upstream) {
 	}
 }
 
-// logged passes a log message of server id on.
+// logged passes a log message of server id on, without the _meta keys the
+// server's era put in it (a 2026-07-28 agent's session puts its own).
 func (v *view) logged(id string, p *mcp.LoggingMessageParams) {
+	if len(p.Meta) > 0 {
+		out := *p
+		out.Meta = maps.Clone(p.Meta)
+		for _, k := range newMetaKeys {
+			delete(out.Meta, k)
+		}
+		p = &out
+	}
 	v.mu.Lock()
 	calls := make([]*activeCall, 0, len(v.active[id]))
 	for c := range v.active[id] {

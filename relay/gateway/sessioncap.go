@@ -111,6 +111,9 @@ func (v *view) idlest() (ss *mcp.ServerSession, last time.Time, live int) {
 	defer v.mu.Unlock()
 	seen := map[string]bool{}
 	for s := range v.srv.Sessions() {
+		if s.ID() == "" { // a request of 2026-07-28, served on its own
+			continue
+		}
 		seen[s.ID()] = true
 		u := v.use[s.ID()]
 		if u != nil && u.closing {

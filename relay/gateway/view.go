@@ -43,14 +43,17 @@ type upstream interface {
 // server changes (Session.Watch) and when the key's scope changes; the
 // go-sdk sends list_changed for each change, debounced.
 type view struct {
-	g     *Gateway
-	key   string
-	only  string // the server of /mcp/s/<id>; "" for the aggregate endpoints
-	code  bool   // CodePath: code mode whatever the key's mode
-	user  *session.Session
-	srv   *mcp.Server
-	http  http.Handler
-	grant atomic.Pointer[agentkeys.Grant]
+	g    *Gateway
+	key  string
+	only string // the server of /mcp/s/<id>; "" for the aggregate endpoints
+	code bool   // CodePath: code mode whatever the key's mode
+	user *session.Session
+	srv  *mcp.Server
+	http http.Handler // stateful sessions: 2025-11-25 and before
+	// stateless serves the requests of 2026-07-28, each on its own, from
+	// what the request carries (gateway.go).
+	stateless http.Handler
+	grant     atomic.Pointer[agentkeys.Grant]
 
 	ctx       context.Context // ends when the view closes
 	cancel    context.CancelFunc
@@ -133,6 +136,14 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 		SessionTimeout:      g.cfg.SessionIdle,
 		MaxRequestBodyBytes: wire.MaxInboundFrame,
 		EventStore:          mcp.NewMemoryEventStore(nil),
+	})
+	v.stateless = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return v.srv }, &mcp.StreamableHTTPOptions{
+		Logger:    sdkLog,
+		Stateless: true,
+		// The request's POST is the whole request: when the agent lets go
+		// of it, its call is cancelled.
+		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          wire.MaxInboundFrame,
 	})
 	v.stopWatch = v.user.Watch(v.changed)
 	for _, st := range v.user.Servers() {
