@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -347,6 +348,15 @@ func (v *view) route(ctx context.Context, method string, req mcp.Request, next m
 			return v.readResource(id)(ctx, r)
 		}
 	}
+	if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			if why := v.notReady(r.Params.Name); why != nil {
+				return toolError(why), nil
+			}
+		}
+		return res, err
+	}
 	if method != "ping" || v.only == "" {
 		return next(ctx, method, req)
 	}
@@ -358,6 +368,29 @@ func (v *view) route(ctx context.Context, method string, req mcp.Request, next m
 		return nil, requestError(ctx, err)
 	}
 	return next(ctx, method, req)
+}
+
+// notReady says why a tool the view does not list may be of a server in
+// the key's scope that is not ready: its tools leave the view while it
+// reconnects, and an agent calling one meanwhile is told that, not that
+// the tool is unknown. It is nil for any other name.
+func (v *view) notReady(name string) error {
+	id := v.only
+	if id == "" {
+		var ok bool
+		if id, _, ok = strings.Cut(name, "__"); !ok {
+			return nil
+		}
+	}
+	st, ok := v.state(id)
+	if !ok || st.State == wire.StateReady || !v.grant.Load().AllowsServer(id) {
+		return nil
+	}
+	msg := fmt.Sprintf("the server %s is %s: its tools are back once the relay has reconnected it", wire.Sanitize(st.Name, 100), st.State)
+	if st.Error != "" {
+		msg += " (" + st.Error + ")"
+	}
+	return wire.NewError(wire.CodeNotReady, msg)
 }
 
 // appServer is the server whose App view exposed names, a ui:// URI as the
