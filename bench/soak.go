@@ -39,6 +39,9 @@ const (
 	soakCallTimeout = 5 * time.Minute  // an unanswered call after this is lost
 	soakSettle      = 30 * time.Second // restarts stop this long before the end
 	soakAskPrefix   = "soak nonce "
+	// soakUntaken is the failure of a call whose dashboard was dropped
+	// before the relay read it; the ledger checks no server ran it.
+	soakUntaken = "the dashboard was dropped before the relay took the call"
 )
 
 // soakSchema is the form of the soak's ask: one string, the nonce.
@@ -82,6 +85,9 @@ func (l *soakLedger) settle(nonce, text string, err error, took time.Duration) {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		l.lost.Add(1)
+		kind := strings.TrimRight(nonce, "0123456789")
+		n, _ := l.failures.LoadOrStore("no answer: a call of "+kind, new(atomic.Int64))
+		n.(*atomic.Int64).Add(1)
 	case err != nil:
 		l.failed.Add(1)
 		msg := err.Error()
@@ -190,16 +196,21 @@ func (d *soakDash) run(ctx context.Context) {
 		}
 		d.mu.Lock()
 		d.sock = s
-		close(d.swapped)
+		d.mu.Unlock()
+		d.resync(s)
+		d.mu.Lock()
+		close(d.swapped) // ops not sent for the drop go now
 		d.swapped = make(chan struct{})
 		d.mu.Unlock()
-		d.resync(s.snap)
 	}
 }
 
-// resync takes what the snapshot says of the calls and asks waited for.
-func (d *soakDash) resync(raw []byte) {
-	f, err := wire.Decode(raw)
+// resync takes what a new socket's snapshot, and the frames before it
+// synced, say of the calls and asks waited for. A call the relay does not
+// know was never taken: the drop came before the relay read it, and the
+// call fails as a tab's does.
+func (d *soakDash) resync(s *socket) {
+	f, err := wire.Decode(s.snap)
 	if err != nil {
 		return
 	}
@@ -207,8 +218,34 @@ func (d *soakDash) resync(raw []byte) {
 	if json.Unmarshal(f.Data, &snap) != nil {
 		return
 	}
+	known := map[string]bool{}
 	for _, c := range snap.Calls {
+		known[c.ID] = true
 		d.noteCall(c)
+	}
+	for _, b := range s.early {
+		if f, err := wire.Decode(b); err == nil && f.Type == wire.TypeDelta {
+			var delta wire.Delta
+			if json.Unmarshal(f.Data, &delta) == nil {
+				for _, c := range delta.Changes {
+					if c.Kind == wire.KindCall {
+						known[c.Key] = true
+					}
+					d.noteChange(c)
+				}
+			}
+		}
+	}
+	d.mu.Lock()
+	var untaken []string
+	for id := range d.calls {
+		if !known[id] && !strings.HasPrefix(id, "answer-") {
+			untaken = append(untaken, id)
+		}
+	}
+	d.mu.Unlock()
+	for _, id := range untaken {
+		d.settle(id, soakOutcome{err: &wire.Error{Code: wire.Code(soakUntaken), Message: soakUntaken}})
 	}
 	for _, srv := range snap.Servers {
 		d.mu.Lock()

@@ -20,6 +20,7 @@ type socket struct {
 	ids    atomic.Int64
 	states map[string]wire.ServerState // server id → last state seen
 	snap   []byte                      // the snapshot frame, as received
+	early  [][]byte                    // the frames between the snapshot and synced
 }
 
 // dialSocket opens a dashboard socket with a bearer token, says hello and
@@ -54,6 +55,9 @@ func dialSocket(ctx context.Context, r *relayProc, token string) (*socket, error
 		}
 		if f.Type == wire.TypeSynced {
 			return s, nil
+		}
+		if f.Type != wire.TypeSnapshot && s.snap != nil {
+			s.early = append(s.early, b)
 		}
 	}
 }
