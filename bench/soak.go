@@ -56,16 +56,17 @@ type nonceArgs struct {
 // server at most once, asked of the person at most once, and settled for
 // its caller once.
 type soakLedger struct {
-	mu    sync.Mutex
-	runs  map[string]int // nonce → times a server ran it
-	asked map[string]int // nonce → answers the person gave
+	mu      sync.Mutex
+	runs    map[string]int  // nonce → times a server ran it
+	asked   map[string]int  // nonce → answers the person gave
+	untaken map[string]bool // nonces failed as soakUntaken
 
 	sent, ok, failed, lost, late atomic.Int64
 	failures                     sync.Map // error text → *atomic.Int64, for the report
 }
 
 func newSoakLedger() *soakLedger {
-	return &soakLedger{runs: map[string]int{}, asked: map[string]int{}}
+	return &soakLedger{runs: map[string]int{}, asked: map[string]int{}, untaken: map[string]bool{}}
 }
 
 func (l *soakLedger) note(m map[string]int, nonce string) {
@@ -81,6 +82,11 @@ func (l *soakLedger) settle(nonce, text string, err error, took time.Duration) {
 		if took > soakSlowCall {
 			l.late.Add(1)
 		}
+	}
+	if err != nil && err.Error() == soakUntaken {
+		l.mu.Lock()
+		l.untaken[nonce] = true
+		l.mu.Unlock()
 	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -103,6 +109,20 @@ func (l *soakLedger) settle(nonce, text string, err error, took time.Duration) {
 	default:
 		l.ok.Add(1)
 	}
+}
+
+// runButUntaken counts the calls failed as never taken that a server ran
+// all the same: results lost on the way.
+func (l *soakLedger) runButUntaken() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for nonce := range l.untaken {
+		if l.runs[nonce] > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // duplicates counts nonces run or asked more than once.
@@ -640,6 +660,7 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 	readers.Wait()
 
 	runs, asks := ledger.duplicates()
+	lostResults := ledger.runButUntaken()
 	settled := ledger.ok.Load() + ledger.failed.Load() + ledger.lost.Load()
 	liveSlope, memSlope, gorSlope := slopes(samples, sc.duration/5)
 	first, last := samples[0].mem, samples[len(samples)-1].mem
@@ -653,6 +674,8 @@ func runSoak(ctx context.Context, sc soakConfig) error {
 			switchboard: fmt.Sprintf("%d calls: %d answered right, %d failed, %d lost (no answer in %v); %d answered after more than %v",
 				ledger.sent.Load(), ledger.ok.Load(), ledger.failed.Load(), ledger.lost.Load(), soakCallTimeout, ledger.late.Load(), soakSlowCall),
 			reference: "failures: " + orNone(strings.Join(failures, "; ")), target: "0 lost", verdict: verdict(float64(ledger.lost.Load()+ledger.sent.Load()-settled), 0)},
+		{figure: "soak: calls failed as not taken (their dashboard dropped) that a server ran all the same", switchboard: strconv.Itoa(lostResults),
+			target: "0", verdict: verdict(float64(lostResults), 0)},
 		{figure: "soak: duplicated (run twice by a server, asked twice)", switchboard: fmt.Sprintf("%d, %d", runs, asks),
 			target: "0", verdict: verdict(float64(runs+asks), 0)},
 		{figure: "soak: dashboards that could not reconnect", switchboard: strconv.FormatInt(dropped.Load(), 10), target: "0", verdict: verdict(float64(dropped.Load()), 0)},
