@@ -71,11 +71,11 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	s := &Store{db: db, sealer: sealer}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", path, named(err))
 	}
 	if err := s.sealPlainURLs(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", path, named(err))
 	}
 	return s, nil
 }
@@ -104,18 +104,19 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// inTx runs fn in a transaction and commits it when fn succeeds.
+// inTx runs fn in a transaction and commits it when fn succeeds. A failure
+// the disk caused names it ([ErrDiskFull]).
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return named(fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return named(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return named(fmt.Errorf("commit: %w", err))
 	}
 	return nil
 }
