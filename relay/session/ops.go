@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -158,4 +159,14 @@ func onOwner[A interface{ ServerID() string }](m *Manager, do func(ctx context.C
 		}
 		return do(ctx, o, args)
 	})
+}
+
+// storeFailed is the dashboard's error for a store write that failed: what
+// could not be done, or, when the disk caused it, that the relay's disk is
+// full, which the person can have fixed.
+func storeFailed(err error, what string) *wire.Error {
+	if store.DiskFull(err) {
+		return wire.NewError(wire.CodeInternal, "the relay's disk is full")
+	}
+	return wire.NewError(wire.CodeInternal, what)
 }
