@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/disktest"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -32,6 +33,11 @@ func TestAddingAServerOnAFullDiskSaysSo(t *testing.T) {
 	var we *wire.Error
 	if !errors.As(err, &we) || we.Message != "the relay's disk is full" {
 		t.Fatalf("add on a full disk: %v, want the disk named", err)
+	}
+	// Any op failing in the store for want of disk says so too.
+	storeErr := f.store.SetRoots(ctx, "alice", []store.Root{{URI: "file:///" + strings.Repeat("r", 4000), Name: "big"}})
+	if we := asWireError(fmt.Errorf("an op: %w", storeErr)); we.Message != "the relay's disk is full" {
+		t.Errorf("another op's store failure on a full disk shows as %q (%v)", we.Message, storeErr)
 	}
 	disk.Free()
 	if _, err := s.AddServer(ctx, "docs again", "http://example.com/again"); err != nil {
