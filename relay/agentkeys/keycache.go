@@ -90,7 +90,11 @@ func (k *Keys) touch(ctx context.Context, id string, now time.Time) {
 	if !due {
 		return
 	}
-	if err := k.Store.TouchAgentKey(ctx, id, now); err != nil && k.Logger != nil {
+	err := k.Store.TouchAgentKey(ctx, id, now)
+	switch {
+	case err != nil && store.DiskFull(err):
+		k.owe(id, now)
+	case err != nil && k.Logger != nil:
 		k.Logger.Warn("record agent key use", "key", id, "err", err)
 	}
 }

@@ -49,6 +49,11 @@ type Keys struct {
 	cacheMu sync.Mutex
 	cache   map[string]cachedKey // keys read lately, by id (keycache.go)
 	evicted map[string]uint64    // evictions, by id
+
+	owedMu   sync.Mutex
+	owed     map[string]time.Time // last uses a full disk refused, by key id (owed.go)
+	lostUses int64                // uses never written because too many were owed
+	retrying bool                 // a goroutine writes the owed uses again
 }
 
 // HostAgentKeyPrefix starts the KeyID of a grant from an embedding site's

@@ -21,7 +21,7 @@ func (c *Conn) transport(kind wire.Transport, streamEnded, broken func(), first 
 		return lingering{base: first}
 	})
 	limit := c.messageLimit()
-	hc := wrapTransport(watchingClient(noted, limit, streamEnded, broken), func(base http.RoundTripper) http.RoundTripper {
+	hc := wrapTransport(watchingClient(noted, limit, int64(c.cfg.MaxResultBytes), streamEnded, broken), func(base http.RoundTripper) http.RoundTripper {
 		return readalong.Tee(base, c.readAlong)
 	})
 	if kind == wire.TransportSSE {

@@ -2,6 +2,7 @@ package conn
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -30,12 +31,13 @@ func wrapTransport(hc *http.Client, wrap func(base http.RoundTripper) http.Round
 }
 
 // watchingClient returns a copy of hc whose transport is an [observer]
-// capping bodies at limit bytes, calling streamEnded once when the
+// capping bodies at limit bytes, and answers to calls whose result is
+// capped (see [resultMethods]) at resultLimit bytes and [resultRoom], calling streamEnded once when the
 // subscriptions/listen stream of the session it serves ends, and broken
 // when a request or response body fails.
-func watchingClient(hc *http.Client, limit int64, streamEnded, broken func()) *http.Client {
+func watchingClient(hc *http.Client, limit, resultLimit int64, streamEnded, broken func()) *http.Client {
 	return wrapTransport(hc, func(base http.RoundTripper) http.RoundTripper {
-		return &observer{base: base, limit: limit, streamEnded: streamEnded, broken: broken}
+		return &observer{base: base, limit: limit, resultLimit: resultLimit, streamEnded: streamEnded, broken: broken}
 	})
 }
 
@@ -43,7 +45,10 @@ func watchingClient(hc *http.Client, limit int64, streamEnded, broken func()) *h
 // body that is not an event stream, and each event of a call's stream, at
 // limit bytes, refusing the call alone (see [eventLimiter] and [callBody]);
 // events of other streams are capped by the transport's MaxEventSize, which
-// the go-sdk enforces by failing the connection. It reports what the go-sdk
+// the go-sdk enforces by failing the connection. An answer to a call whose
+// result the relay caps is cut sooner, at that cap: it is counted as it
+// streams, so that a call never holds more of an answer than it could keep.
+// It reports what the go-sdk
 // does not surface:
 //   - the end of an established subscriptions/listen stream: without it a
 //     session would silently stop hearing list changes;
@@ -54,6 +59,7 @@ func watchingClient(hc *http.Client, limit int64, streamEnded, broken func()) *h
 type observer struct {
 	base        http.RoundTripper
 	limit       int64
+	resultLimit int64 // the relay's cap on a result's JSON
 	streamEnded func()
 	broken      func()
 }
@@ -69,15 +75,55 @@ func (o *observer) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = &brokenBody{ReadCloser: resp.Body, ctx: req.Context(), broken: o.broken}
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get(headerContentType))
+	limit := o.limit
+	if resultMethods[requestMethod(req)] {
+		limit = min(limit, o.resultLimit+resultRoom)
+	}
 	switch {
 	case req.Header.Get(methodHeader) == methodListen && resp.StatusCode == http.StatusOK:
 		resp.Body = &watchedBody{ReadCloser: resp.Body, ended: o.streamEnded}
 	case mediaType == eventStreamType && req.Method == http.MethodPost:
-		resp.Body = &eventLimiter{ReadCloser: resp.Body, req: req, limit: o.limit - refusalRoom}
+		resp.Body = &eventLimiter{ReadCloser: resp.Body, req: req, limit: limit - refusalRoom}
 	case mediaType != eventStreamType:
-		resp.Body = &callBody{ReadCloser: resp.Body, req: req, limit: o.limit}
+		resp.Body = &callBody{ReadCloser: resp.Body, req: req, limit: limit}
 	}
 	return resp, nil
+}
+
+// resultMethods are the requests whose result the relay caps at
+// [Config.MaxResultBytes] of JSON.
+var resultMethods = map[string]bool{
+	"tools/call":          true,
+	"resources/read":      true,
+	"prompts/get":         true,
+	"completion/complete": true,
+	"tasks/result":        true,
+}
+
+// resultRoom is what an answer may carry beyond its result: the JSON-RPC
+// envelope, and an event's framing.
+const resultRoom = 64 << 10
+
+// requestMethod is the JSON-RPC method req posts, or "".
+func requestMethod(req *http.Request) string {
+	if m := req.Header.Get(methodHeader); m != "" {
+		return m
+	}
+	if req.Method != http.MethodPost || req.GetBody == nil {
+		return ""
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return ""
+	}
+	defer body.Close()
+	var m struct {
+		Method string `json:"method"`
+	}
+	if json.NewDecoder(body).Decode(&m) != nil {
+		return ""
+	}
+	return m.Method
 }
 
 // brokenBody calls broken when a read fails because the connection broke

@@ -48,6 +48,7 @@ type Service struct {
 	chat     *chat.Room
 	apps     *apps.Room   // nil when Apps are off
 	sandbox  http.Handler // the Apps origin; nil when Apps are off
+	readyMu  sync.Mutex   // one readiness probe at a time
 
 	closeOnce sync.Once
 	closeErr  error
@@ -222,6 +223,7 @@ func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, 
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("/ws", s.hub)
 	mux.Handle("GET "+authn.LoginPath, s.login)
 	s.initAgents(mux, dashOps, verifier, origins, httpClient)

@@ -95,7 +95,7 @@ func (o *Server) SetAskModes(ctx context.Context, a wire.SetAskModesArgs) error 
 	b, _ := json.Marshal(wire.AskModes{Form: a.Form, URL: a.URL, Sampling: a.Sampling}) // always marshals
 	if err := s.m.store.SetAskModes(ctx, s.user, o.reg.ID, string(b)); err != nil {
 		s.m.logger.Error("store ask modes", "user", s.user, "server", o.reg.ID, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not save the ask modes")
+		return storeFailed(err, "could not save the ask modes")
 	}
 	s.mu.Lock()
 	old := o.conn

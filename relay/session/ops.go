@@ -8,6 +8,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -130,14 +131,18 @@ func (sub *Subscriber) Reply(f wire.Frame) {
 }
 
 // asWireError turns any error into one fit for a dashboard: wire errors
-// pass, a connection's failures get their wire code (relay/mcpwire),
-// anything else is logged by the caller's context and reported as internal.
+// pass, a connection's failures get their wire code (relay/mcpwire), a
+// store's failure on a full disk says so, anything else is logged by the
+// caller's context and reported as internal.
 func asWireError(err error) *wire.Error {
 	if we, ok := mcpwire.Error(err); ok {
 		return we
 	}
 	if errors.Is(err, context.Canceled) {
 		return wire.NewError(wire.CodeCancelled, "cancelled")
+	}
+	if store.DiskFull(err) {
+		return wire.NewError(wire.CodeInternal, diskFullMessage)
 	}
 	return wire.NewError(wire.CodeInternal, "internal error; see the relay log")
 }
@@ -158,4 +163,17 @@ func onOwner[A interface{ ServerID() string }](m *Manager, do func(ctx context.C
 		}
 		return do(ctx, o, args)
 	})
+}
+
+// diskFullMessage tells a dashboard that a change failed for want of disk.
+const diskFullMessage = "the relay's disk is full"
+
+// storeFailed is the dashboard's error for a store write that failed: what
+// could not be done, or, when the disk caused it, that the relay's disk is
+// full, which the person can have fixed.
+func storeFailed(err error, what string) *wire.Error {
+	if store.DiskFull(err) {
+		return wire.NewError(wire.CodeInternal, diskFullMessage)
+	}
+	return wire.NewError(wire.CodeInternal, what)
 }

@@ -78,7 +78,7 @@ func (o *Server) Subscribe(ctx context.Context, uri string) error {
 	if err := s.m.store.AddSubscription(ctx, s.user, o.reg.ID, uri); err != nil {
 		s.m.logger.Error("store subscription", "user", s.user, "server", o.reg.ID, "err", err)
 		c.Unsubscribe(context.WithoutCancel(ctx), uri)
-		return wire.NewError(wire.CodeInternal, "could not save the subscription")
+		return storeFailed(err, "could not save the subscription")
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func (o *Server) Unsubscribe(ctx context.Context, uri string) error {
 	s := o.s
 	if err := s.m.store.RemoveSubscription(ctx, s.user, o.reg.ID, uri); err != nil {
 		s.m.logger.Error("forget subscription", "user", s.user, "server", o.reg.ID, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not forget the subscription")
+		return storeFailed(err, "could not forget the subscription")
 	}
 	if c, err := o.Connection(); err == nil {
 		c.Unsubscribe(ctx, uri)

@@ -140,7 +140,7 @@ func (s *Session) SetRoots(ctx context.Context, roots []wire.Root) error {
 	}
 	if err := s.m.store.SetRoots(ctx, s.user, stored); err != nil {
 		s.m.logger.Error("store roots", "user", s.user, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not save the roots")
+		return storeFailed(err, "could not save the roots")
 	}
 	s.mu.Lock()
 	s.roots = slices.Clone(roots)
@@ -195,7 +195,7 @@ func (o *Server) changePrefs(ctx context.Context, change func(*clientPrefs)) (Co
 	change(&prefs)
 	if err := s.m.store.SetClientPrefs(ctx, s.user, o.reg.ID, prefs); err != nil {
 		s.m.logger.Error("store client preferences", "user", s.user, "server", o.reg.ID, "err", err)
-		return nil, wire.NewError(wire.CodeInternal, "could not save the change")
+		return nil, storeFailed(err, "could not save the change")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -159,7 +159,7 @@ func (o *Server) Update(ctx context.Context, a wire.UpdateServerArgs) error {
 			return nameTaken(next.Name)
 		}
 		s.m.logger.Error("update server", "user", s.user, "server", reg.ID, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not save the server")
+		return storeFailed(err, "could not save the server")
 	}
 	next.SecretsErr = nil
 	if s.m.auth != nil {
@@ -189,7 +189,7 @@ func (o *Server) SetConnected(ctx context.Context, connected bool) error {
 	}
 	if err := s.m.store.SetServerDisconnected(ctx, s.user, reg.ID, !connected); err != nil {
 		s.m.logger.Error("store server connection", "user", s.user, "server", reg.ID, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not save the change")
+		return storeFailed(err, "could not save the change")
 	}
 	s.m.logger.Info("server connection set", "user", s.user, "server", reg.ID, "connected", connected)
 	o.restart(func(r *store.Server) { r.Disconnected = !connected })

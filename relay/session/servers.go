@@ -74,7 +74,7 @@ func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddSer
 	if err := storeNew(ctx, s.m.store, reg); err != nil {
 		if _, ok := err.(*wire.Error); !ok {
 			s.m.logger.Error("store server", "user", s.user, "err", err)
-			return wire.AddServerResult{}, wire.NewError(wire.CodeInternal, "could not save the server")
+			return wire.AddServerResult{}, storeFailed(err, "could not save the server")
 		}
 		return wire.AddServerResult{}, err
 	}
@@ -110,7 +110,7 @@ func (s *Session) RemoveServer(ctx context.Context, id string) error {
 	}
 	if err := s.m.store.DeleteServer(ctx, s.user, id); err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.m.logger.Error("delete server", "user", s.user, "server", id, "err", err)
-		return wire.NewError(wire.CodeInternal, "could not delete the server")
+		return storeFailed(err, "could not delete the server")
 	}
 	s.mu.Lock()
 	var c Connection

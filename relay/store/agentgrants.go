@@ -309,7 +309,7 @@ func (s *Store) RevokeAgentGrant(ctx context.Context, user, id string) error {
 // DeleteAgentToken forgets the token whose hash is hash (RFC 7009
 // revocation of an access token); an unknown token is no error.
 func (s *Store) DeleteAgentToken(ctx context.Context, hash []byte) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM agent_tokens WHERE token_hash = ?`, hash); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM agent_tokens WHERE token_hash = ?`, hash); err != nil {
 		return fmt.Errorf("delete agent token: %w", err)
 	}
 	return nil
@@ -318,7 +318,7 @@ func (s *Store) DeleteAgentToken(ctx context.Context, hash []byte) error {
 // TouchAgentGrant records that grant id was used at now; writes closer
 // than a minute apart are skipped.
 func (s *Store) TouchAgentGrant(ctx context.Context, id string, now time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE agent_grants SET last_used_at = ?
+	_, err := s.exec(ctx, `UPDATE agent_grants SET last_used_at = ?
 		WHERE grant_id = ? AND last_used_at < ?`, now.UnixMilli(), id, now.Add(-agentKeyTouchEvery).UnixMilli())
 	if err != nil {
 		return fmt.Errorf("touch agent grant: %w", err)
@@ -328,7 +328,7 @@ func (s *Store) TouchAgentGrant(ctx context.Context, id string, now time.Time) e
 
 // DeleteExpiredAgentTokens forgets tokens expired before now.
 func (s *Store) DeleteExpiredAgentTokens(ctx context.Context, now time.Time) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM agent_tokens WHERE expires_at < ?`, now.UnixMilli()); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM agent_tokens WHERE expires_at < ?`, now.UnixMilli()); err != nil {
 		return fmt.Errorf("delete expired agent tokens: %w", err)
 	}
 	return nil
@@ -341,7 +341,7 @@ func (s *Store) PutAgentClient(ctx context.Context, c AgentClient) (AgentClient,
 	if err != nil {
 		return AgentClient{}, fmt.Errorf("register agent client: %w", err)
 	}
-	_, err = s.db.ExecContext(ctx, `INSERT INTO agent_oauth_clients (client_id, name, redirect_uris, created_at, expires_at)
+	_, err = s.exec(ctx, `INSERT INTO agent_oauth_clients (client_id, name, redirect_uris, created_at, expires_at)
 		VALUES (?, ?, ?, ?, ?)`, c.ID, c.Name, string(uris), c.Created.UnixMilli(), unixMilliOrZero(c.Expires))
 	if err != nil {
 		return AgentClient{}, fmt.Errorf("register agent client: %w", err)
@@ -372,7 +372,7 @@ func (s *Store) AgentClientByID(ctx context.Context, id string, now time.Time) (
 
 // DeleteUnusedAgentClients forgets registrations that expired unused.
 func (s *Store) DeleteUnusedAgentClients(ctx context.Context, now time.Time) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM agent_oauth_clients WHERE expires_at != 0 AND expires_at <= ?`, now.UnixMilli()); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM agent_oauth_clients WHERE expires_at != 0 AND expires_at <= ?`, now.UnixMilli()); err != nil {
 		return fmt.Errorf("delete unused agent clients: %w", err)
 	}
 	return nil

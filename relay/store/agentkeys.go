@@ -197,7 +197,7 @@ func (s *Store) RevokedAgentKeys(ctx context.Context, since time.Time) ([]string
 // RevokeAgentKey revokes the user's key id. It returns ErrNotFound when the
 // user has no such key and ErrKeyRevoked when it is already revoked.
 func (s *Store) RevokeAgentKey(ctx context.Context, user, id string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE agent_keys SET revoked_at = ?
+	res, err := s.exec(ctx, `UPDATE agent_keys SET revoked_at = ?
 		WHERE key_id = ? AND user_id = ? AND revoked_at = 0`, time.Now().UnixMilli(), id, user)
 	if err != nil {
 		return fmt.Errorf("revoke agent key: %w", err)
@@ -218,7 +218,7 @@ const agentKeyTouchEvery = time.Minute
 // TouchAgentKey records that key id was used at now; writes closer than a
 // minute apart are skipped.
 func (s *Store) TouchAgentKey(ctx context.Context, id string, now time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE agent_keys SET last_used_at = ?
+	_, err := s.exec(ctx, `UPDATE agent_keys SET last_used_at = ?
 		WHERE key_id = ? AND last_used_at < ?`, now.UnixMilli(), id, now.Add(-agentKeyTouchEvery).UnixMilli())
 	if err != nil {
 		return fmt.Errorf("touch agent key: %w", err)

@@ -27,7 +27,7 @@ func (s *Store) SetAskModes(ctx context.Context, user, id, modes string) error {
 	const upsert = `INSERT INTO server_client_prefs (user_id, server_id, ask_modes)
 		SELECT user_id, server_id, ? FROM servers WHERE user_id = ? AND server_id = ?
 		ON CONFLICT (user_id, server_id) DO UPDATE SET ask_modes = excluded.ask_modes`
-	res, err := s.db.ExecContext(ctx, upsert, modes, user, id)
+	res, err := s.exec(ctx, upsert, modes, user, id)
 	if err != nil {
 		return fmt.Errorf("write ask modes of %s: %w", id, err)
 	}

@@ -21,7 +21,7 @@ type CallTask struct {
 func (s *Store) PutCallTask(ctx context.Context, t CallTask) error {
 	const insert = `INSERT OR REPLACE INTO call_tasks (user_id, server_id, call_id, task_id, tool, started_at)
 		VALUES (?, ?, ?, ?, ?, ?)`
-	if _, err := s.db.ExecContext(ctx, insert, t.User, t.Server, t.Call, t.Task, t.Tool, t.Started.UnixMilli()); err != nil {
+	if _, err := s.exec(ctx, insert, t.User, t.Server, t.Call, t.Task, t.Tool, t.Started.UnixMilli()); err != nil {
 		return fmt.Errorf("put call task %s: %w", t.Call, err)
 	}
 	return nil
@@ -30,7 +30,7 @@ func (s *Store) PutCallTask(ctx context.Context, t CallTask) error {
 // DeleteCallTask forgets the task of a call that ended; a call without one
 // is not an error.
 func (s *Store) DeleteCallTask(ctx context.Context, user, call string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM call_tasks WHERE user_id = ? AND call_id = ?`, user, call); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM call_tasks WHERE user_id = ? AND call_id = ?`, user, call); err != nil {
 		return fmt.Errorf("delete call task %s: %w", call, err)
 	}
 	return nil

@@ -112,7 +112,7 @@ func (s *Store) PutChat(ctx context.Context, user string, c wire.Chat) error {
 		return fmt.Errorf("put chat %s: %w", c.ID, err)
 	}
 	const update = `UPDATE chats SET title = ?, model = ?, group_id = ?, body = ?, updated_at = ? WHERE user_id = ? AND chat_id = ?`
-	res, err := s.db.ExecContext(ctx, update, c.Title, c.Model, c.Group, body, updated, user, c.ID)
+	res, err := s.exec(ctx, update, c.Title, c.Model, c.Group, body, updated, user, c.ID)
 	if err != nil {
 		return fmt.Errorf("put chat %s: %w", c.ID, err)
 	}
@@ -122,7 +122,7 @@ func (s *Store) PutChat(ctx context.Context, user string, c wire.Chat) error {
 // DeleteChat removes the user's conversation id with its turns, or returns
 // ErrNotFound.
 func (s *Store) DeleteChat(ctx context.Context, user, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM chats WHERE user_id = ? AND chat_id = ?`, user, id)
+	res, err := s.exec(ctx, `DELETE FROM chats WHERE user_id = ? AND chat_id = ?`, user, id)
 	if err != nil {
 		return fmt.Errorf("delete chat %s: %w", id, err)
 	}
@@ -227,7 +227,7 @@ func (s *Store) PutTurn(ctx context.Context, user string, t wire.ChatTurn) error
 		SELECT user_id, chat_id, ?, ?, ?, ?, ?, ? FROM chats WHERE user_id = ? AND chat_id = ?
 		ON CONFLICT (user_id, chat_id, turn_id) DO UPDATE SET n = excluded.n, status = excluded.status,
 			body = excluded.body, search_text = excluded.search_text, started_at = excluded.started_at`
-	res, err := s.db.ExecContext(ctx, upsert, t.ID, t.N, string(t.Status), body, searchText(t), t.Started.UnixMilli(), user, t.Chat)
+	res, err := s.exec(ctx, upsert, t.ID, t.N, string(t.Status), body, searchText(t), t.Started.UnixMilli(), user, t.Chat)
 	if err != nil {
 		return fmt.Errorf("put turn %s: %w", t.ID, err)
 	}
@@ -337,7 +337,7 @@ func (s *Store) InterruptTurns(ctx context.Context) (int64, error) {
 	const update = `UPDATE chat_turns SET status = '` + string(wire.TurnInterrupted) + `',
 		body = json_set(body, '$.status', '` + string(wire.TurnInterrupted) + `')
 		WHERE status = '` + string(wire.TurnRunning) + `'`
-	res, err := s.db.ExecContext(ctx, update)
+	res, err := s.exec(ctx, update)
 	if err != nil {
 		return 0, fmt.Errorf("interrupt turns: %w", err)
 	}

@@ -1,6 +1,11 @@
 package store
 
-import "errors"
+import (
+	"errors"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
 
 // ErrNotFound is returned when a record to delete or read does not exist.
 var ErrNotFound = errors.New("not found")
@@ -38,3 +43,55 @@ var (
 	ErrLoginCodeUsed    = &LoginCodeError{msg: "login code already used", used: true}
 	ErrLoginCodeExpired = &LoginCodeError{msg: "login code expired", expired: true}
 )
+
+// ErrDiskFull is matched (errors.Is) by a store error whose cause is the
+// relay's disk: full, or failing writes.
+var ErrDiskFull = errors.New("the relay's disk is full")
+
+// diskError names a full or failing disk before SQLite's own words.
+type diskError struct {
+	err    error
+	detail string
+}
+
+func (e *diskError) Error() string { return "the relay's disk is " + e.detail + ": " + e.err.Error() }
+
+func (e *diskError) Unwrap() []error { return []error{ErrDiskFull, e.err} }
+
+// DiskFull reports whether err was caused by the relay's disk being full or
+// failing writes.
+func DiskFull(err error) bool {
+	if errors.Is(err, ErrDiskFull) {
+		return true
+	}
+	_, ok := diskCause(err)
+	return ok
+}
+
+// diskCause says how SQLite's err is the disk's doing: "full", or "full or
+// failing" for an I/O error (SQLite reports an I/O error, not a full disk,
+// when it cannot even grow its shared memory file).
+func diskCause(err error) (string, bool) {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_FULL:
+		return "full", true
+	case sqlite3.SQLITE_IOERR:
+		return "full or failing", true
+	}
+	return "", false
+}
+
+// named returns err naming the disk when the disk caused it.
+func named(err error) error {
+	if err == nil || errors.Is(err, ErrDiskFull) {
+		return err
+	}
+	if detail, ok := diskCause(err); ok {
+		return &diskError{err: err, detail: detail}
+	}
+	return err
+}

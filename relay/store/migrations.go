@@ -403,7 +403,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		version    INTEGER NOT NULL PRIMARY KEY,
 		applied_at INTEGER NOT NULL
 	)`
-	if _, err := s.db.ExecContext(ctx, createTable); err != nil {
+	if _, err := s.exec(ctx, createTable); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	for {

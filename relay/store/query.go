@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -25,4 +26,11 @@ func (s *Store) strings(ctx context.Context, what, query string, args ...any) ([
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
+}
+
+// exec runs a statement outside a transaction; a failure caused by the disk
+// names it ([ErrDiskFull]).
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	res, err := s.db.ExecContext(ctx, query, args...)
+	return res, named(err)
 }

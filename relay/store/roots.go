@@ -76,7 +76,7 @@ func (s *Store) SetClientPrefs(ctx context.Context, user, id string, p ClientPre
 	const upsert = `INSERT INTO server_client_prefs (user_id, server_id, roots_hidden, log_level)
 		SELECT user_id, server_id, ?, ? FROM servers WHERE user_id = ? AND server_id = ?
 		ON CONFLICT (user_id, server_id) DO UPDATE SET roots_hidden = excluded.roots_hidden, log_level = excluded.log_level`
-	res, err := s.db.ExecContext(ctx, upsert, p.RootsHidden, p.LogLevel, user, id)
+	res, err := s.exec(ctx, upsert, p.RootsHidden, p.LogLevel, user, id)
 	if err != nil {
 		return fmt.Errorf("write client prefs of %s: %w", id, err)
 	}

@@ -37,7 +37,7 @@ func (s *Store) sealPlainURLs(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("seal the url of server %s: %w", srv.ID, err)
 		}
-		if _, err := s.db.ExecContext(ctx, `UPDATE servers SET url = ?, secrets = ? WHERE user_id = ? AND server_id = ? AND secrets IS NULL`,
+		if _, err := s.exec(ctx, `UPDATE servers SET url = ?, secrets = ? WHERE user_id = ? AND server_id = ? AND secrets IS NULL`,
 			shown, secrets, srv.User, srv.ID); err != nil {
 			return fmt.Errorf("seal the url of server %s: %w", srv.ID, err)
 		}

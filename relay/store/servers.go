@@ -118,7 +118,7 @@ func (s *Store) insertServer(ctx context.Context, srv Server, replace bool) erro
 			header_names = excluded.header_names, disconnected = excluded.disconnected,
 			retry_attempts = excluded.retry_attempts, retry_base_ms = excluded.retry_base_ms, retry_max_ms = excluded.retry_max_ms`
 	}
-	_, err = s.db.ExecContext(ctx, query, srv.User, srv.ID, srv.Name, shown, srv.Transport, created.UnixMilli(), secrets,
+	_, err = s.exec(ctx, query, srv.User, srv.ID, srv.Name, shown, srv.Transport, created.UnixMilli(), secrets,
 		strings.Join(srv.HeaderNames(), "\n"), srv.Disconnected, srv.Retry.Attempts, srv.Retry.BaseDelayMS, srv.Retry.MaxDelayMS)
 	switch {
 	case isPrimaryKeyViolation(err):
@@ -170,7 +170,7 @@ func (s *Store) UpdateServer(ctx context.Context, srv Server, forgetAuth bool) e
 // SetServerDisconnected records whether the person keeps the server
 // disconnected, or returns ErrNotFound.
 func (s *Store) SetServerDisconnected(ctx context.Context, user, id string, disconnected bool) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE servers SET disconnected = ? WHERE user_id = ? AND server_id = ?`, disconnected, user, id)
+	res, err := s.exec(ctx, `UPDATE servers SET disconnected = ? WHERE user_id = ? AND server_id = ?`, disconnected, user, id)
 	if err != nil {
 		return fmt.Errorf("set server %s disconnected: %w", id, err)
 	}
@@ -183,7 +183,7 @@ func (s *Store) SetServerDisconnected(ctx context.Context, user, id string, disc
 // DeleteServer removes the user's server id with everything that belongs to
 // it (the foreign keys cascade), or returns ErrNotFound.
 func (s *Store) DeleteServer(ctx context.Context, user, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM servers WHERE user_id = ? AND server_id = ?`, user, id)
+	res, err := s.exec(ctx, `DELETE FROM servers WHERE user_id = ? AND server_id = ?`, user, id)
 	if err != nil {
 		return fmt.Errorf("delete server %s: %w", id, err)
 	}

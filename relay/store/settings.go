@@ -21,7 +21,7 @@ func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool,
 
 // DeleteSetting forgets key; a key that is not there is no error.
 func (s *Store) DeleteSetting(ctx context.Context, key string) error {
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key); err != nil {
+	if _, err := s.exec(ctx, `DELETE FROM settings WHERE key = ?`, key); err != nil {
 		return fmt.Errorf("delete setting %s: %w", key, err)
 	}
 	return nil
@@ -31,7 +31,7 @@ func (s *Store) DeleteSetting(ctx context.Context, key string) error {
 func (s *Store) SetSetting(ctx context.Context, key, value string) error {
 	const upsert = `INSERT INTO settings (key, value) VALUES (?, ?)
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`
-	if _, err := s.db.ExecContext(ctx, upsert, key, value); err != nil {
+	if _, err := s.exec(ctx, upsert, key, value); err != nil {
 		return fmt.Errorf("write setting %s: %w", key, err)
 	}
 	return nil

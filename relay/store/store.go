@@ -71,11 +71,11 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	s := &Store{db: db, sealer: sealer}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", path, named(err))
 	}
 	if err := s.sealPlainURLs(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", path, named(err))
 	}
 	return s, nil
 }
@@ -104,18 +104,19 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// inTx runs fn in a transaction and commits it when fn succeeds.
+// inTx runs fn in a transaction and commits it when fn succeeds. A failure
+// the disk caused names it ([ErrDiskFull]).
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return named(fmt.Errorf("begin: %w", err))
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return err
+		return named(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return named(fmt.Errorf("commit: %w", err))
 	}
 	return nil
 }
@@ -135,4 +136,29 @@ func isUniqueViolation(err error) bool {
 func isPrimaryKeyViolation(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+// Ready reports whether the store can take a write: it rewrites the
+// database's header with what it holds, a write of one page to the
+// write-ahead log, then checkpoints the log to nothing, so that the next
+// probe's write, like the relay's next, needs new space on the disk. Neither
+// grows the database. A failure caused by the disk names it ([ErrDiskFull]).
+func (s *Store) Ready(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return named(fmt.Errorf("reach the store: %w", err))
+	}
+	defer conn.Close()
+	var version int
+	if err := conn.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return named(fmt.Errorf("read the header: %w", err))
+	}
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, version)); err != nil {
+		return named(fmt.Errorf("write the header: %w", err))
+	}
+	var busy, logPages, moved int
+	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
+		return named(fmt.Errorf("checkpoint: %w", err))
+	}
+	return nil
 }

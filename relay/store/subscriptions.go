@@ -12,7 +12,7 @@ import (
 func (s *Store) AddSubscription(ctx context.Context, user, server, uri string) error {
 	const insert = `INSERT INTO resource_subscriptions (user_id, server_id, uri, created_at)
 		VALUES (?, ?, ?, ?) ON CONFLICT (user_id, server_id, uri) DO NOTHING`
-	if _, err := s.db.ExecContext(ctx, insert, user, server, uri, time.Now().UnixMilli()); err != nil {
+	if _, err := s.exec(ctx, insert, user, server, uri, time.Now().UnixMilli()); err != nil {
 		return fmt.Errorf("add subscription of %s: %w", server, err)
 	}
 	return nil
@@ -22,7 +22,7 @@ func (s *Store) AddSubscription(ctx context.Context, user, server, uri string) e
 // exist does nothing.
 func (s *Store) RemoveSubscription(ctx context.Context, user, server, uri string) error {
 	const del = `DELETE FROM resource_subscriptions WHERE user_id = ? AND server_id = ? AND uri = ?`
-	if _, err := s.db.ExecContext(ctx, del, user, server, uri); err != nil {
+	if _, err := s.exec(ctx, del, user, server, uri); err != nil {
 		return fmt.Errorf("remove subscription of %s: %w", server, err)
 	}
 	return nil

@@ -47,7 +47,7 @@ func (s *Store) SetToolPolicy(ctx context.Context, user string, e wire.ToolPolic
 	const upsert = `INSERT INTO tool_policies (user_id, server_id, tool, policy)
 		SELECT user_id, server_id, ?, ? FROM servers WHERE user_id = ? AND server_id = ?
 		ON CONFLICT (user_id, server_id, tool) DO UPDATE SET policy = excluded.policy`
-	res, err := s.db.ExecContext(ctx, upsert, e.Tool, string(e.Policy), user, e.Server)
+	res, err := s.exec(ctx, upsert, e.Tool, string(e.Policy), user, e.Server)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -58,7 +58,7 @@ func (s *Store) SetToolPolicy(ctx context.Context, user string, e wire.ToolPolic
 // when the server is not the user's.
 func (s *Store) deleteToolPolicy(ctx context.Context, user string, tool wire.ToolRef, what string) error {
 	const del = `DELETE FROM tool_policies WHERE user_id = ? AND server_id = ? AND tool = ?`
-	res, err := s.db.ExecContext(ctx, del, user, tool.Server, tool.Tool)
+	res, err := s.exec(ctx, del, user, tool.Server, tool.Tool)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"os"
 
 	"github.com/switchboard-mcp/switchboard/relay/cli"
+	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 const usage = `usage: switchboard <command> [flags]
@@ -64,6 +65,9 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "switchboard:", err)
+		if store.DiskFull(err) {
+			fmt.Fprintln(os.Stderr, "switchboard: the relay's disk is full: free space where its data directory is and run the command again")
+		}
 		os.Exit(1)
 	}
 }
