@@ -52,6 +52,10 @@ func (s *Session) AddServer(ctx context.Context, name, rawURL string) (wire.AddS
 // with the same normalized URL and transport (and id, when given) returns
 // the existing server; another server with the name or the id is an error.
 func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddServerResult, error) {
+	args, err := s.m.fromCatalog(args)
+	if err != nil {
+		return wire.AddServerResult{}, err
+	}
 	reg, err := newRegistration(s.user, args)
 	if err != nil {
 		return wire.AddServerResult{}, err
