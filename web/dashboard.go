@@ -111,7 +111,7 @@ func (d *Dashboard) Render() app.UI {
 		&AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: v.Status == store.StatusLive},
 		app.Div().Class("sb-main").Body(
 			&ServerList{
-				Servers: v.Snapshot.Servers, Selected: selected,
+				Servers: v.Snapshot.Servers, Catalog: v.Snapshot.Catalog, Selected: selected,
 				Loaded: v.Loaded, SignedOut: v.Status == store.StatusSignedOut,
 				Asking: asksPerServer(v.Snapshot.Asks), Auth: v.Auth,
 			},

@@ -88,7 +88,7 @@ func (p *EmbedPage) renderView(v store.View) app.UI {
 	asks := &AskStack{Asks: v.Snapshot.Asks, Status: v.AskStatus, Departed: v.Departed, Live: live}
 	list := func(selected string) app.UI {
 		return &ServerList{
-			Servers: v.Snapshot.Servers, Selected: selected,
+			Servers: v.Snapshot.Servers, Catalog: v.Snapshot.Catalog, Selected: selected,
 			Loaded: v.Loaded, SignedOut: v.Status == store.StatusSignedOut,
 			Asking: asksPerServer(v.Snapshot.Asks), Auth: v.Auth,
 		}

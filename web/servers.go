@@ -24,6 +24,7 @@ type ServerList struct {
 	mounted
 
 	Servers   []wire.Server
+	Catalog   []wire.CatalogEntry // the operator's offer, under Add server
 	Selected  string
 	Loaded    bool
 	SignedOut bool                      // the relay signed this page out: nothing shows until a sign-in
@@ -63,6 +64,7 @@ func (l *ServerList) Render() app.UI {
 	shown := l.filtered()
 	return app.Aside().ID("server-list").Class("sb-servers").Aria("label", "Servers").Body(
 		&AddServerForm{Taken: serverNames(l.Servers)},
+		app.If(len(l.Catalog) > 0, func() app.UI { return &ServerCatalog{Entries: l.Catalog, Servers: l.Servers} }),
 		&ServerTransfer{Servers: l.Servers},
 		app.Div().Class("sb-filter").Body(
 			app.Label().For("server-filter").Text("Filter servers"),

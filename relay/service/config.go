@@ -31,6 +31,12 @@ type Config struct {
 	// layout: command, args, env, cwd); every user gets a process of each.
 	// Empty for none.
 	StdioConfigFile string
+	// CatalogFile is the operator's catalog (relay/catalog): servers
+	// offered to every user, watched for changes. Empty for none.
+	CatalogFile string
+	// CatalogInterval is how often the relay looks at CatalogFile; zero
+	// picks catalog.DefaultWatchInterval.
+	CatalogInterval time.Duration
 
 	// Connection tuning; zero values pick the connection defaults.
 	HealthInterval time.Duration

@@ -50,6 +50,10 @@ type Service struct {
 	sandbox  http.Handler // the Apps origin; nil when Apps are off
 	readyMu  sync.Mutex   // one readiness probe at a time
 
+	catalogStop func()         // ends the catalog's watch; nil without a catalog
+	catalogDone sync.WaitGroup // the catalog's watch
+	catalogRead []byte         // the catalog file's content at start
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -99,6 +103,7 @@ func (s *Service) init(ctx context.Context) error {
 		return err
 	}
 	s.watchStore()
+	s.watchCatalog(s.catalogRead)
 	if cfg.Demo {
 		return s.startDemo(ctx)
 	}
@@ -137,7 +142,7 @@ func (s *Service) initAuthn() (*authn.Verifier, error) {
 }
 
 // initSessions builds the servers' OAuth, the stdio servers of the
-// configuration, the models, the agent call log and the users' sessions,
+// configuration, the catalog, the models, the agent call log and the users' sessions,
 // and registers their ops on dashOps.
 func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error {
 	cfg := s.cfg
@@ -153,6 +158,11 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 	if missing := stdio.missing(); len(missing) > 0 {
 		cfg.Logger.Warn("stdio servers whose command is not in PATH now", "servers", missing)
 	}
+	offered, read, err := loadCatalog(cfg.CatalogFile)
+	if err != nil {
+		return err
+	}
+	s.catalogRead = read
 	reg, drafter, err := s.newModels(httpClient)
 	if err != nil {
 		return err
@@ -171,6 +181,7 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 		Drafter:    drafter,
 		Activity:   s.agents.log,
 		Configured: stdio.list,
+		Catalog:    offered,
 		MaxResult:  cfg.MaxResultBytes,
 		Chats:      func(ctx context.Context, user string) ([]wire.Chat, error) { return s.chat.Load(ctx, user) },
 	})
@@ -270,6 +281,7 @@ func (s *Service) Mint(sub string, ttl time.Duration) (string, error) { return s
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		s.stopWatch()
+		s.stopCatalog()
 		if s.hub != nil {
 			s.hub.Close()
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/catalog"
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -77,6 +78,9 @@ type Manager struct {
 
 	configured []ConfiguredServer // the operator's servers, in every session
 
+	catalogMu sync.RWMutex
+	catalog   catalog.Catalog // the operator's catalog, offered to every user; under catalogMu
+
 	ops *ops.Mux // routes the dashboards' ops
 
 	icons     *http.Client  // Config.Icons
@@ -121,6 +125,9 @@ type Config struct {
 	Icons *http.Client
 	// Configured are the operator's servers that every session has.
 	Configured []ConfiguredServer
+	// Catalog is the operator's catalog at start; [Manager.SetCatalog]
+	// replaces it.
+	Catalog catalog.Catalog
 	// MaxResult is the largest op result, in bytes of JSON, sent to a
 	// dashboard; a larger one is answered with [wire.CodeTooLarge]. Zero
 	// means [wire.MaxResultBytes]. The connections have the same limit
@@ -143,7 +150,7 @@ func NewManager(cfg Config) *Manager {
 		cfg.Ops = ops.NewMux()
 	}
 	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, activity: cfg.Activity, asks: cfg.Asks, drafter: cfg.Drafter,
-		configured: cfg.Configured, maxResult: cfg.MaxResult, chats: cfg.Chats, ops: cfg.Ops, sessions: map[string]*Session{}}
+		configured: cfg.Configured, catalog: cfg.Catalog, maxResult: cfg.MaxResult, chats: cfg.Chats, ops: cfg.Ops, sessions: map[string]*Session{}}
 	for _, handle := range []func(*ops.Mux){m.handleServerOps, m.handleAuthOps, m.handleAskModeOps, m.handleCallOps,
 		m.handleAskOps, m.handleRootsOps, m.handleJournalOps, m.handleResourceOps} {
 		handle(cfg.Ops)

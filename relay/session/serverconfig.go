@@ -30,6 +30,9 @@ const errSecretsLost = "its header values and URL secrets cannot be opened (the 
 // normalized with its secret query values masked for display, the
 // transport auto when empty.
 func newRegistration(user string, args wire.AddServerArgs) (store.Server, error) {
+	if args.Catalog != "" { // a session resolves it first (fromCatalog)
+		return store.Server{}, wire.NewError(wire.CodeBadRequest, "a server of the catalog is added in the dashboard")
+	}
 	name := strings.TrimSpace(args.Name)
 	if err := checkName(name); err != nil {
 		return store.Server{}, err

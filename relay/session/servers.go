@@ -51,7 +51,13 @@ func (s *Session) AddServer(ctx context.Context, name, rawURL string) (wire.AddS
 // generated when empty), custom headers and retry settings. The same name
 // with the same normalized URL and transport (and id, when given) returns
 // the existing server; another server with the name or the id is an error.
+// Args naming a catalog entry (and nothing else) add that entry, from the
+// relay's copy of the catalog.
 func (s *Session) Add(ctx context.Context, args wire.AddServerArgs) (wire.AddServerResult, error) {
+	args, err := s.m.fromCatalog(args)
+	if err != nil {
+		return wire.AddServerResult{}, err
+	}
 	reg, err := newRegistration(s.user, args)
 	if err != nil {
 		return wire.AddServerResult{}, err

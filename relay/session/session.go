@@ -88,7 +88,8 @@ func (s *Session) Snapshot() (wire.Snapshot, uint64) {
 
 func (s *Session) snapshotLocked() wire.Snapshot {
 	snap := wire.Snapshot{Epoch: s.epoch, User: s.user, Servers: make([]wire.Server, 0, len(s.order)),
-		AgentCalls: slices.Clone(s.agents), Roots: slices.Clone(s.roots), Chats: s.chat.Chats, ChatTurns: s.chat.ChatTurns}
+		AgentCalls: slices.Clone(s.agents), Roots: slices.Clone(s.roots), Chats: s.chat.Chats, ChatTurns: s.chat.ChatTurns,
+		Catalog: s.m.publicCatalog()}
 	for _, id := range s.order {
 		o := s.servers[id]
 		snap.Servers = append(snap.Servers, o.state)

@@ -60,6 +60,8 @@ func (e *editor) apply(c Change) error {
 		return err
 	case KindRoots:
 		return s.applyRoots(c)
+	case KindCatalog:
+		return s.applyCatalog(c)
 	case KindLog, KindActivity:
 		e.own(copyKey{kind: KindLog}, func() { s.Journals = slices.Clone(s.Journals) })
 		return s.applyJournal(c)

@@ -15,6 +15,10 @@ type AddServerArgs struct {
 	// Headers are sent upstream on every request; their values are secrets.
 	Headers map[string]string `json:"headers,omitempty"`
 	Retry   *Retry            `json:"retry,omitempty"`
+	// Catalog names an entry of the operator's catalog ([CatalogEntry.ID]):
+	// the relay takes the server's name, URL, transport and credentials
+	// from it, and the other fields must be empty.
+	Catalog string `json:"catalog,omitempty"`
 }
 
 // AddServerResult is the result of [OpAddServer]. Existing is set when a

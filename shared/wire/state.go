@@ -36,6 +36,9 @@ type Snapshot struct {
 	// lately (see chat.go).
 	Chats     []Chat     `json:"chats,omitempty"`
 	ChatTurns []ChatTurn `json:"chatTurns,omitempty"`
+
+	// Catalog are the servers the relay's operator offers to every user.
+	Catalog []CatalogEntry `json:"catalog,omitempty"`
 }
 
 // Server is one registered MCP server as the dashboard sees it.

@@ -59,6 +59,7 @@ type serveFlags struct {
 	model                         modelFlags
 	chatSteps                     *int
 	logLevel                      *string
+	catalog                       *string
 }
 
 // addServeFlags declares the serve command's flags, in the order of its
@@ -79,6 +80,7 @@ func addServeFlags(fs *flagSet) *serveFlags {
 	f.user = fs.String("user", service.DefaultLocalUser, "user id of the local login")
 	f.askTimeout = fs.Duration("ask-timeout", broker.DefaultTimeout, "how long a server's question (elicitation, sampling) waits for an answer before the relay answers cancel (sampling: an error); keep it under the servers' request timeout")
 	f.stdioConfig = fs.String("stdio-config", "", "JSON file of stdio MCP servers (mcpServers layout: command, args, env, cwd) that every user gets a process of; the child's environment is its env plus PATH and HOME")
+	f.catalog = fs.String("catalog", "", "JSON file of the servers offered to every user under Add server (name, url, transport, description, auth); changes to it are picked up without a restart")
 	f.callTimeout = fs.Duration("call-timeout", conn.DefaultCallTimeout, "how long the relay waits for a server to answer one call (tool, prompt, read) before it fails the call as timed out")
 	f.maxResult = fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
 	f.allowLoopback = fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
@@ -266,6 +268,7 @@ func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUs
 		Logger:         set.logger,
 
 		StdioConfigFile: *f.stdioConfig,
+		CatalogFile:     *f.catalog,
 
 		Models:        set.models,
 		SamplingModel: *f.model.sampling,
