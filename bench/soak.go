@@ -42,6 +42,8 @@ const (
 	// soakUntaken is the failure of a call whose dashboard was dropped
 	// before the relay read it; the ledger checks no server ran it.
 	soakUntaken = "the dashboard was dropped before the relay took the call"
+	// soakOrphanGrace is how long such a call may still show up.
+	soakOrphanGrace = 30 * time.Second
 )
 
 // soakSchema is the form of the soak's ask: one string, the nonce.
@@ -264,8 +266,13 @@ func (d *soakDash) resync(s *socket) {
 		}
 	}
 	d.mu.Unlock()
+	// An op the relay read just before the drop may start its call after
+	// the snapshot: its state comes later, as it would to a tab, which
+	// shows the connection lost until then.
 	for _, id := range untaken {
-		d.settle(id, soakOutcome{err: &wire.Error{Code: wire.Code(soakUntaken), Message: soakUntaken}})
+		time.AfterFunc(soakOrphanGrace, func() {
+			d.settle(id, soakOutcome{err: &wire.Error{Code: wire.Code(soakUntaken), Message: soakUntaken}})
+		})
 	}
 	for _, srv := range snap.Servers {
 		d.mu.Lock()

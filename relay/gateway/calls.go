@@ -386,7 +386,11 @@ func (v *view) notReady(name string) error {
 	if !ok || st.State == wire.StateReady || !v.grant.Load().AllowsServer(id) {
 		return nil
 	}
-	msg := fmt.Sprintf("the server %s is %s: its tools are back once the relay has reconnected it", wire.Sanitize(st.Name, 100), st.State)
+	how := "is still connecting"
+	if st.State == wire.StateFailed {
+		how = "could not be connected"
+	}
+	msg := fmt.Sprintf("the server %s %s: its tools are back once the relay has reconnected it", wire.Sanitize(st.Name, 100), how)
 	if st.Error != "" {
 		msg += " (" + st.Error + ")"
 	}

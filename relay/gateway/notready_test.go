@@ -52,7 +52,7 @@ func TestACallToAServerReconnectingSaysSo(t *testing.T) {
 				name string
 			}{{all, id + "__echo"}, {one, "echo"}} {
 				out, isErr := c.a.call(t, c.name, map[string]any{"a": 1})
-				if !isErr || !strings.Contains(out, "the server flaky is") || !strings.Contains(out, "reconnected") {
+				if !isErr || !strings.Contains(out, "the server flaky ") || !strings.Contains(out, "reconnected") {
 					t.Errorf("%s while the server is down: %q (isError %v)", c.name, out, isErr)
 				}
 			}
