@@ -20,6 +20,7 @@ import (
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/tracing"
@@ -183,6 +184,16 @@ func TestCallsMoveTheMetricsAndTheirSpansJoinTheServersTrace(t *testing.T) {
 	}
 	relay := httptest.NewServer(svc.Handler())
 	defer relay.Close()
+	var health map[string]string
+	if resp, err := http.Get(relay.URL + "/healthz"); err != nil {
+		t.Fatal(err)
+	} else {
+		json.NewDecoder(resp.Body).Decode(&health)
+		resp.Body.Close()
+	}
+	if health["status"] != "ok" || health["version"] != buildinfo.Version() {
+		t.Errorf("/healthz %v, want ok and this build's version", health)
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: relay.URL + "/mcp",
 		HTTPClient: &http.Client{Transport: bearer{key}}}, nil)
@@ -281,4 +292,3 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(r)
 }
-

@@ -12,21 +12,22 @@ import (
 )
 
 // serveMetrics serves /metrics on its own listener at addr (nothing when
-// addr is empty) and returns the function that stops it.
-func serveMetrics(addr string, logger *slog.Logger) (stop func(), err error) {
+// addr is empty) and returns the address it listens on and the function
+// that stops it.
+func serveMetrics(addr string, logger *slog.Logger) (at net.Addr, stop func(), err error) {
 	if addr == "" {
-		return func() {}, nil
+		return nil, func() {}, nil
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen for metrics (--metrics-addr): %w", err)
+		return nil, nil, fmt.Errorf("listen for metrics (--metrics-addr): %w", err)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", metrics.Handler())
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
 	logger.Info("metrics listening", "addr", ln.Addr().String())
-	return func() { srv.Close() }, nil
+	return ln.Addr(), func() { srv.Close() }, nil
 }
 
 // flushTraces sends the spans not yet exported and stops tracing.

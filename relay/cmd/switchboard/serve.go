@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -107,7 +108,7 @@ func (f *serveFlags) settings() (serveSettings, error) {
 	if err := checkLimits(*f.callTimeout, *f.maxResult); err != nil {
 		return serveSettings{}, err
 	}
-	logger, err := newLogger(*f.logLevel, *f.logFormat)
+	logger, err := newLogger(os.Stderr, *f.logLevel, *f.logFormat)
 	if err != nil {
 		return serveSettings{}, err
 	}
@@ -141,7 +142,7 @@ func serve(args []string) error {
 		return err
 	}
 	defer flushTraces(stopTracing, set.logger)
-	stopMetrics, err := serveMetrics(*f.metricsAddr, set.logger)
+	_, stopMetrics, err := serveMetrics(*f.metricsAddr, set.logger)
 	if err != nil {
 		return err
 	}
@@ -334,7 +335,8 @@ func serveUntilStopped(ctx context.Context, svc *service.Service, ln net.Listene
 	return nil
 }
 
-func newLogger(level, format string) (*slog.Logger, error) {
+// newLogger returns a logger writing to w at level, in format (text or json).
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("log level %q: use debug, info, warn or error", level)
@@ -342,9 +344,9 @@ func newLogger(level, format string) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: l}
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+		return slog.New(slog.NewTextHandler(w, opts)), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("log format %q: use text or json", format)
 }
