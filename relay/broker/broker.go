@@ -198,6 +198,7 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 		}
 	}
 	// An answer won the race; its sender is about to deliver it.
+	metrics.Ask(string(a.Kind), metrics.AskAnswered)
 	return b.answer(e, <-e.answered), nil
 }
 
