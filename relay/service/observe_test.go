@@ -13,15 +13,13 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/relay/metrics"
+	"github.com/switchboard-mcp/switchboard/relay/metrics/metricstest"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -94,51 +92,6 @@ func newOTLPReceiver(t *testing.T) *otlpReceiver {
 	return o
 }
 
-// scrape reads every metric from the metrics handler with the Prometheus
-// text parser.
-func scrape(t *testing.T) map[string]*dto.MetricFamily {
-	t.Helper()
-	rec := httptest.NewRecorder()
-	metrics.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(rec.Body)
-	if err != nil {
-		t.Fatalf("parse /metrics: %v", err)
-	}
-	return fams
-}
-
-// value is the value of the metric of fams named name whose labels include
-// labels (a counter's or a gauge's value, a histogram's count); 0 when absent.
-func value(fams map[string]*dto.MetricFamily, name string, labels map[string]string) float64 {
-	f := fams[name]
-	if f == nil {
-		return 0
-	}
-	sum := 0.0
-next:
-	for _, m := range f.Metric {
-		for k, v := range labels {
-			found := false
-			for _, l := range m.Label {
-				found = found || (l.GetName() == k && l.GetValue() == v)
-			}
-			if !found {
-				continue next
-			}
-		}
-		switch {
-		case m.Counter != nil:
-			sum += m.Counter.GetValue()
-		case m.Gauge != nil:
-			sum += m.Gauge.GetValue()
-		case m.Histogram != nil:
-			sum += float64(m.Histogram.GetSampleCount())
-		}
-	}
-	return sum
-}
-
 // A real relay with a real MCP server on loopback: a person's call from a
 // dashboard and an agent's call through /mcp move the metrics, and their
 // spans reach an OTLP receiver with their parents: the op and the agent
@@ -155,7 +108,7 @@ func TestCallsMoveTheMetricsAndTheirSpansJoinTheServersTrace(t *testing.T) {
 	}
 	defer stopTracing(ctx)
 	echo := newEchoServer(t)
-	before := scrape(t)
+	before := metricstest.Scrape(t)
 
 	svc, err := newService(t, Config{AllowLoopback: true})
 	if err != nil {
@@ -206,10 +159,8 @@ func TestCallsMoveTheMetricsAndTheirSpansJoinTheServersTrace(t *testing.T) {
 	}
 	cs.Close()
 
-	after := scrape(t)
-	moved := func(name string, labels map[string]string) float64 {
-		return value(after, name, labels) - value(before, name, labels)
-	}
+	after := metricstest.Scrape(t)
+	moved := func(name string, labels map[string]string) float64 { return after.Moved(before, name, labels) }
 	for _, route := range []string{metrics.RouteDashboard, metrics.RouteAgent} {
 		labels := map[string]string{"route": route, "kind": "tool", "outcome": "ok"}
 		if got := moved("switchboard_calls_total", labels); got != 1 {
@@ -219,7 +170,7 @@ func TestCallsMoveTheMetricsAndTheirSpansJoinTheServersTrace(t *testing.T) {
 			t.Errorf("switchboard_call_duration_seconds%v counted %v more, want 1", labels, got)
 		}
 	}
-	if got := value(after, "switchboard_connections", map[string]string{"state": string(wire.StateReady)}); got < 1 {
+	if got := after.Value("switchboard_connections", map[string]string{"state": string(wire.StateReady)}); got < 1 {
 		t.Errorf("switchboard_connections{state=ready} is %v, want at least the echo server's", got)
 	}
 	if got := moved("switchboard_gateway_sessions_opened_total", nil); got != 1 {
@@ -231,7 +182,7 @@ func TestCallsMoveTheMetricsAndTheirSpansJoinTheServersTrace(t *testing.T) {
 	if got := moved("switchboard_dashboard_deltas_total", nil); got < 1 {
 		t.Errorf("switchboard_dashboard_deltas_total moved by %v, want the call's deltas", got)
 	}
-	if got := value(after, "switchboard_build_info", nil); got != 1 {
+	if got := after.Value("switchboard_build_info", nil); got != 1 {
 		t.Errorf("switchboard_build_info is %v, want 1", got)
 	}
 	for name := range after {
