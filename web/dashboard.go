@@ -117,6 +117,7 @@ func (d *Dashboard) Render() app.UI {
 			},
 			renderDetail(v, selected),
 		),
+		renderFooter(),
 	)
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/shared/schema"
 	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -174,13 +175,16 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 		}
 		return Answer{Action: wire.ActionCancel}, nil
 	}
+	metrics.Ask(string(a.Kind), metrics.AskRaised)
 	deadline := time.NewTimer(b.cfg.Timeout)
 	defer deadline.Stop()
 	select {
 	case args := <-e.answered:
+		metrics.Ask(string(a.Kind), metrics.AskAnswered)
 		return b.answer(e, args), nil
 	case <-deadline.C:
 		if b.withdraw(e) {
+			metrics.Ask(string(a.Kind), metrics.AskTimedOut)
 			if a.Kind == wire.AskSampling {
 				b.log.Info("sampling ask timed out", "server", a.Server, "ask", e.ask.ID)
 				return Answer{}, errNoAnswerInTime
@@ -194,6 +198,7 @@ func (b *Broker) Ask(ctx context.Context, a wire.Ask) (Answer, error) {
 		}
 	}
 	// An answer won the race; its sender is about to deliver it.
+	metrics.Ask(string(a.Kind), metrics.AskAnswered)
 	return b.answer(e, <-e.answered), nil
 }
 

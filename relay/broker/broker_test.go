@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
+	"github.com/switchboard-mcp/switchboard/relay/metrics/metricstest"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -186,6 +188,7 @@ func TestAskFirstAnswerWins(t *testing.T) {
 }
 
 func TestAskAnswersCancelAtTheDeadline(t *testing.T) {
+	before := metricstest.Scrape(t)
 	s := newSink()
 	b := New(s, Config{Timeout: 30 * time.Millisecond})
 	done := ask(context.Background(), b, formAsk())
@@ -193,6 +196,12 @@ func TestAskAnswersCancelAtTheDeadline(t *testing.T) {
 	r := await(t, done)
 	if r.err != nil || r.ans.Action != wire.ActionCancel || r.ans.Content != nil {
 		t.Fatalf("Ask = %+v, %v; want cancel", r.ans, r.err)
+	}
+	after := metricstest.Scrape(t)
+	for event, want := range map[string]float64{metrics.AskRaised: 1, metrics.AskTimedOut: 1, metrics.AskAnswered: 0} {
+		if got := after.Moved(before, "switchboard_asks_total", map[string]string{"kind": "form", "event": event}); got != want {
+			t.Errorf("switchboard_asks_total{kind=form,event=%s} moved by %v, want %v", event, got, want)
+		}
 	}
 	if gone := s.nextGone(t); gone != id {
 		t.Errorf("removed %s, want %s", gone, id)

@@ -9,7 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -53,7 +56,8 @@ var (
 // turn is stored: what the loop changes before the turn is shown is part
 // of the turn when it is, and it stores nothing before begin is done.
 func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wire.ChatAttachment, replace bool) error {
-	ctx, cancel := context.WithCancelCause(context.Background())
+	ctx, _ := tracing.Start(context.Background(), "chat turn") // ended by the turn's loop, or below
+	ctx, cancel := context.WithCancelCause(ctx)
 	rn := &run{r: r, user: user, chat: chat, ctx: ctx, cancel: cancel, done: make(chan struct{}), start: time.Now(),
 		begun: make(chan struct{}), tools: map[string]*toolRun{}}
 	if rn.chat.Title == "" {
@@ -64,6 +68,7 @@ func (r *Room) begin(user string, chat wire.Chat, n int, text string, atts []wir
 	first := cloneTurn(rn.turn)
 	if err := r.claim(rn); err != nil {
 		cancel(nil)
+		trace.SpanFromContext(ctx).End()
 		return err
 	}
 	go rn.loop()
@@ -153,6 +158,7 @@ func (r *Room) release(rn *run) {
 func (rn *run) loop() {
 	defer rn.r.loops.Done()
 	defer close(rn.done)
+	defer trace.SpanFromContext(rn.ctx).End()
 	status, msg := rn.steps()
 	rn.finish(status, msg)
 }

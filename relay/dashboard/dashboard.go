@@ -12,6 +12,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/static"
 	"github.com/switchboard-mcp/switchboard/web"
 )
@@ -130,7 +131,7 @@ func New(cfg Config) (http.Handler, error) {
 			Resources:             resolver{},
 			Version:               buildVersion(wasm.raw.body, assets, cfg.AppsOrigin),
 			WasmContentLength:     strconv.Itoa(len(wasm.raw.body)),
-			Env:                   map[string]string{AppsOriginEnv: cfg.AppsOrigin},
+			Env:                   map[string]string{AppsOriginEnv: cfg.AppsOrigin, web.VersionEnv: buildinfo.Version()},
 		},
 	}
 	return h, nil

@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"golang.org/x/time/rate"
+
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 )
 
 // Limits is the request budget of agent keys: one token bucket per key id,
@@ -39,7 +41,11 @@ func (l *Limits) Allow(key string) bool {
 		l.buckets[key] = b
 	}
 	l.mu.Unlock()
-	return b.Allow()
+	if !b.Allow() {
+		metrics.Refused(metrics.LimitRequests)
+		return false
+	}
+	return true
 }
 
 // Forget drops key's bucket (the key was revoked).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -149,6 +150,7 @@ func (v *view) closeForCap(ss *mcp.ServerSession) {
 // cap: it closes the key's idlest session if it must, or refuses with 429.
 func (g *Gateway) openSession(w http.ResponseWriter, r *http.Request, key string, v *view) {
 	if err := g.admit(key); err != nil {
+		metrics.Refused(metrics.LimitSessions)
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, err.Error(), http.StatusTooManyRequests)
 		return
@@ -169,6 +171,7 @@ func (n *noteOpened) note() {
 	if !n.noted {
 		n.noted = true
 		if id := n.Header().Get(sessionHeader); id != "" {
+			metrics.GatewaySessionOpened()
 			n.v.used(id, 0)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -132,6 +133,7 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 
 	sub := h.sessions.Session(claims.User).Subscribe(hello)
 	defer sub.Close()
+	defer metrics.Dashboard()()
 	h.logger.Debug("dashboard attached", "user", claims.User)
 
 	readErr := make(chan error, 1)
@@ -151,6 +153,7 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 			wctx, wcancel := context.WithTimeout(ctx, writeTimeout)
 			err := c.Write(wctx, websocket.MessageText, b)
 			wcancel()
+			metrics.Sent(len(b))
 			if err != nil {
 				c.CloseNow()
 				return

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -112,6 +113,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) iter.Seq2[Event, erro
 		started := time.Now()
 		resp, err := c.send(ctx, req)
 		if err != nil {
+			metrics.ModelRequest(string(c.cfg.Kind), 0, 0, err)
 			yield(Event{}, err)
 			return
 		}
@@ -131,6 +133,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) iter.Seq2[Event, erro
 				err = lim.check(out)
 			}
 			if err != nil {
+				metrics.ModelRequest(string(c.cfg.Kind), usage.InputTokens, usage.OutputTokens, err)
 				yield(Event{}, c.streamError(ctx, err))
 				return
 			}
@@ -139,6 +142,7 @@ func (c *Client) Stream(ctx context.Context, req *Request) iter.Seq2[Event, erro
 				case EventUsage:
 					usage = e.Usage
 				case EventEnd: // before yielding: a reader may stop at the end
+					metrics.ModelRequest(string(c.cfg.Kind), usage.InputTokens, usage.OutputTokens, nil)
 					c.log.Info("model answered", "kind", c.cfg.Kind, "model", e.Model, "stop", e.StopReason,
 						"input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens, "took", time.Since(started).Round(time.Millisecond))
 				}

@@ -11,7 +11,11 @@ import (
 	"strconv"
 	"strings"
 
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 )
 
 // maxTokenBytes bounds a token endpoint's answer.
@@ -159,7 +163,9 @@ func (m *Manager) clientAuth(ctx context.Context, c *Client, issuer, source, cli
 // returns the bearer token it answers. It follows no redirect, which would
 // resend the form (code, verifier, refresh token, assertion, secret)
 // elsewhere.
-func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Values, id *identity) (*tokenAnswer, error) {
+func (m *Manager) requestToken(ctx context.Context, endpoint string, form url.Values, id *identity) (_ *tokenAnswer, err error) {
+	ctx, span := tracing.Start(ctx, "oauth token request", attribute.String("oauth.grant_type", form.Get("grant_type")))
+	defer func() { metrics.TokenRequest(form.Get("grant_type"), err); tracing.End(span, err) }()
 	var ans tokenAnswer
 	if err := m.postToken(ctx, endpoint, form, id, &ans); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -51,5 +52,8 @@ func (m *Mux) Serve(ctx context.Context, r Request) (any, error) {
 	if !ok {
 		return nil, wire.NewError(wire.CodeUnknownOp, fmt.Sprintf("unknown op %q", wire.Sanitize(string(r.Op), 100)))
 	}
-	return h(ctx, r)
+	ctx, span := tracing.Start(ctx, "op "+string(r.Op))
+	res, err := h(ctx, r)
+	tracing.End(span, err)
+	return res, err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"golang.org/x/time/rate"
 )
 
@@ -54,9 +55,10 @@ func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *aut
 	a.auth.HandleOps(dashOps)
 	a.auth.Register(mux)
 	a.api.Register(mux)
-	mux.Handle(gateway.Path, a.mcp)
-	mux.Handle(gateway.ServerPath, a.mcp)
-	mux.Handle(gateway.CodePath, a.mcp)
+	agentRequests := tracing.Handler("agent request", a.mcp)
+	mux.Handle(gateway.Path, agentRequests)
+	mux.Handle(gateway.ServerPath, agentRequests)
+	mux.Handle(gateway.CodePath, agentRequests)
 }
 
 // watchStore applies what other processes change in the data directory

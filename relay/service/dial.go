@@ -7,6 +7,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -16,6 +17,7 @@ import (
 // the relay's.
 func (s *Service) dialer(hc *http.Client, auth *oauth.Manager, stdio stdioServers) session.Dialer {
 	cfg := s.cfg
+	hc = tracing.Client(hc) // MCP servers' own traces join the relay's
 	return func(d session.Dial, report func(conn.State)) session.Connection {
 		reg := d.Reg
 		c := conn.Config{

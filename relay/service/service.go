@@ -17,6 +17,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/apps"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/relay/chat"
 	"github.com/switchboard-mcp/switchboard/relay/dashboard"
 	"github.com/switchboard-mcp/switchboard/relay/hub"
@@ -309,5 +310,5 @@ func (s *Service) Close() error {
 func (s *Service) healthz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
+	json.NewEncoder(w).Encode(map[string]string{"status": "ok", "version": buildinfo.Version()})
 }

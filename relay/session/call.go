@@ -11,6 +11,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
 	"github.com/switchboard-mcp/switchboard/relay/mcpwire"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -150,12 +151,14 @@ func (o *Server) ReadResource(ctx context.Context, c Caller, p *mcp.ReadResource
 // keeps them) for c: do runs it on the connection, isError tells a tool's
 // error result, show converts a result for a person's dashboards.
 func run[R any](ctx context.Context, o *Server, c Caller, kind wire.CallKind, name string, args json.RawMessage,
-	do func(context.Context, Connection, *runningCall) (*R, error), isError func(*R) bool, show func(*R) (any, error)) (*R, error) {
+	do func(context.Context, Connection, *runningCall) (*R, error), isError func(*R) bool, show func(*R) (any, error)) (res *R, err error) {
+	ctx, observed := observeCall(ctx, c, kind)
+	defer func() { observed(err == nil && isError(res), err) }()
 	cn, rc, err := o.begin(ctx, c, kind, name, args)
 	if err != nil {
 		return nil, err
 	}
-	res, err := do(rc.ctx, cn, rc)
+	res, err = do(rc.ctx, cn, rc)
 	var end callEnd
 	switch {
 	case err != nil:
@@ -234,7 +237,7 @@ func (o *Server) begin(ctx context.Context, c Caller, kind wire.CallKind, name s
 	} else {
 		// A person's call runs on the session, not on the dashboard that
 		// made it: only cancelling its op (or call.cancel) stops it.
-		rc.ctx, rc.cancel = context.WithCancel(context.Background())
+		rc.ctx, rc.cancel = context.WithCancel(tracing.Detach(ctx))
 		rc.stop = context.AfterFunc(ctx, func() {
 			if errors.Is(context.Cause(ctx), errOpCancelled) {
 				o.cancelCall(rc)

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/relay/conn"
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -111,6 +112,7 @@ func (o *Server) update(dial int, st wire.Server, init *mcp.InitializeResult, li
 	st = st.Deduped()
 	changes := wire.DiffServer(o.state, st)
 	listsChanged := lists != o.lists || init != o.init
+	metrics.ConnectionMoved(string(o.state.State), string(st.State))
 	o.state, o.init, o.lists = st, init, lists
 	s.publishLocked(changes)
 	if len(changes) > 0 || listsChanged {
@@ -152,6 +154,7 @@ func (o *Server) stampLocked(st *wire.Server) {
 func (o *Server) closeLocked() Connection {
 	s := o.s
 	o.closed = true
+	metrics.ConnectionMoved(string(o.state.State), "")
 	o.abandonCallsLocked()
 	delete(s.servers, o.reg.ID)
 	s.order = slices.DeleteFunc(s.order, func(id string) bool { return id == o.reg.ID })

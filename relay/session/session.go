@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/switchboard-mcp/switchboard/relay/broker"
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -178,6 +179,7 @@ func (s *Session) publishLocked(changes []wire.Change) {
 	for sub := range s.subs {
 		sub.send(b)
 	}
+	metrics.DeltaSent(len(s.subs))
 }
 
 // Subscribe attaches a dashboard. It first receives what it missed since

@@ -13,6 +13,9 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/switchboard-mcp/switchboard/relay/metrics"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 )
 
 const (
@@ -106,7 +109,9 @@ func (s *Store) Close() error {
 
 // inTx runs fn in a transaction and commits it when fn succeeds. A failure
 // the disk caused names it ([ErrDiskFull]).
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	ctx, span := tracing.Start(ctx, "store transaction")
+	defer func(start time.Time) { metrics.StoreTransaction(start, err); tracing.End(span, err) }(time.Now())
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return named(fmt.Errorf("begin: %w", err))

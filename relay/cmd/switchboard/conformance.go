@@ -45,7 +45,7 @@ func conformanceClient(args []string) error {
 		fs.Usage()
 		return errors.New("conformance-client: the server URL is missing")
 	}
-	logger, err := newLogger(*logLevel)
+	logger, err := newLogger(os.Stderr, *logLevel, "text")
 	if err != nil {
 		return err
 	}

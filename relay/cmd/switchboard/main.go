@@ -6,6 +6,7 @@
 //	switchboard servers add|list|import|machine-access   register servers without a browser
 //	switchboard agent-key create|list|revoke   manage the keys agents use
 //	switchboard conformance-client URL  run one MCP conformance scenario
+//	switchboard version           print the build's version
 //
 // Every flag of serve, login and token has an environment variable
 // equivalent: SWITCHBOARD_ and the flag's name in upper case with dashes as
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/switchboard-mcp/switchboard/relay/buildinfo"
 	"github.com/switchboard-mcp/switchboard/relay/cli"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
@@ -33,6 +35,7 @@ commands:
           manage the keys agents use at /mcp and /api/tools
   conformance-client URL
           run one scenario of the MCP conformance suite (for make conformance)
+  version print the build's version
 
 Run "switchboard <command> -h" for the flags of a command.
 `
@@ -56,6 +59,9 @@ func main() {
 		err = cli.AgentKey(args, os.Stdout)
 	case "conformance-client":
 		err = conformanceClient(args)
+	case "version", "-version", "--version":
+		fmt.Println(buildinfo.Version())
+		return
 	case "-h", "-help", "--help", "help":
 		fmt.Print(usage)
 		return

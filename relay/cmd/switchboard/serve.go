@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -58,7 +60,8 @@ type serveFlags struct {
 	oauth                         oauthFlags
 	model                         modelFlags
 	chatSteps                     *int
-	logLevel                      *string
+	logLevel, logFormat           *string
+	metricsAddr                   *string
 	catalog                       *string
 }
 
@@ -88,6 +91,8 @@ func addServeFlags(fs *flagSet) *serveFlags {
 	f.chatSteps = fs.Int("chat-steps", wire.DefaultChatSteps, "most model requests of one chat turn; a turn whose model keeps calling tools stops there with a message")
 	f.model = addModelFlags(fs)
 	f.logLevel = fs.String("log-level", "info", "debug, info, warn or error")
+	f.logFormat = fs.String("log-format", "text", "text (key=value lines) or json (one JSON object a line)")
+	f.metricsAddr = fs.String("metrics-addr", "", "address of a separate listener serving Prometheus metrics at /metrics (off when empty; for example 127.0.0.1:9090)")
 	return f
 }
 
@@ -105,7 +110,7 @@ func (f *serveFlags) settings() (serveSettings, error) {
 	if err := checkLimits(*f.callTimeout, *f.maxResult); err != nil {
 		return serveSettings{}, err
 	}
-	logger, err := newLogger(*f.logLevel)
+	logger, err := newLogger(os.Stderr, *f.logLevel, *f.logFormat)
 	if err != nil {
 		return serveSettings{}, err
 	}
@@ -134,6 +139,16 @@ func serve(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopTracing, err := tracing.Setup(ctx)
+	if err != nil {
+		return err
+	}
+	defer flushTraces(stopTracing, set.logger)
+	_, stopMetrics, err := serveMetrics(*f.metricsAddr, set.logger)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
 	ln, base, hosts, err := listen(*f.addr, *f.publicURL)
 	if err != nil {
 		return err
@@ -323,12 +338,20 @@ func serveUntilStopped(ctx context.Context, svc *service.Service, ln net.Listene
 	return nil
 }
 
-func newLogger(level string) (*slog.Logger, error) {
+// newLogger returns a logger writing to w at level, in format (text or json).
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("log level %q: use debug, info, warn or error", level)
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+	opts := &slog.HandlerOptions{Level: l}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("log format %q: use text or json", format)
 }
 
 // allowedHosts are the Host names the relay answers to besides loopback: the
