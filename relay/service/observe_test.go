@@ -148,8 +148,10 @@ func TestCallsMoveTheMetricsAndTheirSpansJoinTheServersTrace(t *testing.T) {
 		t.Errorf("/healthz %v, want ok and this build's version", health)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	// 2025-11-25 has sessions, which the gateway's session count counts;
+	// a 2026-07-28 agent opens none.
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: relay.URL + "/mcp",
-		HTTPClient: &http.Client{Transport: bearer{key}}}, nil)
+		HTTPClient: &http.Client{Transport: bearer{key}}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
