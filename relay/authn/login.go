@@ -15,6 +15,8 @@ const (
 	// LoginPath is where Login is meant to be served; a login link is
 	// LoginPath + "?code=" + code on the relay's address.
 	LoginPath = "/login"
+	// LogoutPath ends the session of the browser that POSTs to it.
+	LogoutPath = "/logout"
 	// codeParam is the query parameter carrying the code.
 	codeParam = "code"
 	// codeBytes is the entropy of a login code.

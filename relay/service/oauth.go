@@ -15,7 +15,7 @@ import (
 )
 
 // reservedPaths are routes of the relay a client metadata document may not take.
-var reservedPaths = []string{"/", "/healthz", "/ws", "/login", signin.StartPath, signin.CallbackPath, signin.LogoutPath, oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath,
+var reservedPaths = []string{"/", "/healthz", "/ws", "/login", signin.StartPath, signin.CallbackPath, authn.LogoutPath, oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath,
 	agentauth.MetadataPath, agentauth.AuthorizePath, agentauth.TokenPath, agentauth.RegisterPath, agentauth.RevokePath, agentauth.ConsentPath}
 
 // newOAuth builds the OAuth manager: tokens and registrations sealed in the

@@ -229,6 +229,7 @@ func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, 
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/ws", s.hub)
 	mux.Handle("GET "+authn.LoginPath, s.login)
+	mux.HandleFunc("POST "+authn.LogoutPath, s.logout(verifier, origins))
 	if s.signin != nil {
 		s.signin.Handle(mux)
 	}

@@ -60,3 +60,22 @@ func (rs relaySessions) Start(w http.ResponseWriter, r *http.Request, user strin
 func (rs relaySessions) End(w http.ResponseWriter, r *http.Request) string {
 	return rs.login.End(w, r, rs.verifier)
 }
+
+// logout ends the browser's session, when the request comes from the
+// relay's own pages (origins): at the sign-in provider too when there is
+// one, else back to the dashboard, which then says it is signed out.
+func (s *Service) logout(verifier *authn.Verifier, origins *authn.OriginPolicy) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !origins.Allowed(r) {
+			http.Error(w, "sign out from the relay's own pages", http.StatusForbidden)
+			return
+		}
+		if s.signin != nil {
+			s.signin.Logout(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		s.login.End(w, r, verifier)
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+	}
+}

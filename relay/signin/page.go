@@ -26,7 +26,6 @@ var (
 	pageNoEmail    = page{"Not allowed", "This relay admits people by email domain, and your identity provider did not give your email address.", false}
 	pageUnverified = page{"Not allowed", "This relay admits people by email domain, and your identity provider has not verified your email address.", false}
 	pageNoGroup    = page{"Not allowed", "You are not a member of any group allowed to use this relay. Ask its operator to be added.", false}
-	pageCrossSite  = page{"Not allowed", "Sign out from the relay's own page.", false}
 )
 
 // domainRefused is the page for a verified email outside the allowed domains.

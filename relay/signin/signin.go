@@ -24,8 +24,6 @@ const (
 	// CallbackPath is where the identity provider sends it back: the
 	// redirect URI registered at the provider is the public URL + CallbackPath.
 	CallbackPath = "/login/oidc/callback"
-	// LogoutPath ends the relay session (POST).
-	LogoutPath = "/logout"
 )
 
 // DefaultGroupsClaim is the ID token claim read for groups unless configured.
@@ -153,11 +151,11 @@ func (p *Provider) TokenEndpoint() string { return p.oauth.Endpoint.TokenURL }
 // "#" and the subject, so that two providers' subjects never meet.
 func (p *Provider) UserID(sub string) string { return p.cfg.Issuer + "#" + sub }
 
-// Handle mounts the start, callback and logout routes on mux.
+// Handle mounts the start and callback routes on mux; the relay mounts
+// Logout behind its own origin check.
 func (p *Provider) Handle(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+StartPath, p.start)
 	mux.HandleFunc("GET "+CallbackPath, p.callback)
-	mux.HandleFunc("POST "+LogoutPath, p.logout)
 }
 
 // client returns ctx carrying the provider's HTTP client for oauth2 and oidc.
