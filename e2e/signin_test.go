@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/relay/service"
@@ -35,11 +38,38 @@ func (p *tab) signInAs(r *relay, u signintest.User) {
 	p.t.Helper()
 	p.navigate(r.URL() + "/login")
 	p.waitText("#signin-provider", "Sign in with 127.0.0.1")
-	p.click("#signin-provider")
-	p.waitPresent("#username")
+	p.clickAndLoad("#signin-provider")
 	p.fill("#username", u.Username)
 	p.fill("#password", u.Password)
-	p.click("button[type=submit]")
+	p.clickAndLoad("button[type=submit]")
+}
+
+// waitSignedIn waits for the dashboard that the signed-in page opens
+// (it refreshes to "/" once loaded) and for its live connection.
+func (p *tab) waitSignedIn() {
+	p.t.Helper()
+	p.waitLoadedAt("/")
+	p.waitRelay(stateLive)
+}
+
+// waitLoadedAt waits until the tab has loaded a page at path, through
+// navigations the page itself makes.
+func (p *tab) waitLoadedAt(path string) {
+	p.t.Helper()
+	waitUntil(p.t, "a page at "+path, func() bool {
+		at, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`location.pathname === `+jsString(path)+` && document.readyState === "complete"`))
+		return err == nil && at
+	})
+}
+
+// clickAndLoad clicks sel and waits for the page the click navigates to.
+func (p *tab) clickAndLoad(sel string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("click %s and load: %v\n%s", sel, err, p.describe())
+	}
 }
 
 func TestSignInWithTheTeamsProviderShowsOnesOwnServersAndSignsOut(t *testing.T) {
@@ -48,14 +78,14 @@ func TestSignInWithTheTeamsProviderShowsOnesOwnServersAndSignsOut(t *testing.T) 
 
 	ann := openTab(t)
 	ann.signInAs(r, idpAnn)
-	ann.waitRelay(stateLive)
+	ann.waitSignedIn()
 	ann.waitText("#user", idp.Issuer+"#"+idpAnn.ID)
 	ann.addServer("anns-server", fx.URL())
 
 	// Bob, in another browser, sees his own (empty) list, not Ann's.
 	bob := openTab(t)
 	bob.signInAs(r, idpBob)
-	bob.waitRelay(stateLive)
+	bob.waitSignedIn()
 	bob.waitText("#user", idp.Issuer+"#"+idpBob.ID)
 	bob.waitServersRendered()
 	if n := bob.count(rowSel("anns-server")); n != 0 {
@@ -65,6 +95,7 @@ func TestSignInWithTheTeamsProviderShowsOnesOwnServersAndSignsOut(t *testing.T) 
 	// Ann signs out: by way of the provider, back at the login page, and
 	// the dashboard is signed out.
 	ann.click("#sign-out")
+	ann.waitLoadedAt("/login")
 	ann.waitText("#signin-provider", "Sign in with")
 	ann.navigate(r.URL() + "/")
 	ann.waitRelay(stateSignedOut)

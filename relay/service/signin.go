@@ -62,11 +62,13 @@ func (rs relaySessions) End(w http.ResponseWriter, r *http.Request) string {
 }
 
 // logout ends the browser's session, when the request comes from the
-// relay's own pages (origins): at the sign-in provider too when there is
+// relay's own pages: the browser says so (Sec-Fetch-Site: same-origin; the
+// dashboard sends no referrer, so its form's Origin is "null"), or its
+// Origin is one of origins. It ends the session at the sign-in provider too when there is
 // one, else back to the dashboard, which then says it is signed out.
 func (s *Service) logout(verifier *authn.Verifier, origins *authn.OriginPolicy) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !origins.Allowed(r) {
+		if r.Header.Get("Sec-Fetch-Site") != "same-origin" && !origins.Allowed(r) {
 			http.Error(w, "sign out from the relay's own pages", http.StatusForbidden)
 			return
 		}

@@ -193,30 +193,24 @@ func stringsOf(v any) []string {
 }
 
 // Logout ends the relay session and, when the provider offers it, sends
-// the browser on to end the session at the provider too. The caller has
-// checked that the request came from the relay's own pages.
+// the browser on to end the session at the provider too: by a page that
+// goes there, since the dashboard's form may not redirect to another
+// origin. The caller has checked that the request came from the relay's
+// own pages.
 func (p *Provider) Logout(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	user := p.cfg.Sessions.End(w, r)
-	back := strings.TrimRight(p.cfg.PublicURL, "/") + "/login"
-	if p.endSession == "" || user == "" {
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
-		return
-	}
 	u, err := url.Parse(p.endSession)
-	if err != nil {
+	if p.endSession == "" || user == "" || err != nil {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return
 	}
 	q := u.Query()
 	q.Set("client_id", p.cfg.ClientID)
-	q.Set("post_logout_redirect_uri", back)
-	if t, ok, err := p.cfg.Tokens.Get(r.Context(), user); err == nil && ok {
-		q.Set("id_token_hint", t.IDToken)
-	}
+	q.Set("post_logout_redirect_uri", strings.TrimRight(p.cfg.PublicURL, "/")+"/login")
 	u.RawQuery = q.Encode()
 	p.cfg.Logger.InfoContext(r.Context(), "sign-out", "user", user)
-	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+	writePage(w, http.StatusOK, page{Title: "Signed out", Message: "You are signed out of Switchboard; now signing out at the identity provider.", Next: u.String()})
 }
 
 // errNoToken is IDToken's answer for a user who never signed in with the provider.
