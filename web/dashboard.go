@@ -140,7 +140,8 @@ func renderBanners(status store.Status, updateReady bool) app.UI {
 			return app.Div().ID("signed-out").Class("sb-banner", "is-error").Role("alert").Body(
 				app.P().Body(
 					app.Strong().Text("Signed out. "),
-					app.Text("Run "),
+					app.A().ID("to-login").Href("/login").Text("Sign in"),
+					app.Text(", or on the relay's machine run "),
 					app.Code().Text("switchboard login"),
 					app.Text(" and open the link it prints."),
 				),

@@ -108,7 +108,7 @@ func (p *EmbedPage) renderView(v store.View) app.UI {
 		return app.Div().Body(asks, renderDetail(v, p.server))
 	}
 	return app.Div().Body(
-		renderHeader(v),
+		header(v, false),
 		asks,
 		app.Div().Class("sb-main").Body(list(p.selected), renderDetail(v, p.selected)),
 	)

@@ -15,6 +15,8 @@ const (
 	// LoginPath is where Login is meant to be served; a login link is
 	// LoginPath + "?code=" + code on the relay's address.
 	LoginPath = "/login"
+	// LogoutPath ends the session of the browser that POSTs to it.
+	LogoutPath = "/logout"
 	// codeParam is the query parameter carrying the code.
 	codeParam = "code"
 	// codeBytes is the entropy of a login code.
@@ -46,11 +48,20 @@ type Login struct {
 	// arrived over plain HTTP: the relay behind an HTTPS reverse proxy
 	// (its public URL is https).
 	SecureCookie bool
+	// Provider, when set, is offered on the login page (a GET without a
+	// code): a link to sign in with the team's identity provider.
+	Provider *ProviderLink
 
 	codes  LoginCodes
 	signer *Signer
 	ttl    time.Duration
 	log    *slog.Logger
+}
+
+// ProviderLink is the login page's offer of an identity provider.
+type ProviderLink struct {
+	Name string // shown as "Sign in with Name"
+	URL  string // where the sign-in starts
 }
 
 // NewLogin returns a Login whose sessions last sessionTTL; a nil logger
@@ -95,6 +106,10 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code := r.URL.Query().Get(codeParam)
+	if code == "" && l.Provider != nil {
+		writePage(w, http.StatusOK, page{Title: "Sign in", Message: "Sign in to Switchboard with your team's identity provider.", Provider: l.Provider})
+		return
+	}
 	if code == "" {
 		writePage(w, http.StatusBadRequest, pageNoCode)
 		return
@@ -108,15 +123,36 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l.refuse(w, r, err)
 		return
 	}
-	token, err := l.signer.Mint(user, l.ttl)
-	if err != nil {
+	if err := l.Start(w, r, user); err != nil {
 		l.log.ErrorContext(r.Context(), "login: mint session", "user", user, "err", err)
 		writePage(w, http.StatusInternalServerError, pageInternal)
 		return
 	}
-	http.SetCookie(w, SessionCookie(token, time.Now().Add(l.ttl), r.TLS != nil || l.SecureCookie))
 	l.log.InfoContext(r.Context(), "login: session started", "user", user)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// Start sets the session cookie of user on w, for the request r.
+func (l *Login) Start(w http.ResponseWriter, r *http.Request, user string) error {
+	token, err := l.signer.Mint(user, l.ttl)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, SessionCookie(token, time.Now().Add(l.ttl), r.TLS != nil || l.SecureCookie))
+	return nil
+}
+
+// End clears the session cookie on w and returns the user r was signed in
+// as by verifier, "" if none.
+func (l *Login) End(w http.ResponseWriter, r *http.Request, verifier *Verifier) string {
+	user := ""
+	if claims, present, err := verifier.FromRequest(r); present && err == nil {
+		user = claims.User
+	}
+	c := SessionCookie("", time.Unix(0, 0), r.TLS != nil || l.SecureCookie)
+	c.MaxAge = -1
+	http.SetCookie(w, c)
+	return user
 }
 
 // refuse writes the page for a code that did not log anyone in.

@@ -11,16 +11,18 @@ type page struct {
 	Message string
 	// NewLink adds the advice to run `switchboard login` for a new link.
 	NewLink bool
+	// Provider, when set, is offered as a link to sign in.
+	Provider *ProviderLink
 }
 
 // The login error pages.
 var (
-	pageNoCode      = page{"No login code", "This link has no login code.", true}
-	pageUnknown     = page{"Unknown login link", "This login link is not known to the relay.", true}
-	pageUsed        = page{"Login link already used", "Each login link works once, and this one has been used.", true}
-	pageExpired     = page{"Login link expired", "This login link is too old.", true}
-	pageWrongMethod = page{"Method not allowed", "Open the login link in a browser.", false}
-	pageInternal    = page{"Login failed", "The relay could not complete the login; its log says why. Try again.", false}
+	pageNoCode      = page{Title: "No login code", Message: "This link has no login code.", NewLink: true}
+	pageUnknown     = page{Title: "Unknown login link", Message: "This login link is not known to the relay.", NewLink: true}
+	pageUsed        = page{Title: "Login link already used", Message: "Each login link works once, and this one has been used.", NewLink: true}
+	pageExpired     = page{Title: "Login link expired", Message: "This login link is too old.", NewLink: true}
+	pageWrongMethod = page{Title: "Method not allowed", Message: "Open the login link in a browser."}
+	pageInternal    = page{Title: "Login failed", Message: "The relay could not complete the login; its log says why. Try again."}
 )
 
 // pageTemplate escapes everything it is given.
@@ -30,6 +32,8 @@ var pageTemplate = template.Must(template.New("login").Parse(`<!doctype html>
 <body>
 <h1>{{.Title}}</h1>
 <p>{{.Message}}</p>
+{{with .Provider}}<p><a id="signin-provider" href="{{.URL}}">Sign in with {{.Name}}</a></p>
+<p>On the relay's own machine, <code>switchboard login</code> prints a one-time link instead.</p>{{end}}
 {{if .NewLink}}<p>Run <code>switchboard login</code> for a new link.</p>{{end}}
 </body>
 </html>

@@ -221,3 +221,20 @@ func TestNewCodeIsLongAndURLSafe(t *testing.T) {
 		t.Errorf("codes %q and %q: want two different 43-character base64url strings", a, b)
 	}
 }
+
+func TestLoginPageOffersTheIdentityProvider(t *testing.T) {
+	f := newLoginFixture(t)
+	get := func() (int, string) {
+		rec := httptest.NewRecorder()
+		f.login.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, authn.LoginPath, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := get(); code != http.StatusBadRequest || strings.Contains(body, "Sign in with") {
+		t.Errorf("without a provider: %d %s", code, body)
+	}
+	f.login.Provider = &authn.ProviderLink{Name: "login.example.com", URL: "/login/oidc"}
+	code, body := get()
+	if code != http.StatusOK || !strings.Contains(body, `href="/login/oidc"`) || !strings.Contains(body, "Sign in with login.example.com") || !strings.Contains(body, "switchboard login") {
+		t.Errorf("with a provider: %d %s", code, body)
+	}
+}

@@ -30,6 +30,7 @@ func serversMachine() *command {
 	alg := c.fs.String("signing-alg", "", "JWS algorithm of private_key_jwt (default: the key's, ES256 for P-256, RS256 for RSA)")
 	method := c.fs.String("auth-method", "", "client_secret_basic (default with a secret) or client_secret_post")
 	scope := c.fs.String("scope", "", "space-separated scopes to ask for (default: those the server asks for)")
+	crossApp := c.fs.Bool("cross-app", false, "cross-app access: the relay presents the user's identity assertion from the sign-in provider (serve --oidc-issuer) with these client credentials (JWT bearer grant)")
 	remove := c.fs.Bool("clear", false, "remove the server's machine access: a person authorizes again")
 	c.run = func(ctx context.Context, st *store.Store, out io.Writer) error {
 		if c.fs.NArg() > 0 {
@@ -59,6 +60,9 @@ func serversMachine() *command {
 		}
 		mc := store.OAuthMachine{User: *c.user, Server: *id, Grant: store.MachineClientCredentials, ClientID: *clientID,
 			AuthMethod: *method, SigningAlg: *alg, Scope: strings.Join(strings.Fields(*scope), " ")}
+		if *crossApp {
+			mc.Grant = store.MachineCrossApp
+		}
 		switch {
 		case (*secretFile == "") == (*keyFile == ""):
 			return errors.New("give one of --client-secret-file and --private-key-file")
@@ -83,7 +87,7 @@ func serversMachine() *command {
 		if err := o.PutMachine(ctx, mc); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "machine access of %s: client %s, %s\n", *id, mc.ClientID, mc.AuthMethod)
+		fmt.Fprintf(out, "machine access of %s: client %s, %s, %s\n", *id, mc.ClientID, mc.AuthMethod, mc.Grant)
 		return nil
 	}
 	return c

@@ -6,6 +6,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
+	"github.com/switchboard-mcp/switchboard/relay/signin"
 )
 
 // Config is everything the relay can be told.
@@ -72,6 +73,10 @@ type Config struct {
 	// callback (oauth.CallbackPath) is under it. Without it servers that
 	// need OAuth cannot be authorized.
 	PublicURL string
+	// SignIn, when set, signs people in with the team's OpenID Connect
+	// provider (its callback under PublicURL), which is also the identity
+	// provider of servers configured for cross-app access. Nil for none.
+	SignIn *signin.Settings
 	// AppsOrigin is the public origin (scheme://host[:port]) at which the
 	// MCP Apps sandbox proxy, [Service.AppsHandler], is reached; it must
 	// differ from the relay's own. "" means Apps are off: servers are not

@@ -11,10 +11,11 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/agentauth"
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
+	"github.com/switchboard-mcp/switchboard/relay/signin"
 )
 
 // reservedPaths are routes of the relay a client metadata document may not take.
-var reservedPaths = []string{"/", "/healthz", "/readyz", "/ws", "/login", oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath,
+var reservedPaths = []string{"/", "/healthz", "/readyz", "/ws", "/login", signin.StartPath, signin.CallbackPath, authn.LogoutPath, oauth.CallbackPath, oauth.StartPath, oauth.HandoffPath,
 	agentauth.MetadataPath, agentauth.AuthorizePath, agentauth.TokenPath, agentauth.RegisterPath, agentauth.RevokePath, agentauth.ConsentPath}
 
 // newOAuth builds the OAuth manager: tokens and registrations sealed in the
@@ -33,6 +34,7 @@ func (s *Service) newOAuth(hc *http.Client) (*oauth.Manager, error) {
 		SuccessURL:        s.cfg.OAuthSuccessURL,
 		ErrorURL:          s.cfg.OAuthErrorURL,
 		Logger:            s.cfg.Logger,
+		CrossApp:          s.crossApp(),
 	})
 }
 

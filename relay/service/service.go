@@ -26,6 +26,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
 	"github.com/switchboard-mcp/switchboard/relay/session"
+	"github.com/switchboard-mcp/switchboard/relay/signin"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -45,6 +46,7 @@ type Service struct {
 	demoStop func()
 	agents   agentsPart
 	oauth    *oauth.Manager
+	signin   *signin.Provider // nil without Config.SignIn
 	models   *models.Registry
 	chat     *chat.Room
 	apps     *apps.Room   // nil when Apps are off
@@ -79,6 +81,9 @@ func (s *Service) init(ctx context.Context) error {
 	cfg := s.cfg
 	verifier, err := s.initAuthn()
 	if err != nil {
+		return err
+	}
+	if err := s.initSignIn(ctx, verifier); err != nil {
 		return err
 	}
 	origins, err := authn.NewOriginPolicy(append(publicOrigin(cfg.PublicURL), cfg.AllowedOrigins...))
@@ -238,6 +243,10 @@ func (s *Service) routes(verifier *authn.Verifier, origins *authn.OriginPolicy, 
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("/ws", s.hub)
 	mux.Handle("GET "+authn.LoginPath, s.login)
+	mux.HandleFunc("POST "+authn.LogoutPath, s.logout(verifier, origins))
+	if s.signin != nil {
+		s.signin.Handle(mux)
+	}
 	s.initAgents(mux, dashOps, verifier, origins, httpClient)
 	if err := routeOAuth(mux, s.oauth, verifier, cfg.OAuthClientMetadataURL); err != nil {
 		return nil, err

@@ -392,6 +392,16 @@ var migrations = []string{
 	ALTER TABLE agent_grants ADD COLUMN tool_mode TEXT NOT NULL DEFAULT 'tools';
 	ALTER TABLE agent_calls ADD COLUMN program TEXT NOT NULL DEFAULT '';
 	ALTER TABLE agent_calls ADD COLUMN by_code INTEGER NOT NULL DEFAULT 0`,
+	// 17: sign-in with OpenID Connect. The tokens the identity provider
+	// issued to a user at sign-in (ID token and refresh token, sealed), for
+	// cross-app access.
+	`CREATE TABLE identity_tokens (
+		user_id    TEXT    NOT NULL PRIMARY KEY,
+		issuer     TEXT    NOT NULL,
+		secrets    BLOB    NOT NULL, -- sealed
+		expires_at INTEGER NOT NULL, -- Unix milliseconds of the ID token's expiry
+		updated_at INTEGER NOT NULL  -- Unix milliseconds
+	)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

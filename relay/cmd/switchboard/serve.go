@@ -22,6 +22,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/relay/signin"
 	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -58,6 +59,7 @@ type serveFlags struct {
 	maxResult                     *int
 	allowLoopback                 *bool
 	oauth                         oauthFlags
+	signIn                        signInFlags
 	model                         modelFlags
 	chatSteps                     *int
 	logLevel, logFormat           *string
@@ -88,6 +90,7 @@ func addServeFlags(fs *flagSet) *serveFlags {
 	f.maxResult = fs.Int("max-result-bytes", wire.MaxResultBytes, fmt.Sprintf("largest result of one call, in bytes of JSON, the relay passes on (%d to %d)", minResultBytes, maxResultBytes))
 	f.allowLoopback = fs.Bool("allow-loopback", true, "allow MCP servers on loopback addresses (turn off for a hosted relay)")
 	f.oauth = addOAuthFlags(fs)
+	f.signIn = addSignInFlags(fs)
 	f.chatSteps = fs.Int("chat-steps", wire.DefaultChatSteps, "most model requests of one chat turn; a turn whose model keeps calling tools stops there with a message")
 	f.model = addModelFlags(fs)
 	f.logLevel = fs.String("log-level", "info", "debug, info, warn or error")
@@ -102,6 +105,7 @@ type serveSettings struct {
 	logger       *slog.Logger
 	oauthClients []oauth.Credentials
 	models       []models.Spec
+	signIn       *signin.Settings
 }
 
 // settings checks the limits and log level given and reads the files (and
@@ -123,7 +127,11 @@ func (f *serveFlags) settings() (serveSettings, error) {
 	if err != nil {
 		return serveSettings{}, err
 	}
-	return serveSettings{logger: logger, oauthClients: oauthClients, models: specs}, nil
+	signIn, err := f.signIn.settings()
+	if err != nil {
+		return serveSettings{}, err
+	}
+	return serveSettings{logger: logger, oauthClients: oauthClients, models: specs, signIn: signIn}, nil
 }
 
 func serve(args []string) error {
@@ -294,6 +302,7 @@ func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUs
 		OAuthSuccessURL:        *f.oauth.successURL,
 		OAuthErrorURL:          *f.oauth.errorURL,
 		OAuthClients:           set.oauthClients,
+		SignIn:                 set.signIn,
 	}
 }
 
