@@ -262,7 +262,7 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 			.observe(document.body, {childList: true, subtree: true}); return true; })()`, jsString(sel+" iframe.app-frame")))
 		p.callTool(appsfixture.Flood, "{}")
 		// The proxy tells the dashboard it dropped messages, and the
-		// dashboard says so; of the 20,000 calls, the relay got no more than
+		// dashboard says so; of the 4,000 calls, the relay got no more than
 		// the dashboard lets a view make (10 a second).
 		p.waitPresent(sel + " .app-view-flooded")
 		waitFor(t, "the flood's first calls", func() bool { return fx.Ticks() > 0 })
