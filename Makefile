@@ -4,6 +4,7 @@
 #                at the same time, each part's output in e2e/out/test/PART.log (printed if it fails)
 #   make build   bin/switchboard with the dashboard embedded
 #   make bench   measure it side by side with MCP Inspector and direct go-sdk calls; prints one table
+#   make fuzz    run every fuzz target for FUZZTIME (30s) each, one after another
 
 GO       ?= go
 WASM     := static/dist/app.wasm
@@ -17,7 +18,7 @@ APPS_SERVER       := $(APPS_DIR)/node_modules/@modelcontextprotocol/server-basic
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
-.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium bench bench-short soak clean
+.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium bench bench-short soak fuzz clean
 
 all: build
 
@@ -77,6 +78,15 @@ vet:
 # tests are here: they need no browser).
 unit: $(WASM_SUM)
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
+
+# fuzz runs every fuzz target (func FuzzX) of the module for FUZZTIME each,
+# one after another; make test runs only their seed corpora (testdata/fuzz).
+# FUZZ_PKGS narrows it to some packages (FUZZ_PKGS=./shared/...).
+FUZZTIME  ?= 30s
+FUZZ_PKGS ?= ./...
+
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh $(FUZZ_PKGS)
 
 e2e: $(WASM_SUM) chromium $(EVERYTHING_SERVER) $(APPS_SERVER)
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./e2e/...

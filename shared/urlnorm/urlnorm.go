@@ -64,6 +64,10 @@ func Normalize(raw string) (string, error) {
 	if host == "" {
 		return "", fmt.Errorf("%w: missing host", ErrInvalid)
 	}
+	if _, zone, ok := strings.Cut(host, "%"); ok && strings.IndexFunc(zone, func(r rune) bool { return r > unicode.MaxASCII }) >= 0 {
+		// A URL cannot write such a zone back in a form it reads again.
+		return "", fmt.Errorf("%w: the IPv6 zone %q is not plain ASCII", ErrInvalid, zone)
+	}
 	port := u.Port()
 	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
 		return "", fmt.Errorf("%w: port %s is out of range (1 to 65535)", ErrInvalid, port)

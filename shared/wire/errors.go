@@ -58,13 +58,13 @@ func Sanitize(s string, max int) string {
 	if max < 1 {
 		return ""
 	}
-	fields := strings.FieldsFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) })
-	line := strings.Map(func(r rune) rune {
+	visible := strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) {
 			return -1
 		}
 		return r
-	}, strings.Join(fields, " "))
+	}, s)
+	line := strings.Join(strings.FieldsFunc(visible, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }), " ")
 	if utf8.RuneCountInString(line) <= max {
 		return line
 	}
