@@ -303,6 +303,12 @@ func TestModelModeAnswersWithoutOfferingTheAgent(t *testing.T) {
 // waitReady waits until user's server id is ready.
 func (r *relay) waitReady(user, id string) {
 	r.t.Helper()
+	r.waitState(user, id, func(s wire.ServerState) bool { return s == wire.StateReady })
+}
+
+// waitState waits until user's server id is in a state ok accepts.
+func (r *relay) waitState(user, id string, ok func(wire.ServerState) bool) {
+	r.t.Helper()
 	s := r.m.Session(user)
 	changed := make(chan struct{}, 1)
 	stop := s.Watch(func(string) {
@@ -315,14 +321,14 @@ func (r *relay) waitReady(user, id string) {
 	deadline := time.After(waitFor)
 	for {
 		for _, st := range s.Servers() {
-			if st.ID == id && st.State == wire.StateReady {
+			if st.ID == id && ok(st.State) {
 				return
 			}
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			r.t.Fatalf("server %s not ready within %v", id, waitFor)
+			r.t.Fatalf("server %s not in the awaited state within %v", id, waitFor)
 		}
 	}
 }

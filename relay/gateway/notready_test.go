@@ -37,7 +37,7 @@ func TestACallToAServerReconnectingSaysSo(t *testing.T) {
 			one := r.connect("k1", gateway.ServerPath+id, era)
 
 			fx.Stop()
-			waitState(t, r, "alice", id, func(s wire.ServerState) bool { return s != wire.StateReady })
+			r.waitState("alice", id, func(s wire.ServerState) bool { return s != wire.StateReady })
 			for _, a := range []*agent{all, one} { // its tools leave the lists
 				for len(a.toolNames(t)) != 0 {
 					select {
@@ -62,32 +62,5 @@ func TestACallToAServerReconnectingSaysSo(t *testing.T) {
 				t.Errorf("a tool of no server: %v, want unknown tool", err)
 			}
 		})
-	}
-}
-
-// waitState waits until server id of user is in a state ok accepts.
-func waitState(t *testing.T, r *relay, user, id string, ok func(wire.ServerState) bool) {
-	t.Helper()
-	s := r.m.Session(user)
-	changed := make(chan struct{}, 1)
-	stop := s.Watch(func(string) {
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	})
-	defer stop()
-	deadline := time.After(waitFor)
-	for {
-		for _, st := range s.Servers() {
-			if st.ID == id && ok(st.State) {
-				return
-			}
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("server %s not in the awaited state within %v", id, waitFor)
-		}
 	}
 }
