@@ -2,6 +2,7 @@ package apps
 
 import (
 	"errors"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -162,14 +163,14 @@ func validHost(h string) bool {
 	return true
 }
 
+// validIPv6 says whether h, what stands between the brackets, is an IPv6
+// address written in lower case, without a zone.
 func validIPv6(h string) bool {
-	if h == "" {
-		return false
-	}
 	for _, c := range h {
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c == ':' || c == '.') {
 			return false
 		}
 	}
-	return true
+	a, err := netip.ParseAddr(h)
+	return err == nil && a.Is6() && a.Zone() == ""
 }
