@@ -4,8 +4,10 @@
 #   PASS unit (1m12s)
 #   FAIL e2e (4m03s): e2e/out/test/e2e.log
 # After the last one, the whole log of each part that failed is printed,
-# every line prefixed with the part's name, and the summary again. Exits 1
-# when a part failed.
+# every line prefixed with the part's name, then the lines that say what
+# failed (failing tests, their messages, panics), and the summary again, so
+# that the end of the output alone names the failure. Exits 1 when a part
+# failed.
 #
 # Environment:
 #   MAKE       the make to run the parts with (default make)
@@ -66,6 +68,12 @@ for part in "${failed[@]}"; do
 	echo
 	echo "==== $part failed: its log ($logs/$part.log) ===="
 	sed "s/^/$part| /" "$logs/$part.log"
+done
+for part in "${failed[@]}"; do
+	echo
+	echo "==== what failed in $part ===="
+	grep -E -e '--- FAIL|^FAIL|^panic:|^[[:space:]]+[[:alnum:]_]+\.go:[0-9]+:|test timed out|Error [0-9]+$' \
+		"$logs/$part.log" | cut -c1-300 | head -60 | sed "s/^/$part| /"
 done
 echo
 for part in "$@"; do
