@@ -52,9 +52,15 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		w := newWaiter(ctx, req.Session, req.Params.GetProgressToken(), v.g.cfg.WaitingEvery)
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
+		task := taskOf(ctx)
+		if task != nil { // the task says what the call waits on; the agent asks it
+			c.Agent.Note = func(n session.AskNote) { w.note(n); task.note(n) }
+			c.Agent.Sampler = nil
+			c.Progress = func(p *mcp.ProgressNotificationParams) { task.progress(p.Message) }
+		}
 		defer v.holdLevel(ctx, id, req.Params.Meta)()
 		p := &mcp.CallToolParams{Meta: withoutNewMeta(req.Params.Meta), Name: name, Arguments: req.Params.Arguments}
-		if handsSampling(*v.grant.Load(), req) {
+		if task == nil && handsSampling(*v.grant.Load(), req) {
 			rc := v.startRounds(ctx, req, func(cctx context.Context, s *session.AgentSampler) (*mcp.CallToolResult, error) {
 				c.Agent.Sampler = s
 				return o.CallTool(cctx, c, p)
@@ -321,7 +327,12 @@ func (v *view) routing(next mcp.MethodHandler) mcp.MethodHandler {
 		if passesThrough[method] {
 			withoutServerInfo(res)
 		}
-		if !newEra(sessionEra(req)) {
+		era := sessionEra(req)
+		if init, ok := res.(*mcp.InitializeResult); ok {
+			era = init.ProtocolVersion
+		}
+		res = withEraTasks(method, era, res)
+		if !newEra(era) {
 			return oldEraResult{res}, nil
 		}
 		return res, nil
@@ -349,6 +360,9 @@ func (v *view) route(ctx context.Context, method string, req mcp.Request, next m
 		}
 	}
 	if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+		if legacy, ttl, ok := taskRequest(r); ok {
+			return v.runTask(ctx, r, legacy, ttl, next)
+		}
 		res, err := next(ctx, method, req)
 		if err != nil {
 			if why := v.notReady(r.Params.Name); why != nil {

@@ -39,14 +39,8 @@ func sessionEra(req mcp.Request) string {
 	if req == nil {
 		return ""
 	}
-	ss, ok := req.GetSession().(*mcp.ServerSession)
-	if !ok || ss == nil {
-		return ""
-	}
-	if init := ss.InitializeParams(); init != nil {
-		return init.ProtocolVersion
-	}
-	return ""
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	return eraOf(ss)
 }
 
 // withoutNewMeta is m without the _meta keys of 2026-07-28. They describe

@@ -65,6 +65,7 @@ type message struct {
 	Method string                     `json:"method"`
 	Result map[string]json.RawMessage `json:"result"`
 	Params map[string]json.RawMessage `json:"params"`
+	Error  json.RawMessage            `json:"error"`
 	raw    string
 }
 

@@ -64,6 +64,10 @@ type Config struct {
 	// WaitingEvery is how often an agent waiting for a person hears so;
 	// default [DefaultWaitingEvery].
 	WaitingEvery time.Duration
+	// TaskAfter is how long a call of a 2026-07-28 agent that declared
+	// the tasks extension may run before it becomes a task; default
+	// [DefaultTaskAfter].
+	TaskAfter time.Duration
 	// CodeLimits bound a code-mode program (zero fields take
 	// relay/codemode's defaults).
 	CodeLimits codemode.Limits
@@ -123,6 +127,9 @@ func New(cfg Config) *Gateway {
 	}
 	if cfg.WaitingEvery <= 0 {
 		cfg.WaitingEvery = DefaultWaitingEvery
+	}
+	if cfg.TaskAfter <= 0 {
+		cfg.TaskAfter = DefaultTaskAfter
 	}
 	g := &Gateway{cfg: cfg, log: cfg.Logger, views: map[viewKey]*view{}, programs: map[string]int{}, openingN: map[string]int{}}
 	g.serveFunc = http.HandlerFunc(g.serve)

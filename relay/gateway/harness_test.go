@@ -141,7 +141,7 @@ func newRelayWith(t testing.TB, cfg session.Config, gw gateway.Config) *relay {
 		gwLog = gw.Logger
 	}
 	r.g = gateway.New(gateway.Config{Sessions: m, Auth: r.keys, Logger: gwLog, WaitingEvery: 50 * time.Millisecond,
-		Limits: limits, MaxSessions: gw.MaxSessions, CodeLimits: gw.CodeLimits})
+		Limits: limits, MaxSessions: gw.MaxSessions, CodeLimits: gw.CodeLimits, TaskAfter: gw.TaskAfter})
 	r.api = &gateway.API{Auth: r.keys, Sessions: m, Logger: logger, Limits: limits}
 	mux := http.NewServeMux()
 	mux.Handle(gateway.Path, r.g)

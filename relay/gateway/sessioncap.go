@@ -83,6 +83,7 @@ func (v *view) serveSession(w http.ResponseWriter, r *http.Request, id string) {
 	}
 	v.used(id, 1)
 	defer v.used(id, -1)
+	liftTaskParam(r)
 	v.http.ServeHTTP(w, r)
 }
 

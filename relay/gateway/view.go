@@ -71,6 +71,7 @@ type view struct {
 	active      map[string]map[*activeCall]bool // calls in flight, by server
 	calls       atomic.Uint64                   // numbers the calls, for ask labels
 	use         map[string]*sessionUse          // by session id, for the cap (sessioncap.go)
+	tasks       taskTable                       // the agents' tasks (tasks.go)
 
 	expiry    *time.Timer // closes the view when its grant expires; under mu
 	expiresAt time.Time   // when expiry fires; under mu
@@ -119,7 +120,10 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 			Resources:   &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 			Logging:     &mcp.LoggingCapabilities{},
 			Completions: &mcp.CompletionCapabilities{},
-			Extensions:  map[string]any{wire.AppsExtension: map[string]any{"mimeTypes": []string{wire.AppMIMEType}}},
+			Extensions: map[string]any{
+				wire.AppsExtension: map[string]any{"mimeTypes": []string{wire.AppMIMEType}},
+				TasksExtension:     map[string]any{},
+			},
 		},
 		CompletionHandler:  v.complete,
 		SubscribeHandler:   v.subscribe,
@@ -128,6 +132,7 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.CacheScope = "private" },
 	})
 	v.srv.AddReceivingMiddleware(v.routing)
+	v.addTaskMethods()
 	if v.showsCode() {
 		v.addCodeTools()
 	}
