@@ -75,6 +75,8 @@ func (ta *taskAgent) send(method string, params map[string]any) message {
 	io.Copy(tr.bodies[0], resp.Body)
 	for _, m := range tr.messages(ta.t) {
 		if string(m.ID) == "7" {
+			m.of = method
+			checkSchema(ta.t, ta.era, m)
 			return m
 		}
 	}

@@ -25,14 +25,18 @@ var agentEras = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 // transcript is an agent's RoundTripper that adds its key and keeps what
 // each response carried, to read back as JSON-RPC messages.
 type transcript struct {
-	key    string
-	mu     sync.Mutex
-	bodies []*bytes.Buffer
+	key     string
+	mu      sync.Mutex
+	bodies  []*bytes.Buffer
+	methods map[string]string // the method of each request, by its id
 }
 
 func (tr *transcript) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
 	req.Header.Set("Authorization", "Bearer "+tr.key)
+	if req.GetBody != nil {
+		tr.noteRequest(req)
+	}
 	resp, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil {
 		return nil, err
@@ -43,6 +47,28 @@ func (tr *transcript) RoundTrip(req *http.Request) (*http.Response, error) {
 	tr.mu.Unlock()
 	resp.Body = &recorded{ReadCloser: resp.Body, tr: tr, buf: buf}
 	return resp, nil
+}
+
+// noteRequest notes the method of the request req carries.
+func (tr *transcript) noteRequest(req *http.Request) {
+	body, err := req.GetBody()
+	if err != nil {
+		return
+	}
+	defer body.Close()
+	var rpc struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.NewDecoder(body).Decode(&rpc) != nil || rpc.ID == nil {
+		return
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if tr.methods == nil {
+		tr.methods = map[string]string{}
+	}
+	tr.methods[string(rpc.ID)] = rpc.Method
 }
 
 type recorded struct {
@@ -67,6 +93,7 @@ type message struct {
 	Params map[string]json.RawMessage `json:"params"`
 	Error  json.RawMessage            `json:"error"`
 	raw    string
+	of     string // of a response: the method of its request, when the transcript saw it
 }
 
 // messages returns every JSON-RPC message received so far: a response's
@@ -87,6 +114,9 @@ func (tr *transcript) messages(t *testing.T) []message {
 			return
 		}
 		m.raw = string(b)
+		if m.Method == "" {
+			m.of = tr.methods[string(m.ID)]
+		}
 		out = append(out, m)
 	}
 	for _, body := range tr.bodies {
@@ -176,8 +206,11 @@ func TestEachAgentGetsItsErasShapes(t *testing.T) {
 				}
 
 				msgs := tr.messages(t)
-				results := 0
+				results, checked := 0, 0
 				for _, m := range msgs {
+					if checkSchema(t, era, m) {
+						checked++
+					}
 					if m.Result == nil {
 						if strings.Contains(string(m.Params["_meta"]), `"io.modelcontextprotocol/serverInfo"`) {
 							t.Errorf("a notification names a server: %s", m.raw)
@@ -206,6 +239,9 @@ func TestEachAgentGetsItsErasShapes(t *testing.T) {
 					if _, isList := m.Result["tools"]; isList && string(m.Result["cacheScope"]) != `"private"` {
 						t.Errorf("a list cached other than privately: %s", m.raw)
 					}
+				}
+				if checked < results {
+					t.Errorf("%d of %d results checked against the %s schema", checked, results, era)
 				}
 				if results < 8 {
 					t.Errorf("the transcript holds %d results, want every answer:\n%v", results, msgs)
