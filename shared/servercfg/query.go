@@ -69,16 +69,21 @@ func Unmask(edited, original string) string {
 		name, value, _ := strings.Cut(p, "=")
 		kept[name] = value
 	}
-	q, frag, hasQuery := strings.Cut(edited, "?")
+	base, query, hasQuery := strings.Cut(edited, "?")
 	if !hasQuery {
 		return edited
 	}
-	parts := strings.Split(frag, "&")
+	query, fragment, hasFragment := strings.Cut(query, "#")
+	parts := strings.Split(query, "&")
 	for i, p := range parts {
 		name, value, _ := strings.Cut(p, "=")
 		if v, ok := kept[name]; ok && (value == Mask || value == url.QueryEscape(Mask)) {
 			parts[i] = name + "=" + v
 		}
 	}
-	return q + "?" + strings.Join(parts, "&")
+	out := base + "?" + strings.Join(parts, "&")
+	if hasFragment {
+		out += "#" + fragment
+	}
+	return out
 }

@@ -76,6 +76,8 @@ func TestUnmaskKeepsTheSecretsOfTheOriginal(t *testing.T) {
 		"https://h.example/v2?api_key=%E2%80%A2%E2%80%A2%E2%80%A2": "https://h.example/v2?api_key=sk-1",
 		"https://h.example/v2?api_key=new":                         "https://h.example/v2?api_key=new",
 		"https://h.example/v2?token=•••":                           "https://h.example/v2?token=•••",
+		"https://h.example/v2?api_key=•••#part":                    "https://h.example/v2?api_key=sk-1#part",
+		"https://h.example/v2?x=1#&api_key=•••":                    "https://h.example/v2?x=1#&api_key=•••",
 	} {
 		if got := Unmask(edited, orig); got != want {
 			t.Errorf("Unmask(%q) = %q, want %q", edited, got, want)
