@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
@@ -142,10 +144,33 @@ const streamRun = `((ms, wait) => new Promise(resolve => {
 }))`
 
 // streamResult is what streamRun resolves with, in milliseconds of the
-// page's clock.
+// page's clock, and the share of the time the page's main thread was busy.
 type streamResult struct {
 	Frames, Arrive, Shown []float64
 	Start, End            float64
+	Busy                  float64
+}
+
+// pageBusy is how long, in seconds, the page's main thread has run tasks
+// (the DevTools protocol's TaskDuration: scripts, style, layout, paint).
+func pageBusy(br *browser) (float64, error) {
+	var busy float64
+	err := br.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{}); err != nil {
+			return err
+		}
+		res, err := cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
+		if err != nil {
+			return err
+		}
+		for _, m := range res.Metrics {
+			if m.Name == "TaskDuration" {
+				busy = m.Value
+			}
+		}
+		return nil
+	}))
+	return busy, err
 }
 
 // chatModel answers the harness's chat: a stream for streamMessage, else
@@ -312,10 +337,20 @@ func pageStream(br *browser, d time.Duration) (streamResult, error) {
 		return streamResult{}, err
 	}
 	run := strings.ReplaceAll(streamRun, "WORD", streamWord)
+	busyBefore, err := pageBusy(br)
+	if err != nil {
+		return streamResult{}, err
+	}
+	start := time.Now()
 	res, err := eval[streamResult](br, fmt.Sprintf(`%s(%d, %d)`, run, d.Milliseconds(), lagWait.Milliseconds()))
 	if err != nil {
 		return streamResult{}, err
 	}
+	busyAfter, err := pageBusy(br)
+	if err != nil {
+		return streamResult{}, err
+	}
+	res.Busy = (busyAfter - busyBefore) / time.Since(start).Seconds()
 	// The figures are taken; stopping is the page's last step. A page that
 	// fell behind the stream (a loaded machine) may not answer in time:
 	// the relay is stopped after this figure anyway, so that is no error.
@@ -365,7 +400,11 @@ func (s streamResult) rows(d time.Duration) []row {
 		lastRow.switchboard = ms(last)
 		lastRow.verdict = verdict(float64(last), float64(lagTarget))
 	}
-	return []row{frameRow, lastRow}
+	busyRow := row{
+		figure:      "chat: the page's main thread busy while the answer streams (share of the window; the harness's own frame loop included)",
+		switchboard: fmt.Sprintf("%.0f%%", 100*s.Busy),
+	}
+	return []row{frameRow, lastRow, busyRow}
 }
 
 // directFirstToken times the fixture model's first text, asked straight
