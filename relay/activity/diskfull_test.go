@@ -3,7 +3,6 @@ package activity_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,15 +18,8 @@ import (
 func TestCallsEndedOnAFullDiskAreWrittenWhenSpaceReturns(t *testing.T) {
 	disk := disktest.Mount(t, "2m")
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(disk.Dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if err := st.Ready(ctx); err != nil { // empties the write-ahead log, so writes need new space
-		t.Fatal(err)
-	}
-	disk.Fill()
+	st := disk.OpenStore()
+	disk.FillUnder(st)
 	l := &activity.Log{Store: st}
 	const overflow = 5
 	total := 4*store.MaxAgentCalls + overflow

@@ -2,7 +2,6 @@ package agentkeys_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,18 +15,11 @@ import (
 func TestAKeysUseOnAFullDiskIsWrittenWhenSpaceReturns(t *testing.T) {
 	disk := disktest.Mount(t, "2m")
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(disk.Dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := disk.OpenStore()
 	k, secret := mustKey(t, st, store.NewAgentKey{User: "ann", Name: "bot", AllServers: true})
 	now := time.Now().Truncate(time.Millisecond)
 	keys := &agentkeys.Keys{Store: st, Now: func() time.Time { return now }}
-	if err := st.Ready(ctx); err != nil { // empties the write-ahead log, so writes need new space
-		t.Fatal(err)
-	}
-	disk.Fill()
+	disk.FillUnder(st)
 	if _, err := keys.Authenticate(ctx, secret); err != nil {
 		t.Fatalf("authenticate on a full disk: %v", err)
 	}

@@ -46,15 +46,8 @@ func TestOpenOnAFullDiskNamesIt(t *testing.T) {
 func TestWritesOnAFullDiskNameItAndResume(t *testing.T) {
 	disk := disktest.Mount(t, "2m")
 	ctx := context.Background()
-	s, err := store.Open(ctx, filepath.Join(disk.Dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Ready(ctx); err != nil {
-		t.Fatalf("ready before the disk filled: %v", err)
-	}
-	disk.Fill()
+	s := disk.OpenStore()
+	disk.FillUnder(s)
 	if err := s.Ready(ctx); !errors.Is(err, store.ErrDiskFull) {
 		t.Fatalf("ready on a full disk: %v, want the disk named", err)
 	}
@@ -63,6 +56,7 @@ func TestWritesOnAFullDiskNameItAndResume(t *testing.T) {
 			URL: "http://127.0.0.1:1/mcp", Transport: "streamable"})
 	}
 	var i int
+	var err error
 	for i = 0; i < 1000; i++ {
 		if err = put(i); err != nil {
 			break

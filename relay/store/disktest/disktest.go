@@ -4,12 +4,15 @@
 package disktest
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // Disk is a tmpfs mounted for one test.
@@ -69,4 +72,27 @@ func (d *Disk) Free() {
 	if err := os.Remove(filepath.Join(d.Dir, fillerName)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		d.t.Fatal(err)
 	}
+}
+
+// OpenStore opens a store in the disk's data directory; it is closed when
+// the test ends.
+func (d *Disk) OpenStore() *store.Store {
+	d.t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(d.Dir, "data"))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	d.t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// FillUnder fills the disk once st's write-ahead log is emptied into its
+// database (st.Ready does that), so that each write of st then needs new
+// space.
+func (d *Disk) FillUnder(st *store.Store) {
+	d.t.Helper()
+	if err := st.Ready(context.Background()); err != nil {
+		d.t.Fatalf("ready before the disk filled: %v", err)
+	}
+	d.Fill()
 }
