@@ -423,3 +423,77 @@ func TestResourceUpdatesReachAgentsOfEachEra(t *testing.T) {
 		})
 	}
 }
+
+// Two sessions of one key subscribe to one resource: the first letting go
+// leaves the other's subscription whole (the server still holds it and the
+// update reaches the other); the last ending, even without unsubscribing,
+// tells the server.
+func TestASubscriptionLastsWhileAnySessionOfTheKeyHoldsIt(t *testing.T) {
+	subscribed := make(chan string, 8)
+	unsubscribed := make(chan string, 8)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "subs", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			subscribed <- req.Params.URI
+			return nil
+		},
+		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
+			unsubscribed <- req.Params.URI
+			return nil
+		},
+	})
+	srv.AddResource(&mcp.Resource{URI: "note://one", Name: "one"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "note://one", Text: "one"}}}, nil
+		})
+	r := newRelay(t, broker.Config{})
+	id := r.add("alice", "subs", serveUpstream(t, srv))
+	exposed := "switchboard-" + id + "+note://one"
+	for _, era := range agentEras {
+		t.Run(era, func(t *testing.T) {
+			key := "k" + era
+			r.keys.put(key, agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: key})
+			ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+			defer cancel()
+			connect := func(updated chan string) *mcp.ClientSession {
+				client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, &mcp.ClientOptions{
+					ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { updated <- req.Params.URI },
+				})
+				cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: r.url + gateway.Path, HTTPClient: &http.Client{Transport: &transcript{key: key}}},
+					&mcp.ClientSessionOptions{ProtocolVersion: era})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { cs.Close() })
+				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: exposed}); err != nil {
+					t.Fatal(err)
+				}
+				return cs
+			}
+			firstHeard, otherHeard := make(chan string, 8), make(chan string, 8)
+			first := connect(firstHeard)
+			<-subscribed
+			other := connect(otherHeard)
+			if err := first.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: exposed}); err != nil {
+				t.Fatal(err)
+			}
+			srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: "note://one"})
+			select {
+			case <-otherHeard:
+			case <-ctx.Done():
+				t.Fatal("the other session's subscription ended with the first's")
+			}
+			select {
+			case <-unsubscribed:
+				t.Fatal("the server was told to let go while a session still held the subscription")
+			default:
+			}
+			// The other ends without unsubscribing: the server is told.
+			other.Close()
+			select {
+			case <-unsubscribed:
+			case <-ctx.Done():
+				t.Fatal("the server still holds the subscription of sessions that ended")
+			}
+		})
+	}
+}

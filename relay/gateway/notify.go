@@ -33,11 +33,13 @@ type activeCall struct {
 	ss  *mcp.ServerSession
 }
 
-// subscription is one resource an agent of the view subscribed to.
+// subscription is one resource the agents of the view subscribed to, held
+// at the server while any of their sessions holds it.
 type subscription struct {
 	user, server, uri string // the server's own URI
 	up                upstream
-	stop              func() // stops listening for its updates
+	stop              func()                      // stops listening for its updates
+	sessions          map[*mcp.ServerSession]bool // the agents' sessions that hold it; under the view's mu
 }
 
 // notifyTimeout bounds passing a level or a subscription on to a server
@@ -163,7 +165,11 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	}
 	defer v.subscribing.Unlock()
 	v.mu.Lock()
-	_, dup := v.subs[uri]
+	held, dup := v.subs[uri]
+	if dup {
+		held.sessions[req.Session] = true
+		v.watchHolderLocked(req.Session)
+	}
 	v.mu.Unlock()
 	if dup {
 		return nil
@@ -176,7 +182,7 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 			v.srv.ResourceUpdated(v.ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	})
-	sub := subscription{user: grant.User, server: id, uri: own, up: up, stop: stop}
+	sub := subscription{user: grant.User, server: id, uri: own, up: up, stop: stop, sessions: map[*mcp.ServerSession]bool{req.Session: true}}
 	v.mu.Lock()
 	if v.ctx.Err() != nil { // the view closed meanwhile, and released the others
 		v.mu.Unlock()
@@ -184,18 +190,58 @@ func (v *view) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 		return errClosed
 	}
 	v.subs[uri] = sub
+	v.watchHolderLocked(req.Session)
 	v.mu.Unlock()
 	return nil
+}
+
+// watchHolderLocked lets go of the subscriptions of session ss when it ends
+// (an agent that went away without unsubscribing), from its first one on.
+func (v *view) watchHolderLocked(ss *mcp.ServerSession) {
+	if ss == nil || v.subHolders[ss] {
+		return
+	}
+	v.subHolders[ss] = true
+	go func() {
+		ss.Wait()
+		v.mu.Lock()
+		delete(v.subHolders, ss)
+		var ended []subscription
+		for uri, sub := range v.subs {
+			if !sub.sessions[ss] {
+				continue
+			}
+			delete(sub.sessions, ss)
+			if len(sub.sessions) == 0 {
+				delete(v.subs, uri)
+				ended = append(ended, sub)
+			}
+		}
+		v.mu.Unlock()
+		for _, sub := range ended {
+			v.release(sub)
+		}
+	}()
 }
 
 // unsubscribe is the go-sdk's UnsubscribeHandler of the view.
 func (v *view) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
 	v.mu.Lock()
 	sub, ok := v.subs[req.Params.URI]
-	delete(v.subs, req.Params.URI)
+	ok = ok && sub.sessions[req.Session]
+	if ok {
+		delete(sub.sessions, req.Session)
+	}
+	last := ok && len(sub.sessions) == 0
+	if last {
+		delete(v.subs, req.Params.URI)
+	}
 	v.mu.Unlock()
 	if !ok {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not subscribed"}
+	}
+	if !last { // another session of the key still holds it
+		return nil
 	}
 	// The agent hears no more updates from now on; telling the server may
 	// take a while, and the agent need not wait for it.

@@ -68,6 +68,7 @@ type view struct {
 	shown       map[string]*exposure            // what each server has on srv
 	logs        map[string]heard                // the log listener of each server shown
 	subs        map[string]subscription         // by exposed URI
+	subHolders  map[*mcp.ServerSession]bool     // the sessions holding subscriptions, watched to end (notify.go)
 	active      map[string]map[*activeCall]bool // calls in flight, by server
 	calls       atomic.Uint64                   // numbers the calls, for ask labels
 	use         map[string]*sessionUse          // by session id, for the cap (sessioncap.go)
@@ -98,17 +99,18 @@ func (g *Gateway) newView(grant agentkeys.Grant, k viewKey) *view {
 	ctx, cancel := context.WithCancel(context.Background())
 	v := &view{
 		g: g, key: grant.KeyID, only: k.only, code: k.code,
-		user:    g.cfg.Sessions.Session(grant.User),
-		ctx:     ctx,
-		cancel:  cancel,
-		done:    make(chan struct{}),
-		kick:    make(chan struct{}, 1),
-		pending: map[string]bool{},
-		shown:   map[string]*exposure{},
-		logs:    map[string]heard{},
-		subs:    map[string]subscription{},
-		active:  map[string]map[*activeCall]bool{},
-		use:     map[string]*sessionUse{},
+		user:       g.cfg.Sessions.Session(grant.User),
+		ctx:        ctx,
+		cancel:     cancel,
+		done:       make(chan struct{}),
+		kick:       make(chan struct{}, 1),
+		pending:    map[string]bool{},
+		shown:      map[string]*exposure{},
+		logs:       map[string]heard{},
+		subs:       map[string]subscription{},
+		subHolders: map[*mcp.ServerSession]bool{},
+		active:     map[string]map[*activeCall]bool{},
+		use:        map[string]*sessionUse{},
 	}
 	v.grant.Store(&grant)
 	sdkLog := slog.New(agentSessionLog{g.log.Handler()}).With("key", grant.KeyID)
