@@ -57,10 +57,14 @@ func TestAppContextGoesWithTheNextMessage(t *testing.T) {
 	}
 	r.must(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: call.ID, Text: "old selection"}, nil)
 	r.must(wire.OpSetChatAppContext, wire.SetChatAppContextArgs{Chat: c.ID, Call: call.ID, Text: "The person selected row 3."}, nil)
-	r.until("the context shown", func(s wire.Snapshot) bool {
+	kept, err := r.st.Chat(context.Background(), user, c.ID)
+	if err != nil || len(kept.AppContext) != 1 || kept.AppContext[0].Text != "The person selected row 3." {
+		t.Fatalf("the conversation keeps the context %+v (%v), want the newer one alone", kept.AppContext, err)
+	}
+	r.until("the conversation without its context in the dashboard's snapshot", func(s wire.Snapshot) bool {
 		for _, ch := range s.Chats {
-			if ch.ID == c.ID && len(ch.AppContext) == 1 && ch.AppContext[0].Text == "The person selected row 3." {
-				return true
+			if ch.ID == c.ID {
+				return ch.AppContext == nil
 			}
 		}
 		return false

@@ -54,8 +54,10 @@ type Chat struct {
 	Running bool `json:"running,omitempty"`
 	// AppContext is what the App views of the conversation's tool calls
 	// gave its model (ui/update-model-context), newest last: each goes with
-	// the person's next messages until its view replaces or clears it.
-	AppContext []ChatAppContext `json:"appContext,omitempty"`
+	// the person's next messages until its view replaces or clears it. The
+	// relay keeps it; it is not sent to dashboards (up to 64 KiB a
+	// conversation, in every snapshot, that no page shows).
+	AppContext []ChatAppContext `json:"-"`
 }
 
 // ChatAppContext is what one tool call's App view gave the model.
