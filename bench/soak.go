@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,11 +99,7 @@ func (l *soakLedger) settle(nonce, text string, err error, took time.Duration) {
 		n.(*atomic.Int64).Add(1)
 	case err != nil:
 		l.failed.Add(1)
-		msg := err.Error()
-		if i := strings.Index(msg, "nonce"); i >= 0 { // keep the report's lines few
-			msg = msg[:i]
-		}
-		n, _ := l.failures.LoadOrStore(msg, new(atomic.Int64))
+		n, _ := l.failures.LoadOrStore(failureKind(err.Error()), new(atomic.Int64))
 		n.(*atomic.Int64).Add(1)
 	case text != nonce:
 		l.failed.Add(1)
@@ -111,6 +108,28 @@ func (l *soakLedger) settle(nonce, text string, err error, took time.Duration) {
 	default:
 		l.ok.Add(1)
 	}
+}
+
+// failureVariables are the parts of a failure's message that differ from
+// one failure of a kind to the next, with what stands for them in the
+// report: session ids, loopback ports, the soak's server names, nonces.
+var failureVariables = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`session ID: [A-Z0-9]+`), "session ID: …"},
+	{regexp.MustCompile(`127\.0\.0\.1:\d+`), "127.0.0.1:…"},
+	{regexp.MustCompile(`soak\d+`), "soakN"},
+	{regexp.MustCompile(`nonce.*`), ""},
+}
+
+// failureKind is a failure's message without what varies between failures
+// of its kind, so that the report counts kinds.
+func failureKind(msg string) string {
+	for _, v := range failureVariables {
+		msg = v.re.ReplaceAllString(msg, v.with)
+	}
+	return msg
 }
 
 // runButUntaken counts the calls failed as never taken that a server ran

@@ -46,3 +46,15 @@ func TestTableEscapesPipes(t *testing.T) {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
+
+// Failures of one kind count as one line of the soak's report, whatever
+// session, port or server they name.
+func TestFailureKindsCountAsOne(t *testing.T) {
+	a := failureKind("the server is not connected: its last attempt failed (connection lost: failed to connect (session ID: U3HP7YQJSZ6BWSF2F3WZSK4ZNK): session not found)")
+	b := failureKind("the server is not connected: its last attempt failed (connection lost: failed to connect (session ID: QPZCGSPO5O53AAHZJSKDXPNXH2): session not found)")
+	c := failureKind("tool error: the server soak097 could not be connected (read tcp 127.0.0.1:34006->127.0.0.1:44573: read: connection reset by peer)")
+	d := failureKind("tool error: the server soak081 could not be connected (read tcp 127.0.0.1:1->127.0.0.1:2: read: connection reset by peer)")
+	if a != b || c != d || a == c {
+		t.Errorf("kinds: %q, %q, %q, %q", a, b, c, d)
+	}
+}
