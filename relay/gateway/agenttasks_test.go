@@ -295,3 +295,31 @@ func TestTasksAreOfferedAsEachEraSaysThem(t *testing.T) {
 		}
 	}
 }
+
+// A key holds a bounded number of tasks: past it a new one is refused while
+// all run, and takes the place of one that ended.
+func TestAKeysTasksAreBounded(t *testing.T) {
+	up := startUpstream(t)
+	r := newRelay(t, broker.Config{})
+	id := r.add("alice", "notes", up.url)
+	r.keys.put("k1", agentkeys.Grant{User: "alice", Agent: "Claude", KeyID: "key1"})
+	ta := r.taskAgent(t, "k1", "2025-11-25")
+	var first task
+	for i := range gateway.MaxTasks {
+		tk := ta.start(id+"__slow", map[string]any{})
+		if i == 0 {
+			first = tk
+		}
+	}
+	over := ta.send("tools/call", map[string]any{"name": id + "__slow", "arguments": map[string]any{}, "task": map[string]any{}})
+	if over.Error == nil || !strings.Contains(string(over.Error), "too many tasks") {
+		t.Fatalf("a task past the bound: %s, want it refused", over.raw)
+	}
+	if m := ta.send("tasks/cancel", map[string]any{"taskId": first.TaskID}); m.Error != nil {
+		t.Fatalf("tasks/cancel: %s", m.raw)
+	}
+	ta.start(id+"__slow", map[string]any{})
+	if m := ta.send("tasks/get", map[string]any{"taskId": first.TaskID}); m.Error == nil {
+		t.Errorf("the task that ended was kept past the bound: %s", m.raw)
+	}
+}

@@ -12,3 +12,4 @@ func OnSubscribeWait(t testing.TB, f func()) {
 // MaxRounds is how many sampling requests one call may hand its agent in
 // rounds.
 const MaxRounds = maxRounds
+const MaxTasks = maxTasks

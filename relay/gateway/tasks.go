@@ -110,11 +110,13 @@ func (tt *taskTable) start(ctx context.Context, ttl time.Duration, call func(con
 	b := make([]byte, 16)
 	rand.Read(b)
 	now := time.Now().UTC()
-	t := &agentTask{id: hex.EncodeToString(b), created: now, updated: now, ttl: ttl, status: taskWorking, done: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(ctx, ttl)
+	t := &agentTask{id: hex.EncodeToString(b), created: now, updated: now, ttl: ttl, status: taskWorking, cancel: cancel, done: make(chan struct{})}
 	tt.mu.Lock()
 	tt.sweepLocked(now)
 	if len(tt.tasks) >= maxTasks && !tt.dropOldestEndedLocked() {
 		tt.mu.Unlock()
+		cancel()
 		return nil, errTooManyTasks
 	}
 	if tt.tasks == nil {
@@ -122,9 +124,6 @@ func (tt *taskTable) start(ctx context.Context, ttl time.Duration, call func(con
 	}
 	tt.tasks[t.id] = t
 	tt.mu.Unlock()
-
-	ctx, cancel := context.WithTimeout(ctx, ttl)
-	t.cancel = cancel
 	go func() {
 		defer cancel()
 		res, err := call(withTask(ctx, t), t)

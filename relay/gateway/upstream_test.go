@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ type upstream struct {
 	url       string
 	cancelled chan struct{} // slow saw its call cancelled
 	started   chan struct{} // slow began a call
+	ended     chan struct{} // closed as the test ends: slow's calls end
 }
 
 // echoTool is how the upstream describes echo; the agent must see it as it is.
@@ -38,7 +40,7 @@ const hugeNote = "note://huge"
 
 func startUpstream(t testing.TB) *upstream {
 	t.Helper()
-	u := &upstream{cancelled: make(chan struct{}, 1), started: make(chan struct{}, 8)}
+	u := &upstream{cancelled: make(chan struct{}, 1), started: make(chan struct{}, 8), ended: make(chan struct{})}
 	u.srv = mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
 	u.srv.AddTool(echoTool, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args map[string]any
@@ -56,8 +58,15 @@ func startUpstream(t testing.TB) *upstream {
 					req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 10, Message: "step"})
 				}
 			}
-			<-ctx.Done()
-			u.cancelled <- struct{}{}
+			select {
+			case <-ctx.Done():
+			case <-u.ended: // a call the relay left running as it closed
+				return nil, errors.New("the test ended")
+			}
+			select { // a test reads one; more do not hold the server up
+			case u.cancelled <- struct{}{}:
+			default:
+			}
 			return nil, ctx.Err()
 		})
 	u.srv.AddTool(&mcp.Tool{Name: "chatty", InputSchema: json.RawMessage(`{"type":"object"}`)},
@@ -83,5 +92,6 @@ func startUpstream(t testing.TB) *upstream {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: text}}}, nil
 		})
 	u.url = serveUpstream(t, u.srv)
+	t.Cleanup(func() { close(u.ended) }) // before the server closes, which waits for its calls
 	return u
 }
