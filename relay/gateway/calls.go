@@ -53,7 +53,7 @@ func (v *view) callTool(id, name, agg string) mcp.ToolHandler {
 		defer w.stop()
 		c := v.caller(name, w, func(g agentkeys.Grant) bool { return g.AllowsTool(id, name, agg) })
 		task := taskOf(ctx)
-		if task != nil { // the task says what the call waits on; the agent asks it
+		if task != nil { // no request waits for this call: its task tells the agent what it waits on
 			c.Agent.Note = func(n session.AskNote) { w.note(n); task.note(n) }
 			c.Agent.Sampler = nil
 			c.Progress = func(p *mcp.ProgressNotificationParams) { task.progress(p.Message) }
