@@ -23,6 +23,7 @@ const (
 	mInitialize     = "ui/initialize"
 	mInitialized    = "ui/notifications/initialized"
 	mToolInput      = "ui/notifications/tool-input"
+	mToolPartial    = "ui/notifications/tool-input-partial"
 	mToolResult     = "ui/notifications/tool-result"
 	mSizeChanged    = "ui/notifications/size-changed"
 	mContextChanged = "ui/notifications/host-context-changed"
@@ -115,6 +116,10 @@ type appBridge struct {
 
 	granted   wire.AppPermissions  // what of the view's permissions the person allowed
 	args      json.RawMessage      // the call's arguments
+	streaming bool                 // the model is still writing them: partial holds what it wrote
+	partial   string               // the arguments so far, while streaming
+	inputOut  bool                 // the view was sent the whole arguments
+	partOut   string               // the partial arguments the view was sent last
 	result    *wire.CallToolResult // the call's result, once known
 	sent      bool                 // the view's HTML went to the proxy
 	window    time.Time            // the start of the second of relay requests counted
@@ -175,7 +180,7 @@ func (b *appBridge) notification(m rpcMessage) {
 		}
 		b.ready = true
 		b.host.started()
-		b.post(mToolInput, map[string]any{"arguments": objectOrEmpty(b.args)})
+		b.sendInput()
 		b.sendOutcome()
 	case mSizeChanged:
 		var p struct {
@@ -347,6 +352,31 @@ func (b *appBridge) setTheme(theme string) {
 	b.ctx.Theme = theme
 	if b.ready {
 		b.post(mContextChanged, map[string]string{"theme": theme})
+	}
+}
+
+// setInput records the call's arguments (partial, while the model still
+// writes them) and tells an initialized view.
+func (b *appBridge) setInput(args json.RawMessage, partial string, streaming bool) {
+	b.args, b.partial, b.streaming = args, partial, streaming
+	if b.ready {
+		b.sendInput()
+	}
+}
+
+// sendInput sends the view the call's arguments once they are whole, and
+// before that each new object the partial arguments stand for.
+func (b *appBridge) sendInput() {
+	switch {
+	case b.inputOut:
+	case !b.streaming:
+		b.inputOut = true
+		b.post(mToolInput, map[string]any{"arguments": objectOrEmpty(b.args)})
+	default:
+		if obj, ok := partialObject(b.partial); ok && string(obj) != b.partOut {
+			b.partOut = string(obj)
+			b.post(mToolPartial, map[string]any{"arguments": obj})
+		}
 	}
 }
 

@@ -194,3 +194,32 @@ func TestBridgeCapsTheRequestsThatReachTheRelay(t *testing.T) {
 		t.Errorf("the next second's call did not reach the relay")
 	}
 }
+
+// While the model still writes a call's arguments, the view gets each new
+// object they stand for as partial input, then the whole arguments once,
+// then the result.
+func TestBridgeGivesAViewTheArgumentsAsTheyStream(t *testing.T) {
+	b, h := newTestBridge()
+	b.args, b.result, b.streaming, b.partial = nil, nil, true, `{"city": "Par`
+	deliver(b, t0, `{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}`)
+	deliver(b, t0, `{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26"}}`)
+	h.take()
+	deliver(b, t0, `{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`)
+	if got := h.take(); len(got) != 1 || got[0].Method != mToolPartial || string(got[0].Params) != `{"arguments":{"city":"Par"}}` {
+		t.Fatalf("after initialized, mid-stream: %+v", got)
+	}
+	b.setInput(nil, `{"city": "Paris", "da`, true)
+	b.setInput(nil, `{"city": "Paris", "days`, true) // stands for the same object: nothing new
+	if got := h.take(); len(got) != 1 || string(got[0].Params) != `{"arguments":{"city":"Paris"}}` {
+		t.Fatalf("as the arguments grow: %+v", got)
+	}
+	b.setInput(json.RawMessage(`{"city":"Paris","days":3}`), "", false)
+	b.setInput(json.RawMessage(`{"city":"Paris","days":3}`), "", false)
+	if got := h.take(); len(got) != 1 || got[0].Method != mToolInput || string(got[0].Params) != `{"arguments":{"city":"Paris","days":3}}` {
+		t.Fatalf("once whole: %+v", got)
+	}
+	b.setOutcome(&wire.CallToolResult{Content: []wire.Content{{Type: wire.ContentText, Text: "sunny"}}})
+	if got := h.take(); len(got) != 1 || got[0].Method != mToolResult {
+		t.Fatalf("the result: %+v", got)
+	}
+}

@@ -40,7 +40,8 @@ const (
 // the tool has one and Apps are on, with a toggle to the raw result; else
 // the raw result.
 func renderToolOutcome(c store.Call, tool *wire.Tool, serverName, chat string) app.UI {
-	if tool == nil || tool.UI == nil || tool.UI.ResourceURI == "" || appsOrigin() == "" || c.Tool == nil {
+	early := chat != "" && c.Status == store.CallPending // a chat's call shows its view as it forms
+	if tool == nil || tool.UI == nil || tool.UI.ResourceURI == "" || appsOrigin() == "" || (c.Tool == nil && !early) {
 		return renderToolResult(c)
 	}
 	return &AppView{Server: c.Server, ServerName: serverName, URI: tool.UI.ResourceURI, Tool: *tool, Call: c, Chat: chat}
@@ -70,6 +71,7 @@ type AppView struct {
 	bridge  *appBridge
 	work    chan func(*appBridge) // the bridge's goroutine takes its work here
 	sent    *wire.CallToolResult  // the result handed to the bridge
+	input   callInput             // the arguments handed to the bridge
 	listen  app.Func              // the page's message listener
 	themes  app.Value
 	onTheme app.Func
@@ -118,9 +120,11 @@ func (v *AppView) loaded(r store.Reply) {
 		return
 	}
 	v.view = &view // ready once the view says it is initialized
-	bridge := &appBridge{host: v, view: view, tool: v.Tool, args: v.Call.Arguments, result: v.Call.Tool,
+	bridge := &appBridge{host: v, view: view, tool: v.Tool, result: v.Call.Tool,
+		args: v.Call.Arguments, streaming: v.Call.Streaming, partial: v.Call.PartialArguments,
 		ctx: appContext{Theme: pageTheme(), Locale: navigatorString("language"), TimeZone: timeZone()}}
 	v.bridge, v.sent = bridge, v.Call.Tool
+	v.input = inputOf(v.Call)
 	// The bridge works on a goroutine of its own, one message after the
 	// other: not in the browser's event callback, where sending an op
 	// could block the event loop it waits on, and not on the UI
@@ -148,13 +152,30 @@ func (v *AppView) loaded(r store.Reply) {
 	v.themes.Call("addEventListener", "change", v.onTheme)
 }
 
-// OnUpdate tells the view a result that came after it started.
+// OnUpdate tells the view the arguments and the result that came after it
+// started.
 func (v *AppView) OnUpdate(ctx app.Context) {
+	if in := inputOf(v.Call); v.bridge != nil && in != v.input {
+		v.input = in
+		args := v.Call.Arguments
+		v.do(func(b *appBridge) { b.setInput(args, in.partial, in.streaming) })
+	}
 	if v.bridge != nil && v.Call.Tool != nil && v.Call.Tool != v.sent {
 		result := v.Call.Tool
 		v.sent = result
 		v.do(func(b *appBridge) { b.setOutcome(result) })
 	}
+}
+
+// callInput is what the view knows of a call's arguments.
+type callInput struct {
+	args      string
+	partial   string
+	streaming bool
+}
+
+func inputOf(c store.Call) callInput {
+	return callInput{args: string(c.Arguments), partial: c.PartialArguments, streaming: c.Streaming}
 }
 
 // do hands f to the bridge's goroutine; it is dropped when the view has

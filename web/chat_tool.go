@@ -13,6 +13,7 @@ import (
 
 // toolStateWords are what a tool card says of its call's state.
 var toolStateWords = map[wire.ToolCallState]string{
+	wire.ToolStreaming: "Writing the call…",
 	wire.ToolApproval:  "Waiting for your approval",
 	wire.ToolRunning:   "Running…",
 	wire.ToolDone:      "Done",
@@ -101,7 +102,10 @@ func (t *ChatToolCard) Render() app.UI {
 			a := t.Asks[i]
 			return app.Div().Class("chat-ask").Body(askCardOf(a, t.AskStatus[a.ID], t.Online))
 		}),
-		app.If(c.Result != nil, func() app.UI {
+		// A tool with a view shows it from the call's first event (the view
+		// gets the arguments as the model writes them), in the place its
+		// result then takes, so that the view is not made anew.
+		app.If(c.Result != nil || (chatCallOf(c).Status == store.CallPending && t.appTool() != nil), func() app.UI {
 			return app.Div().Class("chat-tool-result").Body(renderToolOutcome(chatCallOf(c), t.appTool(), t.ServerName, t.Chat))
 		}),
 		app.If(c.Error != "", func() app.UI {
@@ -202,6 +206,10 @@ func chatCallOf(c wire.ChatToolCall) store.Call {
 	call := store.Call{
 		ID: c.ID, Kind: wire.CallKindTool, Server: c.Server, Name: orDefault(c.Tool, c.Name),
 		Status: store.CallOK, Tool: c.Result, JSON: store.IndentJSON(b), Size: len(b), Arguments: c.Arguments,
+		Streaming: c.State == wire.ToolStreaming, PartialArguments: c.PartialArguments,
+	}
+	if c.Result == nil && (c.State == wire.ToolStreaming || c.State == wire.ToolApproval || c.State == wire.ToolRunning) {
+		call.Status = store.CallPending
 	}
 	if c.Result != nil && c.Result.IsError {
 		call.Status, call.Error = store.CallError, toolErrorMessage(c.Result)
@@ -262,6 +270,9 @@ func (t *ChatToolCard) argsShown() string {
 		if json.Unmarshal(t.Call.Arguments, &a) == nil && a.Code != "" {
 			return a.Code
 		}
+	}
+	if t.Call.State == wire.ToolStreaming {
+		return t.Call.PartialArguments
 	}
 	return argsText(t.Call.Arguments)
 }

@@ -94,3 +94,36 @@ func TestAppContextGoesWithTheNextMessage(t *testing.T) {
 		}
 	}
 }
+
+// A tool call shows as a card from its first event, streaming the
+// arguments the model has written so far; the same card then becomes the
+// call, and a call the model's answer stops in the middle of fails saying
+// so, with what it had written.
+func TestAToolCallShowsAsItStreams(t *testing.T) {
+	r := newRelay(t, 0)
+	const args = `{"text":"a call written in pieces"}`
+	r.model.Queue(modelfixture.Reply{ToolCalls: []modelfixture.ToolCall{{Name: r.name(toolEcho), Arguments: args}}, Chunk: 4},
+		modelfixture.Text("Done."))
+	c := r.newChat()[0]
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Echo it."}, nil)
+	turn := r.ended(c.ID)
+	var cards []*wire.ChatToolCall
+	for _, p := range turn.Parts {
+		if p.Kind == wire.PartTool {
+			cards = append(cards, p.Tool)
+		}
+	}
+	if len(cards) != 1 || cards[0].State != wire.ToolDone || cards[0].PartialArguments != "" || string(cards[0].Arguments) != args {
+		t.Fatalf("the call's cards: %+v, want one, done, with its arguments whole", cards)
+	}
+
+	r.model.Queue(modelfixture.Reply{ToolCalls: []modelfixture.ToolCall{{Name: r.name(toolEcho), Arguments: args}}, Chunk: 4,
+		Fail: &modelfixture.Fail{After: 3, Message: "the model fell over"}})
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Again."}, nil)
+	turn = r.ended(c.ID)
+	card := turn.Parts[len(turn.Parts)-1].Tool
+	if card == nil || card.State != wire.ToolFailed || !strings.Contains(card.Error, "stopped before this call was complete") ||
+		card.PartialArguments == "" || !strings.HasPrefix(args, card.PartialArguments) || card.Server != r.server || card.Tool != toolEcho {
+		t.Fatalf("the cut call's card: %+v, want it failed, naming its tool, with the start of its arguments", card)
+	}
+}

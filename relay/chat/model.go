@@ -30,6 +30,7 @@ const (
 type answer struct {
 	text  string
 	calls []llm.ToolCall // with the ids the turn gave them
+	cards []int          // the part of each call's card in the turn
 }
 
 // message is the answer as the assistant's message of the conversation.
@@ -46,9 +47,9 @@ func (a answer) message() llm.Message {
 
 // ask streams the model's answer to req into the turn, retrying a busy
 // model that said nothing yet.
-func (rn *run) ask(model llm.Model, req *llm.Request) (answer, error) {
+func (rn *run) ask(model llm.Model, req *llm.Request, o offer) (answer, error) {
 	for attempt := 0; ; attempt++ {
-		a, said, err := rn.stream(model, req)
+		a, said, err := rn.stream(model, req, o)
 		wait, busy := busyWait(err)
 		if err == nil || said || !busy || attempt == maxBusyRetries {
 			return a, err
@@ -84,14 +85,18 @@ func busyWait(err error) (time.Duration, bool) {
 }
 
 // stream reads one answer of the model: its text and reasoning go into the
-// turn as they come. said reports whether the model said anything.
-func (rn *run) stream(model llm.Model, req *llm.Request) (a answer, said bool, err error) {
-	type pending struct {
-		id, name string
-		args     strings.Builder
-	}
-	var calls []*pending
-	byIndex := map[int]*pending{}
+// turn as they come, and each tool call as a card streaming its arguments
+// (see streamingCall). said reports whether the model said anything.
+func (rn *run) stream(model llm.Model, req *llm.Request, o offer) (a answer, said bool, err error) {
+	var calls []*streamingCall
+	byIndex := map[int]*streamingCall{}
+	defer func() {
+		if err != nil {
+			for _, c := range calls {
+				c.cut(rn)
+			}
+		}
+	}()
 	var text strings.Builder
 	var usage llm.Usage
 	for ev, err := range model.Stream(rn.ctx, req) {
@@ -119,12 +124,12 @@ func (rn *run) stream(model llm.Model, req *llm.Request) (a answer, said bool, e
 		case llm.EventToolCall:
 			rn.firstOutput()
 			said = true
-			p := &pending{id: newID("call"), name: ev.Name}
-			calls = append(calls, p)
-			byIndex[ev.Index] = p
+			c := rn.startCall(ev.Name, o)
+			calls = append(calls, c)
+			byIndex[ev.Index] = c
 		case llm.EventToolArgs:
-			if p := byIndex[ev.Index]; p != nil {
-				p.args.WriteString(ev.Text)
+			if c := byIndex[ev.Index]; c != nil {
+				c.write(rn, ev.Text)
 			}
 		case llm.EventUsage:
 			usage = ev.Usage
@@ -132,10 +137,55 @@ func (rn *run) stream(model llm.Model, req *llm.Request) (a answer, said bool, e
 	}
 	rn.addUsage(usage)
 	a.text = text.String()
-	for _, p := range calls {
-		a.calls = append(a.calls, llm.ToolCall{ID: p.id, Name: p.name, Arguments: []byte(p.args.String())})
+	for _, c := range calls {
+		a.calls = append(a.calls, llm.ToolCall{ID: c.id, Name: c.name, Arguments: []byte(c.args.String())})
+		a.cards = append(a.cards, c.part)
 	}
 	return a, said, nil
+}
+
+// streamingCall is a tool call the model is writing. Its card shows in the
+// turn from the call's first event, in state streaming, with the
+// arguments so far (at most every partialEvery, and at most
+// MaxPartialArguments of them), so that an App view of the tool can show
+// the call as it forms; runTools then turns the card into the call.
+type streamingCall struct {
+	id, name string
+	part     int // the card's part in the turn
+	args     strings.Builder
+	shown    time.Time // when the card last showed the arguments
+}
+
+// partialEvery is how often a streaming card shows its arguments.
+const partialEvery = 100 * time.Millisecond
+
+// startCall shows the card of a call of the tool the model names.
+func (rn *run) startCall(name string, o offer) *streamingCall {
+	c := &streamingCall{id: newID("call"), name: name}
+	card := &wire.ChatToolCall{ID: c.id, Name: name, State: wire.ToolStreaming}
+	if ref, ok := o.refs[name]; ok {
+		card.Server, card.Tool = ref.Server, ref.Tool
+	}
+	c.part = rn.addPart(wire.ChatPart{Kind: wire.PartTool, Tool: card})
+	return c
+}
+
+// write takes a piece of the call's arguments.
+func (c *streamingCall) write(rn *run, piece string) {
+	c.args.WriteString(piece)
+	if time.Since(c.shown) < partialEvery || c.args.Len() > wire.MaxPartialArguments {
+		return
+	}
+	c.shown = time.Now()
+	partial := c.args.String()
+	rn.editTool(c.part, func(t *wire.ChatToolCall) { t.PartialArguments = partial })
+}
+
+// cut shows a call the model's answer stopped in the middle of as failed.
+func (c *streamingCall) cut(rn *run) {
+	rn.editTool(c.part, func(t *wire.ChatToolCall) {
+		t.State, t.Error = wire.ToolFailed, "The model's answer stopped before this call was complete."
+	})
 }
 
 // firstOutput notes the time to the model's first output.

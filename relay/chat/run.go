@@ -185,7 +185,7 @@ func (rn *run) steps() (wire.TurnStatus, string) {
 			return wire.TurnStepLimit, ""
 		}
 		offer := rn.offer()
-		answer, err := rn.ask(model, &llm.Request{System: systemPrompt, Messages: msgs, Tools: offer.tools})
+		answer, err := rn.ask(model, &llm.Request{System: systemPrompt, Messages: msgs, Tools: offer.tools}, offer)
 		if err != nil {
 			return rn.ended(err)
 		}
@@ -197,7 +197,7 @@ func (rn *run) steps() (wire.TurnStatus, string) {
 		if !rn.stored() { // no tool runs for a message that was not saved
 			return rn.ended(context.Cause(rn.ctx))
 		}
-		results := rn.runTools(answer.calls, offer, images)
+		results := rn.runTools(answer, offer, images)
 		if err := context.Cause(rn.ctx); err != nil {
 			return rn.ended(err)
 		}
@@ -253,7 +253,7 @@ func settleCards(t *wire.ChatTurn) {
 		return
 	}
 	for i, p := range t.Parts {
-		if c := p.Tool; c != nil && (c.State == wire.ToolRunning || c.State == wire.ToolApproval) {
+		if c := p.Tool; c != nil && (c.State == wire.ToolRunning || c.State == wire.ToolApproval || c.State == wire.ToolStreaming) {
 			settled := *c
 			settled.State, settled.Progress = wire.ToolCancelled, nil
 			t.Parts[i].Tool = &settled

@@ -77,6 +77,11 @@ func (rn *run) editTool(i int, edit func(*wire.ChatToolCall)) {
 	rn.publishLocked(change(wire.KindChatPart, rn.chat.ID, wire.ChatPartChange{Turn: rn.turn.ID, Index: i, Part: rn.turn.Parts[i]}))
 }
 
+// putTool shows card as part i, the card of its call.
+func (rn *run) putTool(i int, card *wire.ChatToolCall) {
+	rn.editTool(i, func(c *wire.ChatToolCall) { *c = *card })
+}
+
 // notice adds a line from the relay to the turn.
 func (rn *run) notice(text string) {
 	rn.addPart(wire.ChatPart{Kind: wire.PartNotice, Text: text})

@@ -153,10 +153,11 @@ var (
 	errStopped       = errors.New("the person stopped the turn")
 )
 
-// runTools shows the model's calls as cards, runs those allowed (asking
-// the person first where the policy says so), at once, and returns their
-// results for the model in the calls' order.
-func (rn *run) runTools(calls []llm.ToolCall, o offer, images bool) []llm.Part {
+// runTools turns the cards of the answer's calls into the calls, runs
+// those allowed (asking the person first where the policy says so), at
+// once, and returns their results for the model in the calls' order.
+func (rn *run) runTools(a answer, o offer, images bool) []llm.Part {
+	calls := a.calls
 	results := make([]llm.Part, len(calls))
 	var wg sync.WaitGroup
 	for i, call := range calls {
@@ -180,13 +181,16 @@ func (rn *run) runTools(calls []llm.ToolCall, o offer, images bool) []llm.Part {
 		}
 		if refusal != "" {
 			card.Error = refusal
-			rn.addPart(wire.ChatPart{Kind: wire.PartTool, Tool: card})
+			rn.putTool(a.cards[i], card)
 			results[i] = refused(call.ID, refusal)
 			continue
 		}
 		ctx, cancel := context.WithCancelCause(rn.ctx)
-		tr := &toolRun{cancel: cancel, approve: make(chan wire.Approval, 1)}
-		tr.part = rn.addToolPart(card, tr)
+		tr := &toolRun{cancel: cancel, approve: make(chan wire.Approval, 1), part: a.cards[i]}
+		rn.putTool(tr.part, card)
+		rn.mu.Lock()
+		rn.tools[card.ID] = tr
+		rn.mu.Unlock()
 		wg.Go(func() {
 			defer cancel(nil)
 			results[i] = rn.runTool(ctx, tr, call, ref, o, card.State == wire.ToolApproval, images)
@@ -196,15 +200,6 @@ func (rn *run) runTools(calls []llm.ToolCall, o offer, images bool) []llm.Part {
 	wg.Wait()
 	rn.save()
 	return results
-}
-
-// addToolPart shows card and registers its run.
-func (rn *run) addToolPart(card *wire.ChatToolCall, tr *toolRun) int {
-	i := rn.addPart(wire.ChatPart{Kind: wire.PartTool, Tool: card})
-	rn.mu.Lock()
-	rn.tools[card.ID] = tr
-	rn.mu.Unlock()
-	return i
 }
 
 // isObject says whether raw is a JSON object (empty counts as {}).

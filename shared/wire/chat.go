@@ -168,7 +168,8 @@ type ToolCallState string
 
 // Tool call states.
 const (
-	ToolApproval  ToolCallState = "approval" // waiting for the person's Run, Deny or Always
+	ToolStreaming ToolCallState = "streaming" // the model is still writing the call: PartialArguments holds what it wrote
+	ToolApproval  ToolCallState = "approval"  // waiting for the person's Run, Deny or Always
 	ToolRunning   ToolCallState = "running"
 	ToolDone      ToolCallState = "done"      // Result holds the result (IsError for a tool's error)
 	ToolFailed    ToolCallState = "failed"    // Error says why
@@ -183,14 +184,22 @@ type ChatToolCall struct {
 	Server    string          `json:"server,omitempty"`
 	Tool      string          `json:"tool,omitempty"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	State     ToolCallState   `json:"state"`
-	Progress  *Progress       `json:"progress,omitempty"`
-	Result    *CallToolResult `json:"result,omitempty"`
-	Error     string          `json:"error,omitempty"`
+	// PartialArguments are the arguments as the model has written them so
+	// far, while the call is [ToolStreaming]: the start of a JSON object,
+	// at most [MaxPartialArguments] bytes.
+	PartialArguments string          `json:"partialArguments,omitempty"`
+	State            ToolCallState   `json:"state"`
+	Progress         *Progress       `json:"progress,omitempty"`
+	Result           *CallToolResult `json:"result,omitempty"`
+	Error            string          `json:"error,omitempty"`
 	// Cut is set when the result given to the model was cut to
 	// [MaxChatToolResult].
 	Cut bool `json:"cut,omitempty"`
 }
+
+// MaxPartialArguments bounds what a streaming tool call shows of its
+// arguments.
+const MaxPartialArguments = 64 << 10
 
 // Change kinds of the chat. Key is always the conversation's id.
 const (

@@ -54,6 +54,10 @@ type Call struct {
 	// URI of the view that made the call, if one did.
 	Arguments json.RawMessage
 	App       string
+	// Streaming is set for a chat's call whose arguments the model is
+	// still writing: PartialArguments holds what it wrote so far.
+	Streaming        bool
+	PartialArguments string
 }
 
 // CallsTo returns the calls of kind made to server, newest first.
