@@ -238,7 +238,7 @@ func TestSamplingModesInTheInfoTab(t *testing.T) {
 func TestSamplingCardComesBackAfterReloadAndTimesOutAsAnError(t *testing.T) {
 	r := startSamplingRelay(t, nil)
 	r.stop() // the deadline is the relay's configuration: start it again with a short one
-	r.cfg.AskTimeout = askTimeout
+	r.cfg.AskTimeout = reloadAskTimeout
 	r.start()
 	p := openSamplingPage(t, r, samplingfixture.Start(t, samplingfixture.Options{}))
 	// The call comes from a Go client, whose result outlives the page's reload.
