@@ -25,7 +25,7 @@ const askTimeout = 6 * time.Second
 // reloadAskTimeout is that deadline where the page is reloaded before the
 // card is seen again: a reload starts the wasm anew, which took over 6 s
 // under make test's load.
-const reloadAskTimeout = 20 * time.Second
+const reloadAskTimeout = 15 * time.Second
 
 // formNamed returns the fixture's form called name.
 func formNamed(t testing.TB, name string) elicitfixture.Form {
