@@ -90,9 +90,16 @@ func TestParseRefusesBadCatalogsWithTheReason(t *testing.T) {
 
 func TestWatchHandsOverChangesAndKeepsThePreviousOnABadOne(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "catalog.json")
+	// Each version replaces the file at once (written beside it, then
+	// renamed), as a deploy does: a look every 5 ms on a loaded machine can
+	// otherwise read a file truncated and not yet written twice in a row.
 	write := func(doc string) {
 		t.Helper()
-		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		tmp := path + ".new"
+		if err := os.WriteFile(tmp, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
 			t.Fatal(err)
 		}
 	}
