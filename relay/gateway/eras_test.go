@@ -349,22 +349,7 @@ func TestA2026AgentNeedsNoSessionAndNoReplica(t *testing.T) {
 // after resources/subscribe before 2026-07-28, through subscriptions/listen
 // from then on; the server hears the subscription while the agent holds it.
 func TestResourceUpdatesReachAgentsOfEachEra(t *testing.T) {
-	subscribed := make(chan string, 8)
-	unsubscribed := make(chan string, 8)
-	srv := mcp.NewServer(&mcp.Implementation{Name: "subs", Version: "1"}, &mcp.ServerOptions{
-		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
-			subscribed <- req.Params.URI
-			return nil
-		},
-		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
-			unsubscribed <- req.Params.URI
-			return nil
-		},
-	})
-	srv.AddResource(&mcp.Resource{URI: "note://one", Name: "one"},
-		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "note://one", Text: "one"}}}, nil
-		})
+	srv, subscribed, unsubscribed := subscribableServer()
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "subs", serveUpstream(t, srv))
 	exposed := "switchboard-" + id + "+note://one"
@@ -429,22 +414,7 @@ func TestResourceUpdatesReachAgentsOfEachEra(t *testing.T) {
 // update reaches the other); the last ending, even without unsubscribing,
 // tells the server.
 func TestASubscriptionLastsWhileAnySessionOfTheKeyHoldsIt(t *testing.T) {
-	subscribed := make(chan string, 8)
-	unsubscribed := make(chan string, 8)
-	srv := mcp.NewServer(&mcp.Implementation{Name: "subs", Version: "1"}, &mcp.ServerOptions{
-		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
-			subscribed <- req.Params.URI
-			return nil
-		},
-		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
-			unsubscribed <- req.Params.URI
-			return nil
-		},
-	})
-	srv.AddResource(&mcp.Resource{URI: "note://one", Name: "one"},
-		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "note://one", Text: "one"}}}, nil
-		})
+	srv, subscribed, unsubscribed := subscribableServer()
 	r := newRelay(t, broker.Config{})
 	id := r.add("alice", "subs", serveUpstream(t, srv))
 	exposed := "switchboard-" + id + "+note://one"
@@ -496,4 +466,25 @@ func TestASubscriptionLastsWhileAnySessionOfTheKeyHoldsIt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// subscribableServer is a server of one resource, note://one, that says on
+// its channels each URI it is subscribed to and let go of.
+func subscribableServer() (srv *mcp.Server, subscribed, unsubscribed chan string) {
+	subscribed, unsubscribed = make(chan string, 8), make(chan string, 8)
+	srv = mcp.NewServer(&mcp.Implementation{Name: "subs", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler: func(_ context.Context, req *mcp.SubscribeRequest) error {
+			subscribed <- req.Params.URI
+			return nil
+		},
+		UnsubscribeHandler: func(_ context.Context, req *mcp.UnsubscribeRequest) error {
+			unsubscribed <- req.Params.URI
+			return nil
+		},
+	})
+	srv.AddResource(&mcp.Resource{URI: "note://one", Name: "one"},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "note://one", Text: "one"}}}, nil
+		})
+	return srv, subscribed, unsubscribed
 }
