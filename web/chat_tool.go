@@ -80,6 +80,7 @@ func (t *ChatToolCard) focusNewAsk(ctx app.Context) {
 func (t *ChatToolCard) Render() app.UI {
 	c := t.Call
 	name := orDefault(c.Tool, c.Name)
+	call, tool := chatCallOf(c), t.appTool()
 	return app.Article().Class("chat-tool").DataSet("call", c.ID).DataSet("state", c.State).
 		Aria("label", "Tool call: "+name).Body(
 		app.Header().Class("chat-tool-head").Body(
@@ -105,8 +106,8 @@ func (t *ChatToolCard) Render() app.UI {
 		// A tool with a view shows it from the call's first event (the view
 		// gets the arguments as the model writes them), in the place its
 		// result then takes, so that the view is not made anew.
-		app.If(c.Result != nil || (chatCallOf(c).Status == store.CallPending && t.appTool() != nil), func() app.UI {
-			return app.Div().Class("chat-tool-result").Body(renderToolOutcome(chatCallOf(c), t.appTool(), t.ServerName, t.Chat))
+		app.If(c.Result != nil || (call.Status == store.CallPending && tool != nil), func() app.UI {
+			return app.Div().Class("chat-tool-result").Body(renderToolOutcome(call, tool, t.ServerName, t.Chat))
 		}),
 		app.If(c.Error != "", func() app.UI {
 			return app.P().Class("chat-tool-error", "sb-error").Text(visibleControls(c.Error))
