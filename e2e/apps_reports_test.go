@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/switchboard-mcp/switchboard/e2e/appsfixture"
 )
@@ -65,25 +64,3 @@ func checkNavigation(t testing.TB, tried map[string]probeResult) {
 		t.Errorf("the view opened a window: %+v", p)
 	}
 }
-
-// checkFlood fails the test when more of the flood view's calls ran since
-// start than a proxy passing rate messages a second lets through, and logs
-// how many did.
-func checkFlood(t testing.TB, fx *appsfixture.Server, start time.Time, rate int) {
-	t.Helper()
-	r, err := fx.WaitReport(appsfixture.Flood, floodTimeout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	elapsed := time.Since(start)
-	ticks, most := fx.Ticks(), rate*(int(elapsed.Seconds())+2)
-	if ticks > most {
-		t.Errorf("%d of %d flooded calls ran in %v, want at most %d", ticks, appsfixture.FloodMessages, elapsed, most)
-	}
-	t.Logf("%d of %d flooded calls ran in %v; the view says %s", ticks, appsfixture.FloodMessages, elapsed, r.Outcome)
-}
-
-// floodTimeout bounds the wait for the flood view's report: each of its
-// 20,000 messages crosses from the view's process to the proxy's, which takes
-// a while.
-const floodTimeout = 90 * time.Second

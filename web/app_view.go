@@ -75,7 +75,7 @@ type AppView struct {
 	listen  app.Func              // the page's message listener
 	themes  app.Value
 	onTheme app.Func
-	flooded bool // the view sent more than the proxy passes on
+	flooded bool // the view sent more than a view may, and the proxy stopped it
 	decided bool // the person answered the view's ask for permissions
 	granted wire.AppPermissions
 	link    string // a link the view asks to open, waiting for the person
@@ -360,9 +360,11 @@ func (v *AppView) Render() app.UI {
 		DataSet("state", state).Aria("label", "View by "+name).Body(
 		app.Header().Class("app-view-head").Body(
 			app.Span().Class("app-view-title").Text("View by "+name),
-			app.Button().Type("button").Class("app-toggle", "sb-button", "is-quiet").Aria("pressed", v.raw).
-				Text(choose(v.raw, "Show the view", "Show the raw result")).
-				OnClick(func(ctx app.Context, e app.Event) { v.raw = !v.raw }),
+			app.If(!v.flooded, func() app.UI {
+				return app.Button().Type("button").Class("app-toggle", "sb-button", "is-quiet").Aria("pressed", v.raw).
+					Text(choose(v.raw, "Show the view", "Show the raw result")).
+					OnClick(func(ctx app.Context, e app.Event) { v.raw = !v.raw })
+			}),
 		),
 		// One element always, so that what comes and goes in it never
 		// moves the frame: go-app would make the frame anew, and the view
@@ -373,7 +375,7 @@ func (v *AppView) Render() app.UI {
 			}),
 			app.If(v.flooded, func() app.UI {
 				return app.P().Class("app-view-flooded", "sb-error").Role("alert").
-					Text("The view sent more messages than a view may; the rest were dropped.")
+					Text("The view sent more messages than a view may, and was stopped. Its result is below.")
 			}),
 			app.If(v.view != nil && v.asksPermissions(), v.renderPermissions),
 			app.If(v.link != "", v.renderLink),
@@ -381,11 +383,11 @@ func (v *AppView) Render() app.UI {
 		),
 		app.If(v.view != nil && !v.asksPermissions(), func() app.UI {
 			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, v.granted)
-			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw, "is-hidden", "")).Src(src).
+			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw || v.flooded, "is-hidden", "")).Src(src).
 				Title("View by "+name).Attr("sandbox", "allow-scripts allow-same-origin allow-forms").
 				Attr("allow", frameAllow(v.granted, appsOrigin())).Attr("referrerpolicy", "no-referrer")
 		}),
-		app.If(v.raw || state == viewFailed, func() app.UI { return renderToolResult(v.Call) }),
+		app.If(v.raw || v.flooded || state == viewFailed, func() app.UI { return renderToolResult(v.Call) }),
 	)
 }
 

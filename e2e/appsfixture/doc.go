@@ -11,7 +11,8 @@
 //     ui/notifications/sandbox-resource-ready with HTML of its own, a
 //     sandbox-proxy-ready, answers to ids it guesses, a tool result
 //     claiming another view, a tools/call straight to top);
-//   - flood: posts 4,000 tools/call requests at once of the app-only tick tool;
+//   - flood: posts tools/call requests of the app-only tick tool, 2,000 a
+//     second, until it is stopped (it never reports);
 //   - huge_document: a view of 50 MB;
 //   - fetch_undeclared: declares no network and fetches the probe server;
 //   - fetch_declared: declares the probe server in

@@ -45,12 +45,9 @@ const (
 	MIMEType = "text/html;profile=mcp-app"
 	// ProtocolVersion is the view protocol's version the views ask for.
 	ProtocolVersion = "2026-01-26"
-	// FloodMessages is how many messages the flood view posts at once:
-	// twenty times what the proxy passes in a second. 20,000 starved the
-	// other tabs of make test's browser (two cores, every part at once)
-	// for over 30 s: the cost of posting them, in the view's process and
-	// the proxy's, not of what reaches the dashboard.
-	FloodMessages = 4_000
+	// FloodRate is how many calls a second the flood view posts, until it
+	// is stopped: ten times what the proxy lets a view send.
+	FloodRate = 2_000
 	// HugeSize is the least size of the huge view, in bytes.
 	HugeSize = 50 << 20
 	// ProbeBody is what the probe server answers at ProbePath.

@@ -81,15 +81,7 @@ async function fetchProbe(from) {
   post({jsonrpc: "2.0", method: "ui/notifications/initialized", params: {}});
   let outcome;
   try { outcome = await attack(); } catch (e) { outcome = {error: describe(e)}; }
-  const args = {name: "report", arguments: {attack: ATTACK, outcome}};
-  if (ATTACK !== FLOOD) {
-    await request("tools/call", args);
-  } else {
-    // Asked again every 2 s until it is taken: the proxy may still be
-    // dropping the flood when the first one arrives, and the host refuses
-    // a view that asks too often.
-    while (!await Promise.race([request("tools/call", args).then(() => true, () => pause(2000).then(() => false)), pause(2000).then(() => false)])) {}
-  }
+  await request("tools/call", {name: "report", arguments: {attack: ATTACK, outcome}});
   document.getElementById("status").textContent = "reported";
 })();
 `
@@ -136,13 +128,14 @@ var attacks = map[string]string{
   return {sent};
 }`,
 	Flood: `async function attack() {
-  const start = performance.now();
-  for (let i = 0; i < COUNT; i++) {
-    post({jsonrpc: "2.0", id: 1000000 + i, method: "tools/call", params: {name: "tick", arguments: {}}});
+  // Never returns: RATE calls a second, in bursts every 20 ms, until the
+  // view is stopped.
+  for (;;) {
+    for (let i = 0; i < RATE / 50; i++) {
+      post({jsonrpc: "2.0", id: nextId++, method: "tools/call", params: {name: "tick", arguments: {}}});
+    }
+    await pause(20);
   }
-  const ms = performance.now() - start;
-  await pause(1500); // past the proxy's rate window, so the report gets through
-  return {sent: COUNT, ms};
 }`,
 	HugeDocument:    `async function attack() { return {rendered: true}; }`,
 	FetchUndeclared: `async function attack() { return fetchProbe("undeclared"); }`,
@@ -184,10 +177,10 @@ func buildViews(probe string) map[string]view {
 // page is the HTML of the view of attack.
 func page(attack, probe, forged string) string {
 	consts := map[string]any{"ATTACK": attack, "PROBE": probe, "VERSION": ProtocolVersion, "MARK": ForgedMark, "CONTEXT": ContextMark,
-		"FORGED": forged, "VIA_TOP": ForgedViaTopAttack, "COUNT": FloodMessages, "FLOOD": Flood}
+		"FORGED": forged, "VIA_TOP": ForgedViaTopAttack, "RATE": FloodRate}
 	var b strings.Builder
 	b.WriteString("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" + attack + "</title></head>\n<body>\n<p>View " + attack + ": <span id=\"status\">running</span></p>\n<script>\n")
-	for _, name := range []string{"ATTACK", "PROBE", "VERSION", "MARK", "CONTEXT", "FORGED", "VIA_TOP", "COUNT", "FLOOD"} {
+	for _, name := range []string{"ATTACK", "PROBE", "VERSION", "MARK", "CONTEXT", "FORGED", "VIA_TOP", "RATE"} {
 		v, _ := json.Marshal(consts[name]) // strings and numbers always marshal
 		// json.Marshal escapes <, > and &, so no "</script>" ends the script early.
 		b.WriteString("const " + name + " = " + string(v) + ";\n")

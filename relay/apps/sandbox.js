@@ -3,18 +3,18 @@
 // sandbox without allow-same-origin, under this page's policy), then
 // forwards every other message both ways, unchanged. It hears only the host
 // (its parent, from the dashboard's origin) and the view's frame, and caps
-// what the view sends.
+// what the view sends: a view that floods is stopped.
 (function () {
   "use strict";
   var MAX_BYTES = 1 << 20; // one message of the view, as JSON
-  var MAX_PER_SECOND = 200; // messages of the view forwarded each second
+  var MAX_PER_SECOND = 200; // messages of the view in a second; one more stops it
   var q = new URLSearchParams(location.search);
   var host = q.get("host");
   var allow = q.getAll("allow").filter(function (a) {
     return ["camera", "microphone", "geolocation", "clipboard-write"].indexOf(a) >= 0;
   });
   var frame = null;
-  var windowStart = 0, inWindow = 0, flooded = false;
+  var windowStart = 0, inWindow = 0, stopped = false;
 
   function toHost(msg) {
     window.parent.postMessage(msg, host);
@@ -34,10 +34,7 @@
       inWindow = 0;
     }
     if (++inWindow > MAX_PER_SECOND) {
-      if (!flooded) {
-        flooded = true;
-        notify("ui/notifications/sandbox-flood", { limit: MAX_PER_SECOND });
-      }
+      stop();
       return;
     }
     var size;
@@ -52,8 +49,18 @@
     toHost(data);
   }
 
+  // stop removes a flooding view's frame, which ends its scripts (dropping
+  // only its messages would leave it free to keep the browser busy), and
+  // tells the host once.
+  function stop() {
+    stopped = true;
+    frame.remove();
+    frame = null;
+    notify("ui/notifications/sandbox-flood", { limit: MAX_PER_SECOND });
+  }
+
   function createFrame(params) {
-    if (frame || !params || typeof params.html !== "string") {
+    if (stopped || frame || !params || typeof params.html !== "string") {
       return;
     }
     frame = document.createElement("iframe");
