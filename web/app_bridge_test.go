@@ -223,3 +223,34 @@ func TestBridgeGivesAViewTheArgumentsAsTheyStream(t *testing.T) {
 		t.Fatalf("the result: %+v", got)
 	}
 }
+
+// While a model writes a call's arguments, the view gets each new object
+// they stand for (tool-input-partial), then the whole arguments once
+// (tool-input), then the result.
+func TestBridgeStreamsPartialInputThenTheWholeArguments(t *testing.T) {
+	b, h := newTestBridge()
+	b.result = nil
+	b.setInput(nil, `{"rows":[1,`, true) // before the view is ready: kept for it
+	deliver(b, t0, `{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`)
+	if got := h.take(); len(got) != 1 || got[0].Method != mToolPartial || string(got[0].Params) != `{"arguments":{"rows":[1]}}` {
+		t.Fatalf("on initialized while streaming: %+v", got)
+	}
+	b.setInput(nil, `{"rows":[1,2`, true) // half a number: nothing new
+	if got := h.take(); len(got) != 0 {
+		t.Errorf("an update that adds nothing sent %+v", got)
+	}
+	b.setInput(nil, `{"rows":[1,23],"title":"Sa`, true)
+	if got := h.take(); len(got) != 1 || got[0].Method != mToolPartial || string(got[0].Params) != `{"arguments":{"rows":[1,23],"title":"Sa"}}` {
+		t.Errorf("a later update: %+v", got)
+	}
+	b.setInput(json.RawMessage(`{"rows":[1,23],"title":"Sales"}`), "", false)
+	b.setOutcome(&wire.CallToolResult{Content: []wire.Content{{Type: wire.ContentText, Text: "done"}}})
+	got := h.take()
+	if len(got) != 2 || got[0].Method != mToolInput || string(got[0].Params) != `{"arguments":{"rows":[1,23],"title":"Sales"}}` || got[1].Method != mToolResult {
+		t.Fatalf("once the arguments are whole: %+v", got)
+	}
+	b.setInput(json.RawMessage(`{"rows":[1,23],"title":"Sales"}`), "", false)
+	if got := h.take(); len(got) != 0 {
+		t.Errorf("the whole arguments again sent %+v", got)
+	}
+}

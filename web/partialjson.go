@@ -13,7 +13,7 @@ import (
 func partialObject(partial string) (json.RawMessage, bool) {
 	cut := len(partial)
 	for cut > 0 {
-		if closed, ok := closeJSON(partial[:cut]); ok {
+		if closed, ok := closeJSON(partial[:cut], cut == len(partial)); ok {
 			var obj map[string]json.RawMessage
 			if json.Unmarshal([]byte(closed), &obj) == nil && obj != nil {
 				return json.RawMessage(closed), true
@@ -35,8 +35,9 @@ func partialObject(partial string) (json.RawMessage, bool) {
 }
 
 // closeJSON closes the strings and containers s leaves open; ok is false
-// when the result is not valid JSON.
-func closeJSON(s string) (string, bool) {
+// when the result is not valid JSON, or when s is all the model wrote so
+// far and ends in a number, which may go on (2 may be the start of 23).
+func closeJSON(s string, all bool) (string, bool) {
 	var open []byte
 	inString, escaped := false, false
 	for i := 0; i < len(s); i++ {
@@ -60,6 +61,9 @@ func closeJSON(s string) (string, bool) {
 			open = open[:len(open)-1]
 		}
 	}
+	if all && !inString && endsInNumber(s) {
+		return "", false
+	}
 	var b strings.Builder
 	b.WriteString(s)
 	if inString {
@@ -73,4 +77,14 @@ func closeJSON(s string) (string, bool) {
 	}
 	out := b.String()
 	return out, json.Valid([]byte(out))
+}
+
+// endsInNumber says whether s ends in a number: characters of one after
+// a colon, comma, bracket or space.
+func endsInNumber(s string) bool {
+	i := len(s)
+	for i > 0 && strings.IndexByte("0123456789.eE+-", s[i-1]) >= 0 {
+		i--
+	}
+	return i < len(s) && i > 0 && strings.IndexByte(":,[ \t\r\n", s[i-1]) >= 0
 }
