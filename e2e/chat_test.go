@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -529,4 +530,60 @@ func TestAppViewInAChatCard(t *testing.T) {
 			t.Errorf("the context reached the model before the person's next message: %s", m.Raw)
 		}
 	}
+}
+
+// TestAppViewGetsPartialInputWhileTheModelWritesTheCall holds the model's
+// stream in the middle of a call's arguments: the call's card shows its
+// view at once, the view gets the arguments written so far
+// (tool-input-partial), and once the model goes on and ends, the whole
+// arguments (tool-input).
+func TestAppViewGetsPartialInputWhileTheModelWritesTheCall(t *testing.T) {
+	w := startChatWorld(t)
+	fx := appsfixture.Start(t)
+	s, _ := w.r.openSocket(t, w.r.sessionCookie(t))
+	s.waitServerState(s.addServer("Views", fx.URL()), wire.StateReady)
+	s.dashboard().Close()
+	s.c.CloseNow()
+	p := w.openChatPage(t)
+
+	const args = `{"rows": [1, 2, 3], "title": "Sales"}`
+	release := make(chan struct{})
+	sc := w.script("partial", func(n int, req *modelfixture.Request) modelfixture.Reply {
+		if n == 1 {
+			// Held after `{"rows": [1,` (three deltas of four runes).
+			return modelfixture.Reply{ToolCalls: []modelfixture.ToolCall{{Name: toolName(t, req, appsfixture.PartialInput), Arguments: args}},
+				Chunk: 4, Hold: &modelfixture.Hold{After: 3, Until: release}}
+		}
+		return modelfixture.Text("Shown.")
+	})
+	chat, turn := p.startChat(modelAlpha, "Show the sales rows. "+sc.tag)
+	calls := p.waitToolCalls(chat, turn, 1)
+	card := toolCardSel(turnSel(chat, turn), calls[0])
+	sel := card + " " + appViewSel(appsfixture.URI(appsfixture.PartialInput))
+	p.waitToolState(chat, turn, calls[0], wire.ToolStreaming)
+	// Ready means the view said it is initialized, while the model still
+	// writes: the bridge gave it the partial input then.
+	p.waitAttr(sel, "data-state", "ready")
+	if fx.ReportsOf(appsfixture.PartialInput) != nil {
+		t.Fatal("the view reported before the model wrote the whole arguments")
+	}
+	close(release)
+
+	var out struct {
+		Partials []json.RawMessage `json:"partials"`
+		Input    json.RawMessage   `json:"input"`
+	}
+	outcome(t, fx, appsfixture.PartialInput, &out)
+	if len(out.Partials) == 0 || string(out.Partials[0]) != `{"rows":[1]}` {
+		t.Errorf("the view's partial inputs: %s", out.Partials)
+	}
+	var got, want any
+	json.Unmarshal(out.Input, &got)
+	json.Unmarshal([]byte(args), &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the view's input is %s, want %s", out.Input, args)
+	}
+	p.waitToolState(chat, turn, calls[0], wire.ToolApproval)
+	p.click(card + " .chat-run")
+	p.waitStatus(chat, turn, wire.TurnDone)
 }

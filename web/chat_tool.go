@@ -97,12 +97,17 @@ func (t *ChatToolCard) Render() app.UI {
 			),
 			app.Pre().Class("chat-tool-args", "code-block").Text(visibleControls(t.argsShown())),
 		),
-		app.If(c.State == wire.ToolApproval, t.renderApproval),
-		app.If(c.State == wire.ToolRunning, t.renderRunning),
-		app.Range(t.Asks).Slice(func(i int) app.UI {
-			a := t.Asks[i]
-			return app.Div().Class("chat-ask").Body(askCardOf(a, t.AskStatus[a.ID], t.Online))
-		}),
+		// One element always, so that the steps coming and going never move
+		// the view below it: go-app would make the view anew, and it would
+		// start again, losing what it was shown.
+		app.Div().Class("chat-tool-steps").Body(
+			app.If(c.State == wire.ToolApproval, t.renderApproval),
+			app.If(c.State == wire.ToolRunning, t.renderRunning),
+			app.Range(t.Asks).Slice(func(i int) app.UI {
+				a := t.Asks[i]
+				return app.Div().Class("chat-ask").Body(askCardOf(a, t.AskStatus[a.ID], t.Online))
+			}),
+		),
 		// A tool with a view shows it from the call's first event (the view
 		// gets the arguments as the model writes them), in the place its
 		// result then takes, so that the view is not made anew.

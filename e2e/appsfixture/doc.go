@@ -21,7 +21,10 @@
 //     _meta.ui.permissions and reports which features its frame is
 //     allowed;
 //   - model_context: gives the model context (ui/update-model-context)
-//     and reports whether the host took it.
+//     and reports whether the host took it;
+//   - partial_input: waits for its call's whole arguments
+//     (ui/notifications/tool-input) and reports them with every partial
+//     input (ui/notifications/tool-input-partial) it got before.
 //
 // Beside it runs a probe server, a second loopback HTTP server that answers
 // any origin (Access-Control-Allow-Origin: *) and records every request

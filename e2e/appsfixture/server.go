@@ -26,10 +26,11 @@ const (
 	FetchDeclared   = "fetch_declared"
 	AskPermissions  = "ask_permissions"
 	ModelContext    = "model_context"
+	PartialInput    = "partial_input"
 )
 
 // Attacks lists every attack, in the order of the package documentation.
-var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext}
+var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext, PartialInput}
 
 // The app-only tools the views call back.
 const (

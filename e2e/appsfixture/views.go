@@ -153,6 +153,15 @@ var attacks = map[string]string{
   const allows = f => policy ? policy.allowsFeature(f) : null;
   return {geolocation: allows("geolocation"), clipboardWrite: allows("clipboard-write"), camera: allows("camera")};
 }`,
+	PartialInput: `async function attack() {
+  const partials = [];
+  return new Promise(resolve => window.addEventListener("message", e => {
+    const m = e.data;
+    if (!m || m.jsonrpc !== "2.0" || !m.params) return;
+    if (m.method === "ui/notifications/tool-input-partial") partials.push(m.params.arguments);
+    if (m.method === "ui/notifications/tool-input") resolve({partials, input: m.params.arguments});
+  }));
+}`,
 	// The HTML the forging view offers as its own; it reports if it runs.
 	ForgedHTMLAttack: `async function attack() { return {ran: true}; }`,
 }

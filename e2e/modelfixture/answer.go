@@ -129,7 +129,15 @@ func stream(w http.ResponseWriter, r *http.Request, req *Request, reply Reply, p
 	case reply.Fail != nil:
 		end = pl.failAt(reply.Fail.After)
 	}
-	for _, e := range pl.events[:end] {
+	holdAt := -1
+	if reply.Hold != nil {
+		holdAt = pl.failAt(reply.Hold.After)
+	}
+	for i, e := range pl.events[:end] {
+		if i == holdAt && !wait(r.Context(), reply.Hold.Until) {
+			req.gone.Store(true)
+			return
+		}
 		if !send(e) {
 			req.gone.Store(true)
 			return
@@ -144,6 +152,16 @@ func stream(w http.ResponseWriter, r *http.Request, req *Request, reply Reply, p
 		panic(http.ErrAbortHandler)
 	case f != nil && !f.Cut:
 		send(pl.failure(*f))
+	}
+}
+
+// wait waits until until is closed, false when ctx ends first.
+func wait(ctx context.Context, until <-chan struct{}) bool {
+	select {
+	case <-until:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

@@ -48,6 +48,10 @@ type Reply struct {
 	// its connection aborted for a cut, else a 500 with the error.
 	Fail *Fail
 
+	// Hold, when set, pauses a stream before its delta After (counted as
+	// Fail counts them) until Until is closed or the client goes away.
+	Hold *Hold
+
 	// Endless, when not zero, makes a stream send its reasoning and text,
 	// then EndlessToken as a text delta every Endless, never ending until
 	// the client goes away. A non-streaming request gets no answer until
@@ -66,6 +70,12 @@ type Fail struct {
 	// Type and Message are the error's; Type defaults to "server_error"
 	// (OpenAI) or "overloaded_error" (Anthropic).
 	Type, Message string
+}
+
+// Hold pauses a stream; see Reply.Hold.
+type Hold struct {
+	After int
+	Until <-chan struct{}
 }
 
 // ToolCall is a call the model makes, or one a request's history holds.

@@ -127,3 +127,28 @@ func TestAToolCallShowsAsItStreams(t *testing.T) {
 		t.Fatalf("the cut call's card: %+v, want it failed, naming its tool, with the start of its arguments", card)
 	}
 }
+
+// A model that pauses in the middle of a call's arguments: the card shows
+// everything written before the pause, though no more comes to push it.
+func TestAStreamingCardShowsTheArgumentsWrittenBeforeAPause(t *testing.T) {
+	r := newRelay(t, 0)
+	const args = `{"text":"a call written in pieces"}`
+	release := make(chan struct{})
+	r.model.Queue(modelfixture.Reply{ToolCalls: []modelfixture.ToolCall{{Name: r.name(toolEcho), Arguments: args}}, Chunk: 4,
+		Hold: &modelfixture.Hold{After: 3, Until: release}}, modelfixture.Text("Done."))
+	c := r.newChat()[0]
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Echo it."}, nil)
+	r.until("the card shows the three pieces written before the pause", func(snap wire.Snapshot) bool {
+		t, _ := turnOf(snap, c.ID)
+		for _, p := range t.Parts {
+			if p.Tool != nil && p.Tool.State == wire.ToolStreaming && p.Tool.PartialArguments == args[:12] {
+				return true
+			}
+		}
+		return false
+	})
+	close(release)
+	if turn := r.ended(c.ID); turn.Status != wire.TurnDone {
+		t.Errorf("the turn ended %s", turn.Status)
+	}
+}

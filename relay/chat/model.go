@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/llm"
@@ -138,6 +139,7 @@ func (rn *run) stream(model llm.Model, req *llm.Request, o offer) (a answer, sai
 	rn.addUsage(usage)
 	a.text = text.String()
 	for _, c := range calls {
+		c.end()
 		a.calls = append(a.calls, llm.ToolCall{ID: c.id, Name: c.name, Arguments: []byte(c.args.String())})
 		a.cards = append(a.cards, c.part)
 	}
@@ -146,14 +148,19 @@ func (rn *run) stream(model llm.Model, req *llm.Request, o offer) (a answer, sai
 
 // streamingCall is a tool call the model is writing. Its card shows in the
 // turn from the call's first event, in state streaming, with the
-// arguments so far (at most every partialEvery, and at most
-// MaxPartialArguments of them), so that an App view of the tool can show
-// the call as it forms; runTools then turns the card into the call.
+// arguments so far (at most every partialEvery, the last of them at most
+// partialEvery after they came, and at most MaxPartialArguments of them),
+// so that an App view of the tool can show the call as it forms; runTools
+// then turns the card into the call.
 type streamingCall struct {
 	id, name string
 	part     int // the card's part in the turn
-	args     strings.Builder
-	shown    time.Time // when the card last showed the arguments
+
+	mu    sync.Mutex
+	args  strings.Builder
+	shown time.Time   // when the card last showed the arguments
+	later *time.Timer // shows the arguments that came since, or nil
+	ended bool        // the model's answer ended: the card is no longer this one's
 }
 
 // partialEvery is how often a streaming card shows its arguments.
@@ -170,19 +177,50 @@ func (rn *run) startCall(name string, o offer) *streamingCall {
 	return c
 }
 
-// write takes a piece of the call's arguments.
+// write takes a piece of the call's arguments: the card shows them now,
+// or partialEvery after it last did, whether or not more come by then
+// (a model may pause in the middle of a call).
 func (c *streamingCall) write(rn *run, piece string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.args.WriteString(piece)
-	if time.Since(c.shown) < partialEvery || c.args.Len() > wire.MaxPartialArguments {
+	if c.later != nil || c.args.Len() > wire.MaxPartialArguments {
 		return
 	}
+	if wait := partialEvery - time.Since(c.shown); wait > 0 {
+		c.later = time.AfterFunc(wait, func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if !c.ended {
+				c.later = nil
+				c.show(rn)
+			}
+		})
+		return
+	}
+	c.show(rn)
+}
+
+// show puts the arguments so far on the card; c.mu is held.
+func (c *streamingCall) show(rn *run) {
 	c.shown = time.Now()
 	partial := c.args.String()
 	rn.editTool(c.part, func(t *wire.ChatToolCall) { t.PartialArguments = partial })
 }
 
+// end stops showing the arguments: the model's answer ended.
+func (c *streamingCall) end() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+	if c.later != nil {
+		c.later.Stop()
+	}
+}
+
 // cut shows a call the model's answer stopped in the middle of as failed.
 func (c *streamingCall) cut(rn *run) {
+	c.end()
 	rn.editTool(c.part, func(t *wire.ChatToolCall) {
 		t.State, t.Error = wire.ToolFailed, "The model's answer stopped before this call was complete."
 	})
