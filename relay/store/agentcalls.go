@@ -51,18 +51,16 @@ func (s *Store) AddAgentCalls(ctx context.Context, cs []AgentCall) ([]AgentCall,
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		insert, err := tx.PrepareContext(ctx, `INSERT INTO agent_calls
 			(user_id, agent, key_id, server_id, tool, started_at, duration_ms, outcome, asked, program, by_code)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING call_id`)
 		if err != nil {
 			return err
 		}
 		defer insert.Close()
 		users := map[string]bool{}
 		for i, c := range cs {
-			res, err := insert.ExecContext(ctx, c.User, c.Agent, c.KeyID, c.Server, c.Tool, c.Start.UnixMilli(), c.Duration.Milliseconds(), c.Outcome, c.Asked, c.Program, c.ByCode)
+			err := insert.QueryRowContext(ctx, c.User, c.Agent, c.KeyID, c.Server, c.Tool, c.Start.UnixMilli(), c.Duration.Milliseconds(),
+				c.Outcome, c.Asked, c.Program, c.ByCode).Scan(&c.ID)
 			if err != nil {
-				return err
-			}
-			if c.ID, err = res.LastInsertId(); err != nil {
 				return err
 			}
 			out[i], users[c.User] = c, true

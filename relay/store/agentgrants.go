@@ -120,8 +120,9 @@ func (s *Store) CreateAgentGrant(ctx context.Context, g AgentGrant, tokens ...Ag
 			return err
 		}
 		for _, srv := range g.Servers {
-			res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO agent_grant_servers (grant_id, user_id, server_id)
-				SELECT ?, user_id, server_id FROM servers WHERE user_id = ? AND server_id = ?`, g.ID, g.User, srv)
+			res, err := tx.ExecContext(ctx, `INSERT INTO agent_grant_servers (grant_id, user_id, server_id)
+				SELECT ?, user_id, server_id FROM servers WHERE user_id = ? AND server_id = ?
+				ON CONFLICT (grant_id, server_id) DO NOTHING`, g.ID, g.User, srv)
 			if err != nil {
 				return err
 			}

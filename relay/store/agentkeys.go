@@ -132,7 +132,8 @@ func (s *Store) CreateAgentKey(ctx context.Context, n NewAgentKey) (AgentKey, st
 			if err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO agent_key_servers (key_id, user_id, server_id) VALUES (?, ?, ?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO agent_key_servers (key_id, user_id, server_id) VALUES (?, ?, ?)
+				ON CONFLICT (key_id, server_id) DO NOTHING`,
 				k.ID, k.User, srv); err != nil {
 				return err
 			}

@@ -19,8 +19,9 @@ type CallTask struct {
 
 // PutCallTask records a running call's task.
 func (s *Store) PutCallTask(ctx context.Context, t CallTask) error {
-	const insert = `INSERT OR REPLACE INTO call_tasks (user_id, server_id, call_id, task_id, tool, started_at)
-		VALUES (?, ?, ?, ?, ?, ?)`
+	const insert = `INSERT INTO call_tasks (user_id, server_id, call_id, task_id, tool, started_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, call_id) DO UPDATE SET
+			server_id = excluded.server_id, task_id = excluded.task_id, tool = excluded.tool, started_at = excluded.started_at`
 	if _, err := s.exec(ctx, insert, t.User, t.Server, t.Call, t.Task, t.Tool, t.Started.UnixMilli()); err != nil {
 		return fmt.Errorf("put call task %s: %w", t.Call, err)
 	}
