@@ -334,8 +334,8 @@ func (s *Store) SearchChats(ctx context.Context, user, query string) ([]string, 
 func (s *Store) InterruptTurns(ctx context.Context) (int64, error) {
 	// The statuses are literal so that the partial index of running turns
 	// applies.
-	const update = `UPDATE chat_turns SET status = '` + string(wire.TurnInterrupted) + `',
-		body = json_set(body, '$.status', '` + string(wire.TurnInterrupted) + `')
+	update := `UPDATE chat_turns SET status = '` + string(wire.TurnInterrupted) + `',
+		body = ` + s.engine.setJSONStatus("body", string(wire.TurnInterrupted)) + `
 		WHERE status = '` + string(wire.TurnRunning) + `'`
 	res, err := s.exec(ctx, update)
 	if err != nil {

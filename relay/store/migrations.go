@@ -405,39 +405,47 @@ var migrations = []string{
 }
 
 // migrate creates schema_migrations if needed and applies every migration
-// newer than the recorded version, each in its own transaction. The version
-// is read inside the transaction, so two processes opening the same file
-// cannot apply a migration twice.
+// of the store's engine newer than the recorded version, each in its own
+// transaction with the row of each version it brings. The version is read
+// inside the transaction, which holds the engine's write lock, so two
+// processes opening the same database cannot apply a migration twice.
 func (s *Store) migrate(ctx context.Context) error {
-	const createTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version    INTEGER NOT NULL PRIMARY KEY,
-		applied_at INTEGER NOT NULL
-	)`
-	if _, err := s.exec(ctx, createTable); err != nil {
-		return fmt.Errorf("create schema_migrations: %w", err)
-	}
+	e := s.engine
+	latest := e.latest()
 	for {
 		done := false
 		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, e.schemaMigrations); err != nil {
+				return fmt.Errorf("create schema_migrations: %w", err)
+			}
 			var version int
 			row := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`)
 			if err := row.Scan(&version); err != nil {
 				return fmt.Errorf("read schema version: %w", err)
 			}
-			if version > len(migrations) {
-				return fmt.Errorf("schema version %d is newer than this relay knows (%d)", version, len(migrations))
+			if version > latest {
+				return fmt.Errorf("schema version %d is newer than this relay knows (%d)", version, latest)
 			}
-			if version == len(migrations) {
+			if version == latest {
 				done = true
 				return nil
 			}
-			next := version + 1
-			if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+			step := 0 // the migration that applies next, and the version it brings
+			if version > 0 {
+				step = version - e.base + 1
+			}
+			if step < 0 {
+				return fmt.Errorf("schema version %d predates what this relay can upgrade (%d)", version, e.base)
+			}
+			next := e.base + step
+			if _, err := tx.ExecContext(ctx, e.migrations[step]); err != nil {
 				return fmt.Errorf("apply migration %d: %w", next, err)
 			}
 			const record = `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`
-			if _, err := tx.ExecContext(ctx, record, next, time.Now().UnixMilli()); err != nil {
-				return fmt.Errorf("record migration %d: %w", next, err)
+			for v := version + 1; v <= next; v++ {
+				if _, err := tx.ExecContext(ctx, record, v, time.Now().UnixMilli()); err != nil {
+					return fmt.Errorf("record migration %d: %w", v, err)
+				}
 			}
 			return nil
 		})

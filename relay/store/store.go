@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -34,10 +36,13 @@ const (
 	maxOpenConns = 4
 )
 
-// Store is the relay's SQLite database. It is safe for concurrent use.
+// Store is the relay's database, on SQLite ([Open]) or PostgreSQL
+// ([OpenPostgres]). It is safe for concurrent use.
 type Store struct {
 	db     *sql.DB
 	sealer *Sealer // seals the secrets of servers
+	engine *engine
+	pg     *pgx.ConnConfig // PostgreSQL's, for Watch's own connection; nil on SQLite
 }
 
 // Open creates dir if needed, opens dir/switchboard.db and brings its schema
@@ -71,7 +76,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
-	s := &Store{db: db, sealer: sealer}
+	s := &Store{db: db, sealer: sealer, engine: sqliteEngine}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, named(err))
@@ -116,6 +121,12 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 	if err != nil {
 		return named(fmt.Errorf("begin: %w", err))
 	}
+	if s.engine.txLock != "" {
+		if _, err := tx.ExecContext(ctx, s.engine.txLock); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("lock: %w", err)
+		}
+	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return named(err)
@@ -126,21 +137,31 @@ func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 	return nil
 }
 
-// isUniqueViolation reports whether err is SQLite refusing a duplicate in a
-// UNIQUE or PRIMARY KEY constraint.
+// pgUniqueViolation is PostgreSQL's SQLSTATE for a duplicate in a UNIQUE
+// or PRIMARY KEY constraint.
+const pgUniqueViolation = "23505"
+
+// isUniqueViolation reports whether err is the database refusing a
+// duplicate in a UNIQUE or PRIMARY KEY constraint.
 func isUniqueViolation(err error) bool {
 	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
+	if errors.As(err, &se) {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
-	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == pgUniqueViolation
 }
 
-// isPrimaryKeyViolation reports whether err is SQLite refusing a duplicate
-// primary key.
+// isPrimaryKeyViolation reports whether err is the database refusing a
+// duplicate primary key. PostgreSQL names a primary key's constraint
+// <table>_pkey, as its schema leaves it.
 func isPrimaryKeyViolation(err error) bool {
 	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	if errors.As(err, &se) {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == pgUniqueViolation && strings.HasSuffix(pe.ConstraintName, "_pkey")
 }
 
 // Ready reports whether the store can take a write: it rewrites the
@@ -148,7 +169,20 @@ func isPrimaryKeyViolation(err error) bool {
 // write-ahead log, then checkpoints the log to nothing, so that the next
 // probe's write, like the relay's next, needs new space on the disk. Neither
 // grows the database. A failure caused by the disk names it ([ErrDiskFull]).
+// On PostgreSQL it commits a write that changes nothing, which fails on a
+// read-only or standby server, or one that cannot write.
 func (s *Store) Ready(ctx context.Context) error {
+	if s.pg != nil {
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE schema_migrations SET applied_at = applied_at
+				WHERE version = (SELECT MAX(version) FROM schema_migrations)`)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("write to the store: %w", err)
+		}
+		return nil
+	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return named(fmt.Errorf("reach the store: %w", err))
