@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -38,17 +36,7 @@ func TestAgentKeyIsStoredOnlyAsHash(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	secret := key[strings.LastIndex(key, "_")+1:]
-	files, _ := filepath.Glob(filepath.Join(dir, "switchboard.db*"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.Contains(b, []byte(secret)) {
-			t.Errorf("%s contains the key's secret", filepath.Base(f))
-		}
-	}
+	assertNotInFiles(t, dir, key[strings.LastIndex(key, "_")+1:])
 }
 
 func TestAgentKeyServersFollowTheServerList(t *testing.T) {

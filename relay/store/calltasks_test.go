@@ -10,11 +10,7 @@ import (
 
 func TestCallTasksGoWithTheirServer(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := openTemp(t)
 	if err := st.PutServer(ctx, store.Server{User: "u", ID: "s1", Name: "one", URL: "http://127.0.0.1:1/mcp"}); err != nil {
 		t.Fatal(err)
 	}

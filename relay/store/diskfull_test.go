@@ -17,6 +17,7 @@ import (
 // database file could still be created but not written (SQLite then reports
 // an I/O error rather than a full disk).
 func TestOpenOnAFullDiskNamesIt(t *testing.T) {
+	store.SQLiteOnly(t)
 	disk := disktest.Mount(t, "2m")
 	ctx := context.Background()
 	dir := filepath.Join(disk.Dir, "data")
@@ -44,6 +45,7 @@ func TestOpenOnAFullDiskNamesIt(t *testing.T) {
 // Writes on a full disk fail naming it and the store is not ready; once
 // space returns it is ready again and every write succeeds.
 func TestWritesOnAFullDiskNameItAndResume(t *testing.T) {
+	store.SQLiteOnly(t)
 	disk := disktest.Mount(t, "2m")
 	ctx := context.Background()
 	s := disk.OpenStore()

@@ -10,11 +10,7 @@ import (
 
 func TestIdentityTokensAreSealedPerUser(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := openTest(t)
 	it := s.IdentityTokens(s.Sealer())
 	exp := time.UnixMilli(time.Now().Add(time.Hour).UnixMilli())
 	in := IdentityToken{User: "ann", Issuer: "https://idp.example", IDToken: "id-secret", RefreshToken: "refresh-secret", Expiry: exp}

@@ -42,6 +42,7 @@ func TestStoreWriterProcess(t *testing.T) {
 // A store whose process is killed (SIGKILL) in the middle of writing keeps
 // every write it acknowledged, and its database checks whole.
 func TestAcknowledgedWritesSurviveKill9(t *testing.T) {
+	store.SQLiteOnly(t)
 	dir := filepath.Join(t.TempDir(), "data")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreWriterProcess$")
 	cmd.Env = append(os.Environ(), writerEnv+"="+dir)

@@ -37,6 +37,7 @@ func openAtVersion(t *testing.T, dir string, version int) *sql.DB {
 }
 
 func TestServerDataMigrationKeepsEveryServersDataAndCascades(t *testing.T) {
+	sqliteOnly(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	writeBeforeServerDataMigration(t, dir)

@@ -11,6 +11,7 @@ import (
 const chatMigration = 15
 
 func TestChatMigrationAppliesOnTheVersionBefore(t *testing.T) {
+	sqliteOnly(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	db := openAtVersion(t, dir, chatMigration)

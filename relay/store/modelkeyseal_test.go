@@ -8,11 +8,7 @@ import (
 
 func TestModelKeyMovedToAnotherOwnerDoesNotOpen(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := openTest(t)
 	keys := s.ModelKeys(s.Sealer())
 	if err := keys.Set(ctx, "ann", "m1", "ann-key"); err != nil {
 		t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -22,7 +20,7 @@ const (
 	testVerifier = "verifier-VVVV-4444-0123456789012345678901234567890123"
 )
 
-func openOAuth(t *testing.T) (*store.OAuthStore, string) {
+func openOAuth(t *testing.T) (*store.OAuthStore, store.TestDB) {
 	t.Helper()
 	s, dir := openTemp(t)
 	registerServers(t, s)
@@ -228,22 +226,14 @@ func TestOAuthForgetDeletesEverythingOfOneServer(t *testing.T) {
 	}
 }
 
-// assertNotInFiles fails if any secret appears in the database files of dir.
-func assertNotInFiles(t *testing.T, dir string, secrets ...string) {
+// assertNotInFiles fails if any secret is in what db holds at rest: the
+// database files on SQLite, every value on PostgreSQL.
+func assertNotInFiles(t *testing.T, db store.TestDB, secrets ...string) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "switchboard.db*"))
-	if len(files) == 0 {
-		t.Fatal("no database files")
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range secrets {
-			if bytes.Contains(b, []byte(s)) {
-				t.Errorf("%s holds %q in the clear", filepath.Base(f), s)
-			}
+	stored := store.StoredBytes(t, db)
+	for _, s := range secrets {
+		if bytes.Contains(stored, []byte(s)) {
+			t.Errorf("the store holds %q in the clear", s)
 		}
 	}
 }

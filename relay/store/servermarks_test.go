@@ -12,7 +12,7 @@ import (
 // writes, and reading since a mark returns only the users changed after it.
 func TestServerWritesMarkTheirUser(t *testing.T) {
 	ctx := context.Background()
-	s, dir := openTemp(t)
+	s, db := openTemp(t)
 	users := func(since int64) ([]string, int64) {
 		t.Helper()
 		marks, err := s.ServerMarksSince(ctx, since)
@@ -46,11 +46,7 @@ func TestServerWritesMarkTheirUser(t *testing.T) {
 		t.Fatalf("since the latest mark: %v, want none", got)
 	}
 
-	other, err := store.Open(ctx, dir) // another process on the same file
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := store.OpenAt(t, db) // another process on the same database
 	put(other, "ann", "a1", "renamed")
 	got, seq = users(seq)
 	if !slices.Equal(got, []string{"ann"}) {

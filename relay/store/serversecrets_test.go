@@ -9,11 +9,7 @@ import (
 
 func TestServerSecretsAreSealedAtRest(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := openTest(t)
 	srv := Server{User: "ann", ID: "a", Name: "alpha", URL: "https://a.example/mcp?api_key=sk-live-123&x=1",
 		DisplayURL: "https://a.example/mcp?api_key=%E2%80%A2%E2%80%A2%E2%80%A2&x=1", Transport: "auto",
 		Headers: map[string]string{"X-Api-Key": "hdr-secret-456"}, Retry: Retry{Attempts: 3, BaseDelayMS: 100, MaxDelayMS: 1000}}
@@ -76,11 +72,7 @@ func TestServerSecretsAreSealedAtRest(t *testing.T) {
 
 func TestUpdateServerCanForgetItsAuthorization(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := openTest(t)
 	srv := Server{User: "ann", ID: "a", Name: "alpha", URL: "https://a.example/mcp", Transport: "auto"}
 	if err := s.AddServer(ctx, srv); err != nil {
 		t.Fatal(err)

@@ -9,24 +9,17 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
-// openTemp opens a store in a fresh directory and closes it with the test.
-func openTemp(t *testing.T) (*store.Store, string) {
+// openTemp opens a store in a fresh database of the engine under test (see
+// engines_test.go) and closes it with the test.
+func openTemp(t *testing.T) (*store.Store, store.TestDB) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "data")
-	s, err := store.Open(context.Background(), dir)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return s, dir
+	return store.OpenTest(t)
 }
 
 func TestOpenCreatesPrivateDirectory(t *testing.T) {
-	_, dir := openTemp(t)
+	store.SQLiteOnly(t)
+	_, db := openTemp(t)
+	dir := db.Dir
 	info, err := os.Stat(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -41,11 +34,7 @@ func TestOpenCreatesPrivateDirectory(t *testing.T) {
 
 func TestReopenKeepsData(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "data")
-	s, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, db := openTemp(t)
 	if err := s.PutServer(ctx, store.Server{User: "ann", ID: "s1", Name: "docs", URL: "http://127.0.0.1:1/mcp", Transport: "streamable"}); err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +45,7 @@ func TestReopenKeepsData(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s, err = store.Open(ctx, dir)
-	if err != nil {
-		t.Fatalf("reopen: %v", err)
-	}
-	defer s.Close()
+	s = store.OpenAt(t, db)
 	servers, err := s.Servers(ctx, "ann")
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +59,7 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 func TestOpenFailsWhenDirectoryCannotBeCreated(t *testing.T) {
+	store.SQLiteOnly(t)
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -88,6 +74,7 @@ func TestOpenFailsWhenDirectoryCannotBeCreated(t *testing.T) {
 // command line was pointed at) still gets a database, WAL and shared memory
 // only the relay's user can read.
 func TestOpenCreatesPrivateFilesInAnExistingDirectory(t *testing.T) {
+	store.SQLiteOnly(t)
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -116,6 +103,7 @@ func TestOpenCreatesPrivateFilesInAnExistingDirectory(t *testing.T) {
 // memory are 0600; files an older relay left readable by others are made
 // private when the store opens.
 func TestStoreFilesArePrivate(t *testing.T) {
+	store.SQLiteOnly(t)
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "data")
 	s, err := store.Open(ctx, dir)
