@@ -114,23 +114,31 @@ func readKeyFile(path string) ([]byte, error) {
 	return key, nil
 }
 
-// createKeyFile writes a fresh random key; it fails rather than overwrite a
-// file another process created meanwhile.
+// createKeyFile writes a fresh random key to a file of its own, then links
+// it in as path, so that the key file is never seen half written; when
+// another process linked its key first, it returns that key instead.
 func createKeyFile(dir, path string) ([]byte, error) {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	key := make([]byte, sealKeyBytes)
 	rand.Read(key)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, sealKeyMode)
+	f, err := os.CreateTemp(dir, SealKeyFile+".new-*") // mode 0600
 	if err != nil {
 		return nil, fmt.Errorf("create seal key: %w", err)
 	}
+	defer os.Remove(f.Name())
 	_, werr := f.WriteString(base64.StdEncoding.EncodeToString(key) + "\n")
 	cerr := f.Close()
 	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(path)
 		return nil, fmt.Errorf("write seal key: %w", err)
+	}
+	err = os.Link(f.Name(), path)
+	if errors.Is(err, fs.ErrExist) {
+		return readKeyFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create seal key: %w", err)
 	}
 	return key, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -86,6 +87,32 @@ func TestLoadSealerCreatesAPrivateKeyFileAndReusesIt(t *testing.T) {
 	}
 	if got, err := second.Open(first.Seal([]byte("x"), "c"), "c"); err != nil || string(got) != "x" {
 		t.Errorf("a reloaded key does not open what the first sealed: %q, %v", got, err)
+	}
+}
+
+// Processes that start at once on a new directory all load, and share, the
+// key one of them created.
+func TestLoadSealerAtOnceAgreesOnOneKey(t *testing.T) {
+	t.Setenv(store.SealKeyEnv, "")
+	os.Unsetenv(store.SealKeyEnv)
+	dir := filepath.Join(t.TempDir(), "data")
+	sealers := make([]*store.Sealer, 8)
+	errs := make([]error, len(sealers))
+	var wg sync.WaitGroup
+	for i := range sealers {
+		wg.Go(func() { sealers[i], errs[i] = store.LoadSealer(dir) })
+	}
+	wg.Wait()
+	for i, s := range sealers {
+		if errs[i] != nil {
+			t.Fatalf("process %d: %v", i, errs[i])
+		}
+		if got, err := s.Open(sealers[0].Seal([]byte("x"), "c"), "c"); err != nil || string(got) != "x" {
+			t.Errorf("process %d has another key: %q, %v", i, got, err)
+		}
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "*")); len(names) != 1 {
+		t.Errorf("the directory holds %v, want the key file alone", names)
 	}
 }
 
