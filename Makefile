@@ -18,7 +18,7 @@ APPS_SERVER       := $(APPS_DIR)/node_modules/@modelcontextprotocol/server-basic
 GO_SRC   := $(shell find . -name '*.go' -not -path './e2e/*') go.mod go.sum
 WASM_SRC := $(shell find web wasm shared -name '*.go') go.mod go.sum
 
-.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium bench bench-short soak fuzz clean
+.PHONY: all serve build wasm test test-deps test-compile vet unit e2e chromium postgresql bench bench-short soak fuzz clean
 
 all: build
 
@@ -75,8 +75,9 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./web/... ./shared/...
 
 # unit runs every package's tests but the browser tests (the fixtures' own
-# tests are here: they need no browser).
-unit: $(WASM_SUM)
+# tests are here: they need no browser); the store's run on SQLite, then on
+# PostgreSQL.
+unit: $(WASM_SUM) postgresql
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 
 # fuzz runs every fuzz target (func FuzzX) of the module for FUZZTIME each,
@@ -104,6 +105,18 @@ chromium:
 	else \
 		echo "Chromium is needed for the end-to-end tests: install it (Debian/Ubuntu: sudo apt-get install chromium)"; \
 		echo "or point CHROMIUM=/path/to/chrome at a Chromium or Chrome binary."; exit 1; \
+	fi
+
+# postgresql installs PostgreSQL with apt-get when it is missing and we are
+# root: the store's tests start a server of their own (relay/store/pgtest).
+postgresql:
+	@if command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "installing postgresql with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+		echo "PostgreSQL is needed for the store's tests: install it (Debian/Ubuntu: sudo apt-get install postgresql)"; \
+		echo "or set SWITCHBOARD_TEST_POSTGRES=off to skip them."; exit 1; \
 	fi
 
 # bench runs every measurement (package bench) and prints one table; the
