@@ -177,9 +177,6 @@ func (s *Server) url(database, schema string) string {
 	return u.String()
 }
 
-// Password is the password of the server's user postgres.
-func (s *Server) Password() string { return s.password }
-
 // NewSchema creates an empty schema for t, drops it with all it holds
 // when t ends, and returns the URL of the test database with that schema
 // as its search path.
@@ -197,12 +194,6 @@ func (s *Server) NewSchema(t testing.TB) string {
 	return s.url(database, name)
 }
 
-// Exec runs a statement on the test database, as the server's superuser.
-func (s *Server) Exec(ctx context.Context, query string, args ...any) error {
-	_, err := s.admin.ExecContext(ctx, query, args...)
-	return err
-}
-
 // Stop stops the server at once and removes its directory.
 func (s *Server) Stop() error {
 	var errs []error
@@ -217,7 +208,7 @@ func (s *Server) Stop() error {
 }
 
 // Off reports whether $SWITCHBOARD_TEST_POSTGRES asks to skip the tests on
-// PostgreSQL ("off"); "only" runs nothing but them.
+// PostgreSQL.
 func Off() bool { return strings.EqualFold(os.Getenv(EnvVar), "off") }
 
 // Only reports whether $SWITCHBOARD_TEST_POSTGRES asks to run only the
