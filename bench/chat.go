@@ -6,12 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/performance"
+	"github.com/chromedp/cdproto/profiler"
 	"github.com/chromedp/chromedp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
@@ -171,6 +175,41 @@ func pageBusy(br *browser) (float64, error) {
 		return nil
 	}))
 	return busy, err
+}
+
+// profilePage starts a DevTools CPU profile of the page when the harness
+// writes profiles; the function it returns writes it to
+// profileDir/name.cpuprofile (which DevTools' Performance panel opens).
+func profilePage(br *browser) (func(name string) error, error) {
+	if profileDir == "" {
+		return func(string) error { return nil }, nil
+	}
+	err := br.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, profiler.Enable, cdp.Empty{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, profiler.Start, cdp.Empty{})
+		return err
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("profile the page: %w", err)
+	}
+	return func(name string) error {
+		var p *profiler.Profile
+		err := br.run(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			res, err := cdp.Call(ctx, t, profiler.Stop, cdp.Empty{})
+			p = res.Profile
+			return err
+		}))
+		if err != nil {
+			return fmt.Errorf("profile the page: %w", err)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(profileDir, name+".cpuprofile"), b, 0o644)
+	}, nil
 }
 
 // chatModel answers the harness's chat: a stream for streamMessage, else
@@ -341,9 +380,16 @@ func pageStream(br *browser, d time.Duration) (streamResult, error) {
 	if err != nil {
 		return streamResult{}, err
 	}
+	stopProfile, err := profilePage(br)
+	if err != nil {
+		return streamResult{}, err
+	}
 	start := time.Now()
 	res, err := eval[streamResult](br, fmt.Sprintf(`%s(%d, %d)`, run, d.Milliseconds(), lagWait.Milliseconds()))
 	if err != nil {
+		return streamResult{}, err
+	}
+	if err := stopProfile("chat-page"); err != nil {
 		return streamResult{}, err
 	}
 	busyAfter, err := pageBusy(br)
@@ -500,9 +546,15 @@ func (s *socket) firstToken(ctx context.Context, chat, text string) (time.Durati
 				var v struct {
 					Status wire.TurnStatus `json:"status"`
 					Error  string          `json:"error"`
+					Parts  []wire.ChatPart `json:"parts"`
 				}
 				if err := json.Unmarshal(c.Value, &v); err != nil {
 					return 0, err
+				}
+				// A socket that fell behind gets the whole turn put again
+				// in place of the changes it missed: its text counts too.
+				if first == 0 && slices.ContainsFunc(v.Parts, func(p wire.ChatPart) bool { return p.Kind == wire.PartText && p.Text != "" }) {
+					first = time.Since(start)
 				}
 				switch {
 				case v.Status == wire.TurnRunning:
