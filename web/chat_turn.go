@@ -269,7 +269,42 @@ type ChatText struct {
 // Render implements app.Composer.
 func (t *ChatText) Render() app.UI {
 	if t.Streaming {
-		return app.Div().Class("chat-text", "is-streaming").Text(t.Text)
+		pieces := streamPieces(t.Text)
+		return app.Div().Class("chat-text", "is-streaming").Body(
+			app.Range(pieces).Slice(func(i int) app.UI { return app.Div().Text(pieces[i]) }),
+		)
 	}
 	return app.Div().Class("chat-text").Body(renderMarkdown(t.Text))
+}
+
+// A streaming text is shown in blocks of at least streamPiece bytes, cut
+// after a line's end, or after a space once a line runs past streamLine.
+const (
+	streamPiece = 1 << 10
+	streamLine  = 2 << 10
+)
+
+// streamPieces cuts a streaming text into the blocks it is shown in. The
+// browser lays out a block's text whole, so a growing answer in one block
+// would cost it more with each piece, until the page fell behind; in
+// blocks, only the last one changes. A cut depends only on the text before
+// it, so a block, once cut, never changes; a line longer than streamLine
+// shows broken where it was cut until the answer is complete.
+func streamPieces(text string) []string {
+	var pieces []string
+	for len(text) > streamPiece {
+		cut := -1
+		if i := strings.IndexByte(text[streamPiece:min(len(text), streamLine)], '\n'); i >= 0 {
+			cut = streamPiece + i + 1
+		} else if len(text) > streamLine {
+			if i := strings.IndexAny(text[streamLine:], " \t\n"); i >= 0 {
+				cut = streamLine + i + 1
+			}
+		}
+		if cut < 0 {
+			break
+		}
+		pieces, text = append(pieces, text[:cut]), text[cut:]
+	}
+	return append(pieces, text)
 }
