@@ -84,7 +84,7 @@ func OpenPostgres(ctx context.Context, dsn, keyDir string) (*Store, error) {
 	if err != nil || u.Scheme != "postgres" && u.Scheme != "postgresql" {
 		return nil, errors.New("open store: the PostgreSQL database must be given as a postgres:// or postgresql:// URL")
 	}
-	where := "open store " + u.Redacted()
+	where := "open store " + redacted(u)
 	if _, ok := os.LookupEnv(SealKeyEnv); !ok && keyDir == "" {
 		return nil, fmt.Errorf("%s: no directory for the seal key, and $%s is not set", where, SealKeyEnv)
 	}
@@ -113,6 +113,24 @@ func OpenPostgres(ctx context.Context, dsn, keyDir string) (*Store, error) {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return s, nil
+}
+
+// redacted is u with the password of its user and those of its query
+// (password, sslpassword, which pgx reads too) masked.
+func redacted(u *url.URL) string {
+	c := *u
+	q := c.Query()
+	masked := false
+	for _, k := range []string{"password", "sslpassword"} {
+		if q.Has(k) {
+			q.Set(k, "xxxxx")
+			masked = true
+		}
+	}
+	if masked {
+		c.RawQuery = q.Encode()
+	}
+	return c.Redacted()
 }
 
 // rebindConnector gives database/sql connections to PostgreSQL that take

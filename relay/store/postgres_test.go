@@ -364,6 +364,7 @@ func TestOpenPostgresNamesWhatIsWrongWithoutThePassword(t *testing.T) {
 		{"another scheme", "mysql://root:" + secret + "@127.0.0.1/db", "postgres:// or postgresql:// URL"},
 		{"a bad port", "postgres://postgres:" + secret + "@127.0.0.1:port/db", "postgres:// or postgresql:// URL"},
 		{"nothing listening", "postgres://postgres:" + secret + "@127.0.0.1:1/db?connect_timeout=5", "reach the database"},
+		{"a password in the query", "postgres://postgres@127.0.0.1:1/db?connect_timeout=5&password=" + secret, "reach the database"},
 		{"a bad parameter", "postgres://postgres:" + secret + "@127.0.0.1/db?sslmode=sometimes", "sslmode"},
 		{"a wrong password", wrongPassword.String(), "password authentication failed"},
 	} {
