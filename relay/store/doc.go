@@ -9,7 +9,8 @@
 // and applies PostgreSQL's migrations (pgmigrations.go), which bring it to
 // the same versions with the same tables. Both run the same queries,
 // written with ? placeholders, which the connections to PostgreSQL number;
-// the few differences are named in the engine type.
+// the few differences are named in the engine type. OpenTarget is the
+// relay's choice between the two: PostgreSQL when given a URL, else SQLite.
 //
 // The store holds server registrations per user, one-time login codes
 // (only their SHA-256 hashes), settings, and through [Store.OAuth] the OAuth client

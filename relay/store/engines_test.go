@@ -81,12 +81,9 @@ func openAt(t testing.TB, db testDB) *Store {
 	return s
 }
 
-// open opens a store on db.
+// open opens a store on db, as the relay does.
 func (db testDB) open(ctx context.Context) (*Store, error) {
-	if db.URL != "" {
-		return OpenPostgres(ctx, db.URL, db.Dir)
-	}
-	return Open(ctx, db.Dir)
+	return OpenTarget(ctx, db.URL, db.Dir)
 }
 
 // sqliteOnly skips the test in the pass on PostgreSQL.
