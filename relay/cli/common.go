@@ -19,14 +19,16 @@ const defaultUser = "local"
 
 // command is one subcommand: its flags and what it does once they are parsed.
 type command struct {
-	fs   *flag.FlagSet
-	data *string
-	user *string
-	run  func(ctx context.Context, st *store.Store, out io.Writer) error
+	fs       *flag.FlagSet
+	data     *string
+	storeURL *string
+	user     *string
+	run      func(ctx context.Context, st *store.Store, out io.Writer) error
 }
 
 // newCommand returns a command with the flags every one shares: --data
-// (default $SWITCHBOARD_DATA or ./data) and --user.
+// (default $SWITCHBOARD_DATA or ./data), --store (default
+// $SWITCHBOARD_STORE) and --user.
 func newCommand(name string) *command {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	data := os.Getenv("SWITCHBOARD_DATA")
@@ -34,9 +36,10 @@ func newCommand(name string) *command {
 		data = "./data"
 	}
 	return &command{
-		fs:   fs,
-		data: fs.String("data", data, "data directory of the relay ($SWITCHBOARD_DATA)"),
-		user: fs.String("user", defaultUser, "user whose servers and keys these are"),
+		fs:       fs,
+		data:     fs.String("data", data, "data directory of the relay: its SQLite database, or with --store its seal key ($SWITCHBOARD_DATA)"),
+		storeURL: fs.String("store", os.Getenv("SWITCHBOARD_STORE"), "PostgreSQL database of the relay, a postgres:// URL; empty for SQLite in --data ($SWITCHBOARD_STORE)"),
+		user:     fs.String("user", defaultUser, "user whose servers and keys these are"),
 	}
 }
 
@@ -49,8 +52,11 @@ func (c *command) exec(args []string, out io.Writer) error {
 	if strings.TrimSpace(*c.user) == "" {
 		return errors.New("--user must not be empty")
 	}
+	if err := store.CheckTarget(*c.storeURL); err != nil {
+		return fmt.Errorf("--store: %w", err)
+	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *c.data)
+	st, err := store.OpenTarget(ctx, *c.storeURL, *c.data)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ const maxCredentialFileBytes = 64 << 10
 // server for machine access (the OAuth client credentials grant), so that
 // the relay obtains its tokens itself instead of asking a person. The
 // secret or key is read from a file, never from the command line, and
-// sealed in the data directory.
+// sealed with the relay's key.
 func serversMachine() *command {
 	c := newCommand("servers machine-access")
 	id := c.fs.String("id", "", "id of the server (required; see servers list)")
@@ -46,11 +46,7 @@ func serversMachine() *command {
 		if !slices.ContainsFunc(regs, func(r store.Server) bool { return r.ID == *id }) {
 			return fmt.Errorf("%s has no server %q (see servers list)", *c.user, *id)
 		}
-		sealer, err := store.LoadSealer(*c.data)
-		if err != nil {
-			return err
-		}
-		o := st.OAuth(sealer)
+		o := st.OAuth(st.Sealer())
 		if *remove {
 			if err := o.DeleteMachine(ctx, *c.user, *id); err != nil {
 				return err
