@@ -254,6 +254,21 @@ func TestWatchCallsAfterAnotherProcessWrites(t *testing.T) {
 	})
 }
 
+// On PostgreSQL a watch calls once it listens: what was written before,
+// while it made its connection, was told to nobody.
+func TestWatchOnPostgresCallsOnceItListens(t *testing.T) {
+	postgresOnly(t)
+	s, db := openTest(t)
+	if err := openAt(t, db).SetSetting(context.Background(), "theme", "dark"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-watchCalls(t, s, 20*time.Millisecond):
+	case <-time.After(10 * time.Second):
+		t.Fatal("no call within 10s of the watch's start")
+	}
+}
+
 // On PostgreSQL a watch whose connection is lost listens again, calls
 // (changes may have been missed), and then hears the next change.
 func TestWatchListensAgainAfterItsConnectionIsLost(t *testing.T) {

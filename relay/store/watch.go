@@ -19,8 +19,10 @@ import (
 // data_version, which SQLite bumps when another connection commits. On
 // PostgreSQL it listens on a connection of its own to the notifications
 // every table's trigger sends, and calls changed at most once an interval;
-// a lost connection is made again, every interval until it is, and changed
-// is called then, since changes may have been missed meanwhile.
+// it calls changed once it listens, since what was written while it made
+// its connection was told to nobody, and a lost connection is made again,
+// every interval until it is, and changed is called then, since changes
+// may have been missed meanwhile.
 func (s *Store) Watch(ctx context.Context, interval time.Duration, changed func()) error {
 	if s.pg != nil {
 		return s.watchPostgres(ctx, interval, changed)
@@ -79,6 +81,7 @@ func (s *Store) watchPostgres(ctx context.Context, interval time.Duration, chang
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	flag() // for what was written before conn listened
 	wg.Go(func() { s.receive(ctx, conn, interval, flag) })
 	var last time.Time
 	for {
