@@ -18,7 +18,7 @@ import (
 )
 
 // DefaultWatchInterval is how often the relay looks for changes other
-// processes (the command line) made to its data directory.
+// processes (the command line, other relays) made to its store.
 const DefaultWatchInterval = time.Second
 
 // agentsPart is the agent side of the service: keys, the call log (built
@@ -61,10 +61,10 @@ func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *aut
 	mux.Handle(gateway.CodePath, agentRequests)
 }
 
-// watchStore applies what other processes change in the data directory
-// while the relay runs: servers added or removed (switchboard servers),
-// machine access given (switchboard servers machine-access) and keys
-// revoked (switchboard agent-key revoke).
+// watchStore applies what other processes change in the store while the
+// relay runs: servers added or removed (switchboard servers), machine
+// access given (switchboard servers machine-access) and keys revoked
+// (switchboard agent-key revoke).
 func (s *Service) watchStore() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &s.agents
@@ -88,7 +88,7 @@ func (s *Service) watchStore() {
 			}
 		})
 		if err != nil {
-			s.cfg.Logger.Error("watch the data directory", "err", err)
+			s.cfg.Logger.Error("watch the store", "err", err)
 		}
 	})
 }

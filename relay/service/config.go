@@ -11,7 +11,12 @@ import (
 
 // Config is everything the relay can be told.
 type Config struct {
-	DataDir        string   // SQLite database and the relay's signing key
+	// DataDir holds the relay's signing key, the seal key (without
+	// $SWITCHBOARD_SEAL_KEY) and, unless Store is set, the SQLite database.
+	DataDir string
+	// Store is the PostgreSQL database of the relay, a postgres:// or
+	// postgresql:// URL; empty keeps the store in SQLite in DataDir.
+	Store          string
 	Demo           bool     // also run the demo MCP server and register it for LocalUser
 	DemoUsers      []string // with Demo, also register the demo server for these users
 	AllowedOrigins []string // origins besides the relay's own that may open the WebSocket
@@ -53,7 +58,8 @@ type Config struct {
 	// picks broker.DefaultTimeout.
 	AskTimeout time.Duration
 	// WatchInterval is how often the relay looks for changes the command
-	// line made to the data directory; zero picks DefaultWatchInterval.
+	// line (or another relay) made to the store; zero picks
+	// DefaultWatchInterval.
 	WatchInterval time.Duration
 
 	// Models are the operator's named models (relay/models), the first

@@ -8,7 +8,8 @@ import (
 )
 
 // readyTimeout bounds the readiness probe of the store: a store another
-// process holds locked answers "not ready" rather than hanging the check.
+// process holds locked, or a database that does not answer, is "not
+// ready" rather than hanging the check.
 const readyTimeout = 3 * time.Second
 
 // readiness is the body of /readyz.
@@ -40,6 +41,9 @@ func (s *Service) readyz(w http.ResponseWriter, r *http.Request) {
 		body.Status, body.Error = "not ready", err.Error()
 		if timedOut {
 			body.Error = "the store did not take a write within " + readyTimeout.String() + ": another process may hold its lock"
+			if s.cfg.Store != "" {
+				body.Error += ", or the database does not answer"
+			}
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")

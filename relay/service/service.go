@@ -61,14 +61,16 @@ type Service struct {
 	closeErr  error
 }
 
-// New opens the data directory, restores every registration and, with
+// New opens the store, restores every registration and, with
 // Config.Demo, starts the demo server.
 func New(ctx context.Context, cfg Config) (*Service, error) {
 	cfg.fillDefaults()
-	st, err := store.Open(ctx, cfg.DataDir)
+	st, err := store.OpenTarget(ctx, cfg.Store, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
+	engine, where := store.DescribeTarget(cfg.Store, cfg.DataDir)
+	cfg.Logger.Info("store opened", "engine", engine, "where", where, "data_dir", cfg.DataDir)
 	s := &Service{cfg: cfg, store: st}
 	if err := s.init(ctx); err != nil {
 		s.Close()
