@@ -23,6 +23,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/relay/signin"
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/tracing"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -43,9 +44,24 @@ func addDataFlags(fs *flagSet) dataFlags {
 	}
 }
 
+// addStoreFlag declares --store, the relay's PostgreSQL database, for the
+// commands that open the store.
+func addStoreFlag(fs *flagSet) *string {
+	return fs.String("store", "", "PostgreSQL database of the relay, a postgres:// or postgresql:// URL (keep its password out of the process list: in this variable, or in PGPASSWORD); empty keeps the store in SQLite in --data")
+}
+
+// checkStore refuses a --store that is not a store, without quoting it.
+func checkStore(storeURL string) error {
+	if err := store.CheckTarget(storeURL); err != nil {
+		return fmt.Errorf("--store: %w", err)
+	}
+	return nil
+}
+
 // serveFlags are the flags of the serve command.
 type serveFlags struct {
 	data                          dataFlags
+	store                         *string
 	addr, publicURL               *string
 	appsAddr, appsOrigin          *string
 	demo, demoHost                *bool
@@ -70,7 +86,7 @@ type serveFlags struct {
 // addServeFlags declares the serve command's flags, in the order of its
 // help (a bad $SWITCHBOARD_* value is reported for the first such flag).
 func addServeFlags(fs *flagSet) *serveFlags {
-	f := &serveFlags{data: addDataFlags(fs)}
+	f := &serveFlags{data: addDataFlags(fs), store: addStoreFlag(fs)}
 	f.addr = fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
 	f.publicURL = fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
 	f.appsAddr = fs.String("apps-addr", "127.0.0.1:0", "address the MCP Apps sandbox (servers' views) listens on: an origin other than the dashboard's (loopback and an ephemeral port by default)")
@@ -108,9 +124,12 @@ type serveSettings struct {
 	signIn       *signin.Settings
 }
 
-// settings checks the limits and log level given and reads the files (and
-// the environment) that the OAuth and model flags point at.
+// settings checks the store, limits and log level given and reads the
+// files (and the environment) that the OAuth and model flags point at.
 func (f *serveFlags) settings() (serveSettings, error) {
+	if err := checkStore(*f.store); err != nil {
+		return serveSettings{}, err
+	}
 	if err := checkLimits(*f.callTimeout, *f.maxResult); err != nil {
 		return serveSettings{}, err
 	}
@@ -273,6 +292,7 @@ func (f *serveFlags) setUpDemoHost(base string) (*demoHost, []string, error) {
 func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUsers []string) service.Config {
 	return service.Config{
 		DataDir:        *f.data.data,
+		Store:          *f.store,
 		Demo:           *f.demo,
 		DemoUsers:      demoUsers,
 		AllowedOrigins: splitList(*f.origins),

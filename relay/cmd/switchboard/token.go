@@ -41,6 +41,7 @@ func token(args []string) error {
 func login(args []string) error {
 	fs := newFlagSet("login")
 	df := addDataFlags(fs)
+	storeURL := addStoreFlag(fs)
 	addr := fs.String("addr", "127.0.0.1:8080", "address the relay listens on")
 	publicURL := fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR)")
 	user := fs.String("user", service.DefaultLocalUser, "user id to sign in as")
@@ -48,12 +49,15 @@ func login(args []string) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	if err := checkStore(*storeURL); err != nil {
+		return err
+	}
 	signer, err := loadSigner(df)
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, *df.data)
+	st, err := store.OpenTarget(ctx, *storeURL, *df.data)
 	if err != nil {
 		return err
 	}
