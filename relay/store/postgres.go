@@ -108,6 +108,10 @@ func OpenPostgres(ctx context.Context, dsn, keyDir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
+	if err := s.checkSealKey(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
 	if err := s.sealPlainURLs(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -78,6 +79,10 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	db.SetMaxIdleConns(maxOpenConns)
 	s := &Store{db: db, sealer: sealer, engine: sqliteEngine}
 	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, named(err))
+	}
+	if err := s.checkSealKey(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, named(err))
 	}
@@ -198,6 +203,36 @@ func (s *Store) Ready(ctx context.Context) error {
 	var busy, logPages, moved int
 	if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
 		return named(fmt.Errorf("checkpoint: %w", err))
+	}
+	return nil
+}
+
+// sealCheck is the setting that holds sealCheckText sealed with the key of
+// the first process that opened the store.
+const (
+	sealCheck     = "seal_key_check"
+	sealCheckText = "switchboard"
+)
+
+// checkSealKey refuses a process whose seal key is not the one the store's
+// secrets are sealed with (another --data, another $SWITCHBOARD_SEAL_KEY):
+// it would seal secrets the relay cannot open, and open none of the
+// relay's. The first process to open the store records its key's check.
+func (s *Store) checkSealKey(ctx context.Context) error {
+	mine := base64.StdEncoding.EncodeToString(s.sealer.Seal([]byte(sealCheckText), sealCheck))
+	if _, err := s.exec(ctx, `INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, sealCheck, mine); err != nil {
+		return fmt.Errorf("record the seal key's check: %w", err)
+	}
+	v, _, err := s.Setting(ctx, sealCheck)
+	if err != nil {
+		return err
+	}
+	sealed, err := base64.StdEncoding.DecodeString(v)
+	if err == nil {
+		_, err = s.sealer.Open(sealed, sealCheck)
+	}
+	if err != nil {
+		return fmt.Errorf("the seal key is not the one this store's secrets are sealed with: give this process the relay's (its --data, or $%s)", SealKeyEnv)
 	}
 	return nil
 }

@@ -1,9 +1,8 @@
 // Package pgtest runs a throwaway PostgreSQL server for tests: Start
 // creates a cluster in a temporary directory (as the postgres user when
 // the tests run as root, since PostgreSQL refuses to run as root), listening
-// on a free port of 127.0.0.1 with its socket in that directory; each test
-// gets a database of its own from NewDatabase; Stop ends the server and
-// removes the directory.
+// on a free port of 127.0.0.1 with its socket in that directory; Stop ends
+// the server and removes the directory.
 //
 // Tests share one database, switchboard; NewSchema gives each an empty
 // schema of its own, named by the search_path of the URL it returns, which
