@@ -1,15 +1,10 @@
 package gateway_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/e2e/taskfixture"
 	"github.com/switchboard-mcp/switchboard/relay/agentkeys"
@@ -42,37 +37,8 @@ func (r *relay) taskAgent(t *testing.T, key, era string) *taskAgent {
 // send sends one request and returns its answer.
 func (ta *taskAgent) send(method string, params map[string]any) message {
 	ta.t.Helper()
-	if params == nil {
-		params = map[string]any{}
-	}
-	if ta.sess == "" {
-		params["_meta"] = map[string]any{
-			mcp.MetaKeyProtocolVersion:    ta.era,
-			mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
-			mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{gateway.TasksExtension: map[string]any{}}},
-		}
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, ta.url, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+ta.key)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", ta.era)
-	if ta.sess != "" {
-		req.Header.Set("Mcp-Session-Id", ta.sess)
-	} else {
-		req.Header.Set("Mcp-Method", method)
-		if name, ok := params["name"].(string); ok {
-			req.Header.Set("Mcp-Name", name)
-		}
-	}
-	resp, err := (&http.Client{Timeout: waitFor}).Do(req)
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	tr := &transcript{bodies: []*bytes.Buffer{{}}}
-	io.Copy(tr.bodies[0], resp.Body)
+	resp, tr := post(ta.t, rawRequest{url: ta.url, key: ta.key, era: ta.era, sess: ta.sess, method: method, params: params, id: 7,
+		caps: map[string]any{"extensions": map[string]any{gateway.TasksExtension: map[string]any{}}}})
 	for _, m := range tr.messages(ta.t) {
 		if string(m.ID) == "7" {
 			m.of = method

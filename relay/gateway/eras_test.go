@@ -255,37 +255,61 @@ func TestEachAgentGetsItsErasShapes(t *testing.T) {
 // the response's message (the last of its stream, if it streams).
 func rpc(t *testing.T, url, key, method string, params map[string]any) (message, *http.Response) {
 	t.Helper()
-	meta := map[string]any{
-		mcp.MetaKeyProtocolVersion:    "2026-07-28",
-		mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
-		mcp.MetaKeyClientCapabilities: map[string]any{},
+	resp, tr := post(t, rawRequest{url: url, key: key, era: "2026-07-28", method: method, params: params, id: 1, caps: map[string]any{}})
+	msgs := tr.messages(t)
+	if len(msgs) == 0 {
+		t.Fatalf("%s: %s with no message: %s", method, resp.Status, tr.bodies[0])
 	}
+	return msgs[len(msgs)-1], resp
+}
+
+// rawRequest is one JSON-RPC request as an agent of era writes it by hand:
+// on the session sess, or, without one, per request (with its _meta, the
+// client's capabilities caps).
+type rawRequest struct {
+	url, key, era, sess string
+	method              string
+	params              map[string]any
+	id                  int
+	caps                map[string]any
+}
+
+// post sends r and returns the response with its body read.
+func post(t *testing.T, r rawRequest) (*http.Response, *transcript) {
+	t.Helper()
+	params := r.params
 	if params == nil {
 		params = map[string]any{}
 	}
-	params["_meta"] = meta
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+key)
+	if r.sess == "" {
+		params["_meta"] = map[string]any{
+			mcp.MetaKeyProtocolVersion:    r.era,
+			mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
+			mcp.MetaKeyClientCapabilities: r.caps,
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": r.id, "method": r.method, "params": params})
+	req, _ := http.NewRequest(http.MethodPost, r.url, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+r.key)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name, ok := params["name"].(string); ok {
-		req.Header.Set("Mcp-Name", name)
+	req.Header.Set("Mcp-Protocol-Version", r.era)
+	if r.sess != "" {
+		req.Header.Set("Mcp-Session-Id", r.sess)
+	} else {
+		req.Header.Set("Mcp-Method", r.method)
+		if name, ok := params["name"].(string); ok {
+			req.Header.Set("Mcp-Name", name)
+		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Timeout: waitFor}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	tr := &transcript{bodies: []*bytes.Buffer{{}}}
 	io.Copy(tr.bodies[0], resp.Body)
-	msgs := tr.messages(t)
-	if len(msgs) == 0 {
-		t.Fatalf("%s: %s with no message: %s", method, resp.Status, tr.bodies[0])
-	}
-	return msgs[len(msgs)-1], resp
+	return resp, tr
 }
 
 // A 2026-07-28 agent needs no session and no initialize: it discovers the
