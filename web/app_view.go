@@ -375,7 +375,7 @@ func (v *AppView) Render() app.UI {
 			}),
 			app.If(v.flooded, func() app.UI {
 				return app.P().Class("app-view-flooded", "sb-error").Role("alert").
-					Text("The view sent more messages than a view may, and was stopped. Its result is below.")
+					Text("The view sent more messages than a view may, and was stopped.")
 			}),
 			app.If(v.view != nil && v.asksPermissions(), v.renderPermissions),
 			app.If(v.link != "", v.renderLink),
