@@ -286,7 +286,7 @@ func chatFigure(ctx context.Context, cfg config) ([]row, error) {
 			toSend, relay, render = append(toSend, millis(p.ToSend)), append(relay, millis(p.Relay)), append(render, millis(p.Render))
 		}
 	}
-	stream, err := pageStream(br, cfg.streamFor)
+	stream, err := pageStream(br, cfg.streamFor, cfg.streamAfter)
 	if err != nil {
 		return nil, fmt.Errorf("stream: %w", err)
 	}
@@ -307,7 +307,7 @@ func chatFigure(ctx context.Context, cfg config) ([]row, error) {
 			switchboard: fmt.Sprintf("Send → op sent %s; op sent → first text change in the page %s; → shown %s",
 				ms(median(toSend)), ms(median(relay)), ms(median(render))),
 		},
-	}, stream.rows(cfg.streamFor)...), nil
+	}, stream.rows(cfg.streamFor, cfg.streamAfter)...), nil
 }
 
 // openChat logs the browser in and opens the Chat view, on a new
@@ -364,8 +364,9 @@ func pageFirstToken(br *browser, text string) (firstShown, error) {
 }
 
 // pageStream sends streamMessage from the page and measures the page for
-// d while the answer streams, then stops it.
-func pageStream(br *browser, d time.Duration) (streamResult, error) {
+// d while the answer streams, from after (the answer's length then), then
+// stops it.
+func pageStream(br *browser, d, after time.Duration) (streamResult, error) {
 	if err := br.waitJS("the last turn's end", turnsDone); err != nil {
 		return streamResult{}, err
 	}
@@ -376,6 +377,7 @@ func pageStream(br *browser, d time.Duration) (streamResult, error) {
 		return streamResult{}, err
 	}
 	run := strings.ReplaceAll(streamRun, "WORD", streamWord)
+	time.Sleep(after) // the answer grows meanwhile: there is nothing to wait for
 	busyBefore, err := pageBusy(br)
 	if err != nil {
 		return streamResult{}, err
@@ -405,7 +407,7 @@ func pageStream(br *browser, d time.Duration) (streamResult, error) {
 }
 
 // rows are the stream's rows: frame time, and words' arrival to shown.
-func (s streamResult) rows(d time.Duration) []row {
+func (s streamResult) rows(d, after time.Duration) []row {
 	var frames, lags []time.Duration
 	for _, f := range s.Frames {
 		frames = append(frames, millis(f))
@@ -447,7 +449,7 @@ func (s streamResult) rows(d time.Duration) []row {
 		lastRow.verdict = verdict(float64(last), float64(lagTarget))
 	}
 	busyRow := row{
-		figure:      "chat: the page's main thread busy while the answer streams (share of the window; the harness's own frame loop included)",
+		figure:      "chat: the page's main thread busy while the answer streams (share of the window" + grown(after) + "; the harness's own frame loop included)",
 		switchboard: fmt.Sprintf("%.0f%%", 100*s.Busy),
 	}
 	return []row{frameRow, lastRow, busyRow}
@@ -568,6 +570,14 @@ func (s *socket) firstToken(ctx context.Context, chat, text string) (time.Durati
 			}
 		}
 	}
+}
+
+// grown says how long the answer had streamed before the window, if at all.
+func grown(after time.Duration) string {
+	if after == 0 {
+		return ""
+	}
+	return ", after the answer streamed " + after.String()
 }
 
 // jsq quotes s as a JavaScript string literal.

@@ -21,6 +21,7 @@ type config struct {
 	tools        int           // tools of the server whose delta is measured
 	chatRounds   int           // chat: first tokens measured per path
 	streamFor    time.Duration // chat: how long the stream is measured
+	streamAfter  time.Duration // chat: how long the answer streams before it is measured
 	chromium     string
 	inspector    string // the Inspector launcher script
 }
@@ -61,6 +62,7 @@ func main() {
 	flag.StringVar(&cfg.chromium, "chromium", envOr("CHROMIUM", "/usr/bin/chromium"), "Chromium binary")
 	flag.StringVar(&cfg.inspector, "inspector", "bench/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "MCP Inspector's launcher (npm ci --prefix bench/inspector)")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of the relay during each figure into this directory")
+	flag.DurationVar(&cfg.streamAfter, "chat-after", 0, "chat: let the answer stream this long before its window is measured (a long answer)")
 	calls := flag.Int("calls", 0, "tool calls per side and path (default 400, 20 with -short)")
 	soak := soakConfig{
 		callers: 20, agents: 8, dashEvery: 100 * time.Millisecond, agentEvery: 200 * time.Millisecond,
