@@ -105,6 +105,7 @@ func runChild(dataDir, modelURL string) error {
 	})
 	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)  // for finding where a figure's time goes
 	mux.Handle("GET /debug/pprof/heap", pprof.Handler("heap")) // and where the soak's memory goes
+	mux.Handle("GET /debug/pprof/goroutine", pprof.Handler("goroutine"))
 	csrv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go csrv.Serve(cl)
 

@@ -7,7 +7,8 @@ import (
 
 // memoryFigure registers loopback servers with a relay in steps (200, then
 // up to 1,000), waits until all are ready, and reports the relay's heap and
-// stacks per connection, from a baseline taken before the first.
+// stacks per connection, from a baseline taken before the first. With
+// -profile it writes the relay's heap and goroutines at each step.
 func memoryFigure(ctx context.Context, cfg config) ([]row, error) {
 	r, err := startRelay()
 	if err != nil {
@@ -25,6 +26,9 @@ func memoryFigure(ctx context.Context, cfg config) ([]row, error) {
 	defer dash.close()
 	base, err := r.mem()
 	if err != nil {
+		return nil, err
+	}
+	if err := r.heapProfile("memory-0"); err != nil {
 		return nil, err
 	}
 
@@ -54,6 +58,12 @@ func memoryFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		m, err := r.mem()
 		if err != nil {
+			return nil, err
+		}
+		if err := r.heapProfile(fmt.Sprintf("memory-%d", n)); err != nil {
+			return nil, err
+		}
+		if err := r.goroutineProfile(fmt.Sprintf("memory-%d", n)); err != nil {
 			return nil, err
 		}
 		per := (float64(m.total()) - float64(base.total())) / float64(n)

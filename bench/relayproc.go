@@ -143,15 +143,27 @@ var profileDir string
 // heapProfile writes the child's heap profile (after a GC) into
 // profileDir/name.heap; nothing without a profileDir.
 func (r *relayProc) heapProfile(name string) error {
+	return r.saveProfile("heap?gc=1", name+".heap")
+}
+
+// goroutineProfile writes the child's goroutines, counted by stack, as text
+// into profileDir/name.goroutines; nothing without a profileDir.
+func (r *relayProc) goroutineProfile(name string) error {
+	return r.saveProfile("goroutine?debug=1", name+".goroutines")
+}
+
+// saveProfile writes the child's /debug/pprof/query into profileDir/file;
+// nothing without a profileDir.
+func (r *relayProc) saveProfile(query, file string) error {
 	if profileDir == "" {
 		return nil
 	}
-	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/heap?gc=1", r.hello.Control))
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/%s", r.hello.Control, query))
 	if err != nil {
 		return err
 	}
 	defer resp.Body.Close()
-	f, err := os.Create(filepath.Join(profileDir, name+".heap"))
+	f, err := os.Create(filepath.Join(profileDir, file))
 	if err != nil {
 		return err
 	}
