@@ -47,9 +47,11 @@ type schemaKey [sha256.Size]byte
 type Schemas struct {
 	mu     sync.Mutex
 	orders map[schemaKey]json.RawMessage // in the server's order, by the key of their canonical encoding
-	keys   [maxSchemaOrders]schemaKey    // the keys of orders, the oldest len(orders) before next
-	next   int
-	size   int // the bytes of orders' values
+	// keys are the keys of orders, the oldest len(orders) before next: a
+	// ring of maxSchemaOrders, grown as schemas come.
+	keys []schemaKey
+	next int
+	size int // the bytes of orders' values
 }
 
 // Ordered encodes schema, a schema as the go-sdk decoded it, with its keys
@@ -179,6 +181,10 @@ func (o *Schemas) store(key schemaKey, ordered json.RawMessage, add bool) {
 	}
 	o.orders[key] = ordered
 	o.size += len(ordered)
-	o.keys[o.next] = key
+	if len(o.keys) < maxSchemaOrders {
+		o.keys = append(o.keys, key) // next is len(keys) until the ring is full
+	} else {
+		o.keys[o.next] = key
+	}
 	o.next = (o.next + 1) % maxSchemaOrders
 }
