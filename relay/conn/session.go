@@ -20,6 +20,9 @@ type session struct {
 	// tools and prompts hold the names last listed, guarded by Conn.mu; nil
 	// until listed.
 	tools, prompts map[string]bool
+	// streamEnded is closed when the session's subscriptions/listen stream
+	// ends.
+	streamEnded chan struct{}
 	// broken says, buffered 1, that a request or response stream of the
 	// session failed: serve probes the server at once (see suspect).
 	broken chan struct{}
@@ -41,8 +44,24 @@ func (s *session) suspect() {
 }
 
 // attempt runs one session from connecting to its end. wasReady reports
-// whether it reached ready; err is why it ended.
+// whether it reached ready; err is why it ended. The steps are functions
+// of their own so that the goroutine serving an idle session holds a
+// shallow stack.
 func (c *Conn) attempt() (wasReady bool, err error) {
+	s, err := c.begin()
+	if err != nil {
+		return false, err
+	}
+	defer c.end(s)
+	authCh, err := c.prepare(s)
+	if err != nil {
+		return false, err
+	}
+	return true, c.serve(s, authCh)
+}
+
+// begin connects and makes the new session live.
+func (c *Conn) begin() (*session, error) {
 	c.setState(wire.StateConnecting)
 	streamEnded := make(chan struct{})
 	var once sync.Once
@@ -54,17 +73,21 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 		}
 	})
 	if err != nil {
-		return false, failure(stepConnect, err)
+		return nil, failure(stepConnect, err)
 	}
-	s := c.open(cs, broken)
-	defer c.end(s)
+	return c.open(cs, streamEnded, broken), nil
+}
 
-	c.state.Init, c.state.Tasks, c.state.Client = cs.InitializeResult(), c.ra.Tasks.Capability(), c.capabilities()
+// prepare takes s from connected to ready: it lists what the server offers,
+// asks its log level and subscribes again. authCh signals the next change
+// of authorization.
+func (c *Conn) prepare(s *session) (authCh <-chan struct{}, err error) {
+	c.state.Init, c.state.Tasks, c.state.Client = s.cs.InitializeResult(), c.ra.Tasks.Capability(), c.capabilities()
 	c.setState(wire.StateConnected)
 
 	c.setState(wire.StateDiscovering)
 	if err := c.discover(s, allKinds); err != nil {
-		return false, failure(stepDiscover, err)
+		return nil, failure(stepDiscover, err)
 	}
 	c.askLogLevel(s)
 	c.resubscribe(s)
@@ -72,10 +95,10 @@ func (c *Conn) attempt() (wasReady bool, err error) {
 	// Take the retry and authorization signals before showing ready, so that
 	// one raised as soon as the server shows ready is not lost.
 	drain(c.retry)
-	authCh := c.authChanges()
+	authCh = c.authChanges()
 	c.setState(wire.StateReady)
 	c.log.Info("mcp server ready", "protocol", c.state.Init.ProtocolVersion, "tools", len(c.state.Lists.Tools))
-	return true, c.serve(s, streamEnded, authCh)
+	return authCh, nil
 }
 
 // connect opens a go-sdk session. streamEnded is called when its
@@ -120,9 +143,9 @@ func (c *Conn) connect(streamEnded, broken func()) (*mcp.ClientSession, error) {
 
 // open makes cs the live session. List changes noted before belong to an
 // older session: the first discovery lists everything anyway.
-func (c *Conn) open(cs *mcp.ClientSession, broken chan struct{}) *session {
+func (c *Conn) open(cs *mcp.ClientSession, streamEnded, broken chan struct{}) *session {
 	ctx, cancel := context.WithCancelCause(c.ctx)
-	s := &session{cs: cs, ctx: ctx, cancel: cancel, broken: broken, callTimeout: c.cfg.CallTimeout, maxResult: c.cfg.MaxResultBytes,
+	s := &session{cs: cs, ctx: ctx, cancel: cancel, streamEnded: streamEnded, broken: broken, callTimeout: c.cfg.CallTimeout, maxResult: c.cfg.MaxResultBytes,
 		scrub: c.scrub}
 	c.mu.Lock()
 	c.live = s
@@ -145,7 +168,7 @@ func (c *Conn) end(s *session) {
 
 // serve watches a ready session and keeps its lists current, until the
 // session fails, Retry is called or c closes.
-func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
+func (c *Conn) serve(s *session, authCh <-chan struct{}) error {
 	readyAt := time.Now()
 	closed := make(chan error, 1)
 	go func() { closed <- s.cs.Wait() }()
@@ -162,7 +185,7 @@ func (c *Conn) serve(s *session, streamEnded, authCh <-chan struct{}) error {
 				err = errClosedByServer
 			}
 			return failure(stepLost, err)
-		case <-streamEnded:
+		case <-s.streamEnded:
 			if err := c.probe(s, c.probeTimeout()); err != nil {
 				return failure(stepLost, err)
 			}
