@@ -186,7 +186,7 @@ func (c *Conn) serve(s *session, authCh <-chan struct{}) error {
 			}
 			return failure(stepLost, err)
 		case <-s.streamEnded:
-			if err := c.probe(s, c.probeTimeout()); err != nil {
+			if err := aside(func() error { return c.probe(s, c.probeTimeout()) }); err != nil {
 				return failure(stepLost, err)
 			}
 			if time.Since(readyAt) < stableSession {
@@ -194,15 +194,15 @@ func (c *Conn) serve(s *session, authCh <-chan struct{}) error {
 			}
 			return errRecycle
 		case <-health.C:
-			if err := c.probe(s, c.probeTimeout()); err != nil {
+			if err := aside(func() error { return c.probe(s, c.probeTimeout()) }); err != nil {
 				return failure(stepHealth, err)
 			}
 		case <-s.broken:
-			if err := c.probe(s, suspectProbeTimeout); err != nil {
+			if err := aside(func() error { return c.probe(s, suspectProbeTimeout) }); err != nil {
 				return failure(stepLost, err)
 			}
 		case <-c.changed:
-			if err := c.rediscover(s); err != nil {
+			if err := aside(func() error { return c.rediscover(s) }); err != nil {
 				return err
 			}
 		case <-c.subsChanged:
@@ -214,6 +214,16 @@ func (c *Conn) serve(s *session, authCh <-chan struct{}) error {
 			}
 		}
 	}
+}
+
+// aside runs f on a goroutine of its own and returns its error. A probe or
+// a listing goes deep into the go-sdk and net/http; on the goroutine serving
+// a session, idle most of its life, that stack would stay until a garbage
+// collection shrinks it.
+func aside(f func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	return <-done
 }
 
 // rediscover re-lists what changed, after a short wait that gathers a burst
