@@ -116,3 +116,10 @@ func TestDedupedKeepsTheFirstOfEachKey(t *testing.T) {
 		t.Errorf("deduped %+v (from %+v)", d, s)
 	}
 }
+
+func TestDedupedKeepsAListWithoutRepeats(t *testing.T) {
+	s := Server{Tools: []Tool{{Name: "a"}, {Name: "b"}}}
+	if d := s.Deduped(); &d.Tools[0] != &s.Tools[0] || len(d.Tools) != 2 {
+		t.Errorf("a list without repeats was copied or changed: %+v", d.Tools)
+	}
+}

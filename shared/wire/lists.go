@@ -142,15 +142,24 @@ func diffItems[T any](changes []Change, kind ChangeKind, server string, old, cur
 	return changes
 }
 
-// dedupe drops items whose key repeats an earlier one.
+// dedupe drops items whose key repeats an earlier one. Without a repeat it
+// returns items itself, so that a list is not held twice; with one, a new
+// slice.
 func dedupe[T any](items []T, key func(T) string) []T {
 	seen := make(map[string]bool, len(items))
-	out := items[:0:0]
-	for _, it := range items {
+	for i, it := range items {
 		if k := key(it); !seen[k] {
 			seen[k] = true
-			out = append(out, it)
+			continue
 		}
+		out := slices.Clone(items[:i])
+		for _, it := range items[i+1:] {
+			if k := key(it); !seen[k] {
+				seen[k] = true
+				out = append(out, it)
+			}
+		}
+		return out
 	}
-	return out
+	return items
 }
