@@ -188,8 +188,13 @@ func (t *authTransport) awaitAuthorization(ctx context.Context) error {
 }
 
 // withBearer returns a copy of req carrying token ("" for none); again
-// rewinds the body for a repeated request.
+// rewinds the body for a repeated request. A first request without a token
+// or an Authorization header needs no change: it is req itself, so that a
+// long stream does not hold a copy of its request.
 func withBearer(req *http.Request, token string, again bool) (*http.Request, error) {
+	if token == "" && !again && req.Header.Values(headerAuthorization) == nil {
+		return req, nil
+	}
 	r := req.Clone(req.Context())
 	if again && req.GetBody != nil {
 		body, err := req.GetBody()
