@@ -46,9 +46,11 @@ const (
 	MIMEType = "text/html;profile=mcp-app"
 	// ProtocolVersion is the view protocol's version the views ask for.
 	ProtocolVersion = "2026-01-26"
-	// FloodRate is how many calls a second the flood view posts, until it
-	// is stopped: ten times what the proxy lets a view send.
-	FloodRate = 2_000
+	// FloodBurst is how many calls the flood view posts at once, every
+	// 20 ms, until it is stopped: five times what the proxy lets a view
+	// send at once, so that the first burst is a flood however slowly a
+	// loaded browser hands it over.
+	FloodBurst = 1_000
 	// HugeSize is the least size of the huge view, in bytes.
 	HugeSize = 50 << 20
 	// ProbeBody is what the probe server answers at ProbePath.

@@ -128,10 +128,10 @@ var attacks = map[string]string{
   return {sent};
 }`,
 	Flood: `async function attack() {
-  // Never returns: RATE calls a second, in bursts every 20 ms, until the
-  // view is stopped.
+  // Never returns: BURST calls at once, every 20 ms, until the view is
+  // stopped.
   for (;;) {
-    for (let i = 0; i < RATE / 50; i++) {
+    for (let i = 0; i < BURST; i++) {
       post({jsonrpc: "2.0", id: nextId++, method: "tools/call", params: {name: "tick", arguments: {}}});
     }
     await pause(20);
@@ -186,10 +186,10 @@ func buildViews(probe string) map[string]view {
 // page is the HTML of the view of attack.
 func page(attack, probe, forged string) string {
 	consts := map[string]any{"ATTACK": attack, "PROBE": probe, "VERSION": ProtocolVersion, "MARK": ForgedMark, "CONTEXT": ContextMark,
-		"FORGED": forged, "VIA_TOP": ForgedViaTopAttack, "RATE": FloodRate}
+		"FORGED": forged, "VIA_TOP": ForgedViaTopAttack, "BURST": FloodBurst}
 	var b strings.Builder
 	b.WriteString("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" + attack + "</title></head>\n<body>\n<p>View " + attack + ": <span id=\"status\">running</span></p>\n<script>\n")
-	for _, name := range []string{"ATTACK", "PROBE", "VERSION", "MARK", "CONTEXT", "FORGED", "VIA_TOP", "RATE"} {
+	for _, name := range []string{"ATTACK", "PROBE", "VERSION", "MARK", "CONTEXT", "FORGED", "VIA_TOP", "BURST"} {
 		v, _ := json.Marshal(consts[name]) // strings and numbers always marshal
 		// json.Marshal escapes <, > and &, so no "</script>" ends the script early.
 		b.WriteString("const " + name + " = " + string(v) + ";\n")
