@@ -1,10 +1,10 @@
 package e2e
 
 import (
-	"os"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
