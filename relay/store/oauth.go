@@ -340,3 +340,18 @@ func forgetOAuthTx(ctx context.Context, tx *sql.Tx, user, server string) error {
 	}
 	return nil
 }
+
+// OAuthStateUser returns the user an authorization's state was made for,
+// without consuming it (a replica routes the callback to the user's owner,
+// which consumes it); ErrStateUnknown when there is no such state.
+func (s *Store) OAuthStateUser(ctx context.Context, state string) (string, error) {
+	var user string
+	err := s.db.QueryRowContext(ctx, `SELECT user_id FROM oauth_states WHERE state_hash = ?`, hashCode(state)).Scan(&user)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrStateUnknown
+	}
+	if err != nil {
+		return "", fmt.Errorf("read oauth state: %w", err)
+	}
+	return user, nil
+}
