@@ -90,6 +90,8 @@ type Manager struct {
 	maxResult int           // Config.MaxResult
 	chats     ChatLoader    // Config.Chats
 
+	onDemand bool // Config.OnDemand
+
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
@@ -136,6 +138,11 @@ type Config struct {
 	// Chats reads a user's conversations when their session starts; nil
 	// for a relay without the chat.
 	Chats ChatLoader
+	// OnDemand starts a user's session only at [Manager.Own], from the
+	// store, and makes Restore restore nobody: the manager of a replica,
+	// which serves only the users it owns. Without it every session starts
+	// at its first use, and Restore starts every user's.
+	OnDemand bool
 }
 
 // NewManager returns a manager built from cfg, its ops registered on cfg.Ops.
@@ -150,7 +157,7 @@ func NewManager(cfg Config) *Manager {
 		cfg.Ops = ops.NewMux()
 	}
 	m := &Manager{store: cfg.Store, dial: cfg.Dial, logger: cfg.Logger, auth: cfg.Auth, icons: cfg.Icons, activity: cfg.Activity, asks: cfg.Asks, drafter: cfg.Drafter,
-		configured: cfg.Configured, catalog: cfg.Catalog, maxResult: cfg.MaxResult, chats: cfg.Chats, ops: cfg.Ops, sessions: map[string]*Session{}}
+		configured: cfg.Configured, catalog: cfg.Catalog, maxResult: cfg.MaxResult, chats: cfg.Chats, ops: cfg.Ops, sessions: map[string]*Session{}, onDemand: cfg.OnDemand}
 	for _, handle := range []func(*ops.Mux){m.handleServerOps, m.handleAuthOps, m.handleAskModeOps, m.handleCallOps,
 		m.handleAskOps, m.handleRootsOps, m.handleJournalOps, m.handleResourceOps} {
 		handle(cfg.Ops)
@@ -168,7 +175,7 @@ func (m *Manager) Session(user string) *Session {
 		m.sessions[user] = s
 	}
 	m.mu.Unlock()
-	if !ok {
+	if !ok && !m.onDemand {
 		s.startConfigured() // outside m.mu: the dialer asks the manager
 	}
 	return s
@@ -176,6 +183,9 @@ func (m *Manager) Session(user string) *Session {
 
 // Restore reconnects every registered server of every user. Call it once at start.
 func (m *Manager) Restore(ctx context.Context) error {
+	if m.onDemand {
+		return nil // each user starts when Own takes them
+	}
 	regs, err := m.store.AllServers(ctx)
 	if err != nil {
 		return fmt.Errorf("restore registrations: %w", err)

@@ -34,6 +34,7 @@ type Session struct {
 	history []sentDelta // the last historySize deltas, oldest first
 	subs    map[*Subscriber]struct{}
 	closed  bool
+	owned   bool // started by Manager.Own; under Manager.mu
 
 	broker *broker.Broker // holds the asks while they wait
 	// modelSlots bounds the sampling requests the model answers at once

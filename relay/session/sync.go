@@ -24,7 +24,14 @@ func (m *Manager) Sync(ctx context.Context) error {
 		return fmt.Errorf("sync registrations: %w", err)
 	}
 	for _, mk := range marks {
-		if err := m.Session(mk.User).sync(ctx); err != nil {
+		s, ok := m.lookup(mk.User)
+		if !ok && m.onDemand || ok && !m.owns(s) {
+			continue // another replica's user, or none yet: Own reads the store
+		}
+		if !ok {
+			s = m.Session(mk.User)
+		}
+		if err := s.sync(ctx); err != nil {
 			return err // m.synced stays: the next Sync tries again
 		}
 	}
