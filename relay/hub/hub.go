@@ -13,6 +13,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
 	"github.com/switchboard-mcp/switchboard/relay/metrics"
+	"github.com/switchboard-mcp/switchboard/relay/replica"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -37,6 +38,10 @@ type Hub struct {
 	now      func() time.Time
 	ping     time.Duration // pingInterval, shorter in tests
 
+	// Replicas, when set, sends a dashboard whose user another replica
+	// owns to that replica (relay/replica).
+	Replicas *replica.Router
+
 	mu     sync.Mutex
 	conns  map[*websocket.Conn]struct{}
 	closed bool
@@ -54,12 +59,18 @@ func New(verifier *authn.Verifier, origins *authn.OriginPolicy, sessions *sessio
 
 // ServeHTTP upgrades an authenticated, same-origin or allowed-origin request.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.origins.Allowed(r) {
+	// A socket another replica forwarded comes from that replica, which
+	// checked the dashboard's origin and credentials (relay/replica).
+	forwarded, isForwarded := replica.Forwarded(r.Context())
+	if !isForwarded && !h.origins.Allowed(r) {
 		h.logger.Warn("websocket refused: origin not allowed", "origin", r.Header.Get("Origin"))
 		http.Error(w, "origin not allowed", http.StatusForbidden)
 		return
 	}
 	claims, present, err := h.verifier.FromRequest(r)
+	if isForwarded && !present {
+		claims, present = forwarded, true
+	}
 	if present && err != nil {
 		h.logger.Info("websocket refused: bad credentials", "err", err)
 		http.Error(w, "unauthorized: "+err.Error(), http.StatusUnauthorized)
@@ -128,6 +139,13 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 		c.Close(websocket.StatusCode(wire.CloseUnauthorized), "token expired")
 		return
 	}
+	if h.Replicas != nil {
+		route, ok := h.route(ctx, c, claims, hello)
+		if !ok {
+			return
+		}
+		defer route.Done()
+	}
 	expiry := time.NewTimer(ttl)
 	defer expiry.Stop()
 
@@ -179,6 +197,27 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 			return
 		}
 	}
+}
+
+// route serves the dashboard of claims.User at its owner when another
+// replica owns the user, and then returns false; else it returns the route
+// to end when the socket ends.
+func (h *Hub) route(ctx context.Context, c *websocket.Conn, claims authn.Claims, hello wire.Hello) (replica.Route, bool) {
+	rt, err := h.Replicas.Route(ctx, claims.User)
+	switch {
+	case err != nil:
+		h.logger.Warn("dashboard not routed", "user", claims.User, "err", err)
+		c.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay busy: try again")
+		return rt, false
+	case rt.Local():
+		return rt, true
+	}
+	if _, forwarded := replica.Forwarded(ctx); forwarded { // moved meanwhile: never forwarded twice
+		c.Close(websocket.StatusCode(wire.CloseShuttingDown), "user moved: reconnect")
+		return rt, false
+	}
+	h.Replicas.Pipe(ctx, c, rt.Owner, claims, hello)
+	return rt, false
 }
 
 // handshake reads, within handshakeTimeout, the auth frame (unless the

@@ -16,7 +16,16 @@ type Config struct {
 	DataDir string
 	// Store is the PostgreSQL database of the relay, a postgres:// or
 	// postgresql:// URL; empty keeps the store in SQLite in DataDir.
-	Store          string
+	Store string
+	// ReplicaAddr, when set, makes the relay a replica of several on one
+	// PostgreSQL Store (relay/replica): the internal address (host:port)
+	// at which it serves [Service.InternalHandler], where the other
+	// replicas forward requests for the users it owns. Every replica must
+	// reach it; nothing else should.
+	ReplicaAddr string
+	// ReplicaIdle is how long a replica keeps a user nobody uses; zero
+	// picks replica.DefaultIdleAfter.
+	ReplicaIdle    time.Duration
 	Demo           bool     // also run the demo MCP server and register it for LocalUser
 	DemoUsers      []string // with Demo, also register the demo server for these users
 	AllowedOrigins []string // origins besides the relay's own that may open the WebSocket

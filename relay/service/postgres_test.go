@@ -71,7 +71,8 @@ func (l *lockedBuffer) String() string {
 }
 
 // A relay on PostgreSQL says so at start without the password, serves,
-// keeps only its keys in the data directory, and picks up a server that
+// keeps only the seal key in the data directory (its signing key is in the
+// store, for every replica), and picks up a server that
 // the command line adds to its database.
 func TestARelayOnPostgresPicksUpAServerTheCommandLineAdds(t *testing.T) {
 	dbURL := postgresURL(t)
@@ -104,8 +105,8 @@ func TestARelayOnPostgresPicksUpAServerTheCommandLineAdds(t *testing.T) {
 	if rec.Code != http.StatusSeeOther || len(rec.Result().Cookies()) == 0 {
 		t.Fatalf("the login link: %d, cookies %v; want 303 with the session cookie", rec.Code, rec.Result().Cookies())
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 || entries[0].Name() != KeyFile || entries[1].Name() != store.SealKeyFile {
-		t.Errorf("the data directory holds %v, want only the relay's key and the seal key", entries)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 || entries[0].Name() != store.SealKeyFile {
+		t.Errorf("the data directory holds %v, want only the seal key", entries)
 	}
 
 	added := make(chan string, 16)

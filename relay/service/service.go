@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -25,6 +24,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/netguard"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/ops"
+	"github.com/switchboard-mcp/switchboard/relay/replica"
 	"github.com/switchboard-mcp/switchboard/relay/session"
 	"github.com/switchboard-mcp/switchboard/relay/signin"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -38,6 +38,7 @@ const KeyFile = "relay-key.pem"
 type Service struct {
 	cfg      Config
 	store    *store.Store
+	key      ed25519.PrivateKey
 	signer   *authn.Signer
 	login    *authn.Login
 	sessions *session.Manager
@@ -49,9 +50,11 @@ type Service struct {
 	signin   *signin.Provider // nil without Config.SignIn
 	models   *models.Registry
 	chat     *chat.Room
-	apps     *apps.Room   // nil when Apps are off
-	sandbox  http.Handler // the Apps origin; nil when Apps are off
-	readyMu  sync.Mutex   // one readiness probe at a time
+	apps     *apps.Room      // nil when Apps are off
+	sandbox  http.Handler    // the Apps origin; nil when Apps are off
+	readyMu  sync.Mutex      // one readiness probe at a time
+	router   *replica.Router // nil unless the relay is a replica
+	internal http.Handler    // the replica's internal address; nil unless a replica
 
 	catalogStop func()         // ends the catalog's watch; nil without a catalog
 	catalogDone sync.WaitGroup // the catalog's watch
@@ -81,7 +84,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 
 func (s *Service) init(ctx context.Context) error {
 	cfg := s.cfg
-	verifier, err := s.initAuthn()
+	verifier, err := s.initAuthn(ctx)
 	if err != nil {
 		return err
 	}
@@ -103,6 +106,11 @@ func (s *Service) init(ctx context.Context) error {
 		return err
 	}
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
+	if cfg.ReplicaAddr != "" {
+		if err := s.initReplica(ctx, mux, verifier); err != nil {
+			return err
+		}
+	}
 
 	if err := s.chat.Start(ctx); err != nil {
 		return err
@@ -120,12 +128,13 @@ func (s *Service) init(ctx context.Context) error {
 
 // initAuthn loads the relay's signing key and builds the signer, the login
 // and the verifier of the relay's and the embedding site's tokens.
-func (s *Service) initAuthn() (*authn.Verifier, error) {
+func (s *Service) initAuthn(ctx context.Context) (*authn.Verifier, error) {
 	cfg := s.cfg
-	key, err := authn.LoadOrCreateKey(filepath.Join(cfg.DataDir, KeyFile))
+	key, err := s.relayKey(ctx)
 	if err != nil {
 		return nil, err
 	}
+	s.key = key
 	s.signer = authn.NewSigner(key, cfg.Issuer, cfg.Audience)
 	vcfg := authn.VerifierConfig{
 		RelayKey:   key.Public().(ed25519.PublicKey),
@@ -192,6 +201,7 @@ func (s *Service) initSessions(httpClient *http.Client, dashOps *ops.Mux) error 
 		Catalog:    offered,
 		MaxResult:  cfg.MaxResultBytes,
 		Chats:      func(ctx context.Context, user string) ([]wire.Chat, error) { return s.chat.Load(ctx, user) },
+		OnDemand:   cfg.ReplicaAddr != "",
 	})
 	s.chat = chat.New(chat.Config{Sessions: s.sessions, Store: s.store, Models: reg, Logger: cfg.Logger, MaxSteps: cfg.ChatSteps})
 	s.chat.HandleOps(dashOps)
@@ -269,6 +279,10 @@ func (s *Service) AppsHandler() http.Handler { return s.sandbox }
 // Handler serves every route of the relay.
 func (s *Service) Handler() http.Handler { return s.handler }
 
+// InternalHandler serves, at Config.ReplicaAddr, the requests the other
+// replicas forward, and refuses any other; nil unless the relay is a replica.
+func (s *Service) InternalHandler() http.Handler { return s.internal }
+
 // LoginURL mints a one-time login code for the local user and returns the
 // URL that spends it, relative to base (the relay's address as a person
 // opens it, for example http://127.0.0.1:8080).
@@ -308,6 +322,9 @@ func (s *Service) Close() error {
 		}
 		if s.sessions != nil {
 			s.sessions.Close()
+		}
+		if s.router != nil { // after the sessions: its users' locks end with it
+			s.router.Close()
 		}
 		if s.demoStop != nil {
 			s.demoStop()

@@ -21,6 +21,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/demohost"
 	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
+	"github.com/switchboard-mcp/switchboard/relay/replica"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/relay/signin"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -62,6 +63,8 @@ func checkStore(storeURL string) error {
 type serveFlags struct {
 	data                          dataFlags
 	store                         *string
+	replicaAddr                   *string
+	replicaIdle                   *time.Duration
 	addr, publicURL               *string
 	appsAddr, appsOrigin          *string
 	demo, demoHost                *bool
@@ -87,6 +90,8 @@ type serveFlags struct {
 // help (a bad $SWITCHBOARD_* value is reported for the first such flag).
 func addServeFlags(fs *flagSet) *serveFlags {
 	f := &serveFlags{data: addDataFlags(fs), store: addStoreFlag(fs)}
+	f.replicaAddr = fs.String("replica-addr", "", "make the relay one of several replicas on the --store database: the internal address (host:port, reachable by every replica and by nothing else) it listens on for the requests other replicas forward to it")
+	f.replicaIdle = fs.Duration("replica-idle", replica.DefaultIdleAfter, "with --replica-addr, how long the replica keeps a user nobody uses before another may take them")
 	f.addr = fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default; anything else is an explicit choice)")
 	f.publicURL = fs.String("public-url", "", "URL at which people reach the relay (default http://ADDR); its origin may open the WebSocket, and an https one makes the session cookie Secure (behind a TLS reverse proxy)")
 	f.appsAddr = fs.String("apps-addr", "127.0.0.1:0", "address the MCP Apps sandbox (servers' views) listens on: an origin other than the dashboard's (loopback and an ephemeral port by default)")
@@ -196,14 +201,28 @@ func serve(args []string) error {
 	if appsLn != nil {
 		defer appsLn.Close()
 	}
+	replicaLn, err := listenReplica(*f.replicaAddr)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	cfg := f.serviceConfig(set, base, hosts, demoUsers)
 	cfg.AppsOrigin = appsOrigin
 	svc, err := service.New(ctx, cfg)
 	if err != nil {
 		ln.Close()
+		if replicaLn != nil {
+			replicaLn.Close()
+		}
 		return err
 	}
 	defer svc.Close()
+	if replicaLn != nil {
+		internal := &http.Server{Handler: svc.InternalHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go internal.Serve(replicaLn)
+		defer internal.Close()
+		set.logger.Info("replica listening for the other replicas", "addr", *f.replicaAddr)
+	}
 	if appsLn != nil {
 		appsSrv := &http.Server{Handler: svc.AppsHandler(), ReadHeaderTimeout: 10 * time.Second}
 		go appsSrv.Serve(appsLn)
@@ -211,6 +230,26 @@ func serve(args []string) error {
 		set.logger.Info("MCP Apps sandbox listening", "addr", appsLn.Addr().String(), "origin", appsOrigin)
 	}
 	return serveUntilStopped(ctx, svc, ln, base, dh, set.logger)
+}
+
+// listenReplica listens at a replica's internal address, which the other
+// replicas are told, so it must name a host they can reach; nil without one.
+func listenReplica(addr string) (net.Listener, error) {
+	if addr == "" {
+		return nil, nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "0" || port == "" {
+		return nil, fmt.Errorf("--replica-addr %q: want host:port with a fixed port, reachable by the other replicas", addr)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return nil, fmt.Errorf("--replica-addr %q: name the address the other replicas reach, not every interface", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for the other replicas (--replica-addr): %w", err)
+	}
+	return ln, nil
 }
 
 // listenApps listens for the MCP Apps sandbox and works out its origin:
@@ -293,6 +332,8 @@ func (f *serveFlags) serviceConfig(set serveSettings, base string, hosts, demoUs
 	return service.Config{
 		DataDir:        *f.data.data,
 		Store:          *f.store,
+		ReplicaAddr:    *f.replicaAddr,
+		ReplicaIdle:    *f.replicaIdle,
 		Demo:           *f.demo,
 		DemoUsers:      demoUsers,
 		AllowedOrigins: splitList(*f.origins),
