@@ -3,8 +3,6 @@ package service
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,7 +15,9 @@ import (
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/cli"
+	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -25,14 +25,13 @@ import (
 // dashboardOrigin is where the tests' dashboards come from.
 const dashboardOrigin = "https://dashboard.example"
 
-// testReplica is one replica of a relay on a shared PostgreSQL schema,
-// in this process: its public server and its internal address.
+// testReplica is one replica of a relay on a shared PostgreSQL schema, in
+// this process: its public server and its internal address.
 type testReplica struct {
 	name     string
 	svc      *Service
 	public   *httptest.Server
 	internal *http.Server
-	logs     *lockedBuffer
 	stopOnce sync.Once
 }
 
@@ -42,9 +41,11 @@ func startReplica(t *testing.T, name, dbURL string) *testReplica {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &testReplica{name: name, logs: &lockedBuffer{}}
+	logs := &lockedBuffer{}
+	r := &testReplica{name: name}
 	r.svc, err = New(context.Background(), Config{DataDir: t.TempDir(), Store: dbURL, ReplicaAddr: ln.Addr().String(),
-		AllowedOrigins: []string{dashboardOrigin}, AllowLoopback: true, WatchInterval: 50 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(r.logs, nil))})
+		AllowedOrigins: []string{dashboardOrigin}, AllowLoopback: true, WatchInterval: 50 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		ln.Close()
 		t.Fatalf("start replica %s: %v", name, err)
@@ -55,7 +56,7 @@ func startReplica(t *testing.T, name, dbURL string) *testReplica {
 	t.Cleanup(r.stop)
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("replica %s's log:\n%s", name, r.logs.String())
+			t.Logf("replica %s's log:\n%s", name, logs.String())
 		}
 	})
 	return r
@@ -71,141 +72,20 @@ func (r *testReplica) stop() {
 	})
 }
 
-// elicitServer is an MCP server on loopback whose confirm tool asks the
-// person (an elicitation) and returns what they answered.
-func elicitServer(t *testing.T) string {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "confirm"}, func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Go ahead?",
-			RequestedSchema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)})
-		if err != nil {
-			return nil, nil, err
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s %v", res.Action, res.Content["ok"])}}}, nil, nil
-	})
-	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, a struct {
-		Text string `json:"text"`
-	}) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text}}}, nil, nil
-	})
-	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	t.Cleanup(hs.Close)
-	return hs.URL
-}
+func (r *testReplica) owns(user string) bool { return r.svc.router.Owns(user) }
 
-// testDashboard is a dashboard's socket, as the browser's store keeps it:
-// the servers' states and the pending asks, from the snapshot and deltas.
-type testDashboard struct {
-	t       *testing.T
-	c       *websocket.Conn
-	frames  chan wire.Frame
-	closed  chan error
-	servers map[string]wire.ServerState
-	asks    map[string]wire.Ask
-}
-
-func openDashboard(t *testing.T, r *testReplica, user string) *testDashboard {
+// dashboard opens a dashboard of user on r.
+func (r *testReplica) dashboard(t *testing.T, user string) *dashtest.Dashboard {
 	t.Helper()
 	tok, err := r.svc.Mint(user, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(r.public.URL, "http")+"/ws",
-		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}, "Origin": {dashboardOrigin}}})
-	if err != nil {
-		t.Fatalf("dashboard on %s: %v", r.name, err)
-	}
-	c.SetReadLimit(-1)
-	d := &testDashboard{t: t, c: c, frames: make(chan wire.Frame, 256), closed: make(chan error, 1),
-		servers: map[string]wire.ServerState{}, asks: map[string]wire.Ask{}}
-	t.Cleanup(func() { c.CloseNow() })
-	d.send(wire.TypeHello, "", wire.Hello{})
-	go func() {
-		for {
-			_, b, err := c.Read(context.Background())
-			if err != nil {
-				d.closed <- err
-				return
-			}
-			if f, err := wire.Decode(b); err == nil {
-				d.frames <- f
-			}
-		}
-	}()
-	return d
+	return dashtest.Open(t, r.public.URL, http.Header{"Authorization": {"Bearer " + tok}, "Origin": {dashboardOrigin}})
 }
 
-func (d *testDashboard) send(typ wire.FrameType, op wire.OpName, v any) {
-	f, err := wire.NewFrame(typ, v)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	f.Op, f.ID = op, string(op)
-	b, _ := wire.Encode(f)
-	if err := d.c.Write(context.Background(), websocket.MessageText, b); err != nil {
-		d.t.Fatalf("dashboard send %s: %v", typ, err)
-	}
-}
-
-// apply keeps what a frame changes.
-func (d *testDashboard) apply(f wire.Frame) {
-	switch f.Type {
-	case wire.TypeSnapshot:
-		var s wire.Snapshot
-		json.Unmarshal(f.Data, &s)
-		clear(d.servers)
-		clear(d.asks)
-		for _, srv := range s.Servers {
-			d.servers[srv.Name] = srv.State
-		}
-		for _, a := range s.Asks {
-			d.asks[a.ID] = a
-		}
-	case wire.TypeDelta:
-		var delta wire.Delta
-		json.Unmarshal(f.Data, &delta)
-		for _, ch := range delta.Changes {
-			switch ch.Kind {
-			case wire.KindServer:
-				var srv wire.Server
-				if json.Unmarshal(ch.Value, &srv) == nil && srv.Name != "" {
-					d.servers[srv.Name] = srv.State
-				}
-			case wire.KindAsk:
-				if ch.Remove {
-					delete(d.asks, ch.Key)
-				} else {
-					var a wire.Ask
-					json.Unmarshal(ch.Value, &a)
-					d.asks[ch.Key] = a
-				}
-			}
-		}
-	}
-}
-
-// waitUntil reads frames until ok holds, or fails the test after 10 s; a
-// closed socket returns its error.
-func (d *testDashboard) waitUntil(what string, ok func() bool) error {
-	d.t.Helper()
-	timeout := time.After(10 * time.Second)
-	for !ok() {
-		select {
-		case f := <-d.frames:
-			d.apply(f)
-		case err := <-d.closed:
-			return err
-		case <-timeout:
-			d.t.Fatalf("the dashboard did not see %s in 10 s; servers %v, asks %d", what, d.servers, len(d.asks))
-		}
-	}
-	return nil
-}
-
-// agentClient connects an agent to a replica's /mcp with key.
-func agentClient(t *testing.T, r *testReplica, key string) *mcp.ClientSession {
+// agent connects an agent to r's /mcp with key.
+func (r *testReplica) agent(t *testing.T, key string) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
 	hc := &http.Client{Transport: bearer{key: key}}
@@ -217,38 +97,63 @@ func agentClient(t *testing.T, r *testReplica, key string) *mcp.ClientSession {
 	return cs
 }
 
-// toolNames returns the names the agent sees the confirm and echo tools by.
-func toolNames(t *testing.T, agent *mcp.ClientSession) (confirm, echo string) {
+// askedCall calls tool as agent, answers the question it raises on dash
+// with answer, and returns the call's text.
+func askedCall(t *testing.T, agent *mcp.ClientSession, tool string, dash *dashtest.Dashboard, answer map[string]any) string {
+	t.Helper()
+	type result struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	called := make(chan result, 1)
+	go func() {
+		res, err := agent.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		called <- result{res, err}
+	}()
+	if err := dash.WaitUntil("the agent's question", func() bool { return len(dash.Asks()) > 0 }); err != nil {
+		t.Fatalf("the dashboard's socket closed: %v", err)
+	}
+	dash.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: dash.Asks()[0].ID, Action: wire.ActionAccept, Content: answer})
+	select {
+	case r := <-called:
+		if r.err != nil || r.res.IsError || len(r.res.Content) == 0 {
+			t.Fatalf("the agent's call: %+v, %v", r.res, r.err)
+		}
+		return r.res.Content[0].(*mcp.TextContent).Text
+	case <-time.After(dashtest.Wait):
+		t.Fatalf("the agent's call did not end %v after the person answered", dashtest.Wait)
+		return ""
+	}
+}
+
+// toolNamed returns the name the agent sees the tool ending in suffix by.
+func toolNamed(t *testing.T, agent *mcp.ClientSession, suffix string) string {
 	t.Helper()
 	tools, err := agent.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatalf("list tools: %v", err)
 	}
 	for _, tool := range tools.Tools {
-		switch {
-		case strings.HasSuffix(tool.Name, "confirm"):
-			confirm = tool.Name
-		case strings.HasSuffix(tool.Name, "echo"):
-			echo = tool.Name
+		if strings.HasSuffix(tool.Name, suffix) {
+			return tool.Name
 		}
 	}
-	if confirm == "" || echo == "" {
-		t.Fatalf("the agent sees %d tools, not confirm and echo", len(tools.Tools))
-	}
-	return confirm, echo
+	t.Fatalf("the agent sees %d tools, none ending in %s", len(tools.Tools), suffix)
+	return ""
 }
 
 // Three replicas on one PostgreSQL: a user is owned by one of them, which
-// every other serves through; an agent's question reaches the person's
+// the others serve through; an agent's question reaches the person's
 // dashboard on another replica; when the owner goes, another replica owns
 // the user at the next request, and the dashboard and the agent go on.
 func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 	dbURL := postgresURL(t)
 	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=") // every replica's
-	upstream := elicitServer(t)
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	form := elicitfixture.Forms[0]
 	const user = "alice"
 	var out bytes.Buffer
-	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", "asker", "--url", upstream}, &out); err != nil {
+	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", "asker", "--url", fx.URL()}, &out); err != nil {
 		t.Fatalf("servers add: %v\n%s", err, out.String())
 	}
 	out.Reset()
@@ -268,76 +173,71 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if !b.svc.router.Owns(user) || a.svc.router.Owns(user) || c.svc.router.Owns(user) {
-		t.Fatalf("after a request on B: owned by A %v, B %v, C %v; want B alone", a.svc.router.Owns(user), b.svc.router.Owns(user), c.svc.router.Owns(user))
+	if !b.owns(user) || a.owns(user) || c.owns(user) {
+		t.Fatalf("after a request on B: owned by A %v, B %v, C %v; want B alone", a.owns(user), b.owns(user), c.owns(user))
 	}
 
-	// The dashboard on A shows the user B owns, the server ready.
-	dash := openDashboard(t, a, user)
-	if err := dash.waitUntil("the server ready", func() bool { return dash.servers["asker"] == wire.StateReady }); err != nil {
+	// The dashboard on A shows the user B owns, the server ready; an agent
+	// on C calls a tool that asks, and the person answers on A.
+	dash := a.dashboard(t, user)
+	if err := dash.WaitUntil("the server ready", func() bool { return dash.State("asker") == wire.StateReady }); err != nil {
 		t.Fatalf("the dashboard's socket closed: %v", err)
 	}
-	if a.svc.router.Owns(user) {
-		t.Error("A took the user B owns")
+	agent := c.agent(t, key)
+	tool := toolNamed(t, agent, "form_"+form.Name)
+	if got, _ := elicitfixture.ParseOutcome(askedCall(t, agent, tool, dash, form.Example)); got.Action != "accept" {
+		t.Errorf("the server got %+v, want the person's accept", got)
 	}
-
-	// An agent on C calls a tool that asks; the person answers on A.
-	agent := agentClient(t, c, key)
-	type callResult struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	confirm, echo := toolNames(t, agent)
-	called := make(chan callResult, 1)
-	go func() {
-		res, err := agent.CallTool(context.Background(), &mcp.CallToolParams{Name: confirm, Arguments: map[string]any{}})
-		called <- callResult{res, err}
-	}()
-	var ask wire.Ask
-	dash.waitUntil("the agent's question", func() bool {
-		select {
-		case r := <-called:
-			t.Fatalf("the agent's call ended before the person answered: %+v, %v", r.res, r.err)
-		default:
-		}
-		for _, x := range dash.asks {
-			ask = x
-			return true
-		}
-		return false
-	})
-	dash.send(wire.TypeOp, wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: ask.ID, Action: wire.ActionAccept, Content: map[string]any{"ok": true}})
-	select {
-	case r := <-called:
-		if r.err != nil || r.res.IsError || len(r.res.Content) == 0 || r.res.Content[0].(*mcp.TextContent).Text != "accept true" {
-			t.Fatalf("the agent's call on C: %+v, %v", r.res, r.err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the agent's call on C did not end 10 s after the person answered on A")
-	}
-	if c.svc.router.Owns(user) {
-		t.Error("C took the user B owns")
+	if a.owns(user) || c.owns(user) {
+		t.Error("A or C took the user B owns")
 	}
 
 	// B goes. The dashboard on A is told the relay restarts; it connects
-	// again and another replica owns the user, the server ready again.
+	// again, A owns the user now and the server is ready again.
 	b.stop()
-	if err := dash.waitUntil("the socket closed", func() bool { return false }); websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseShuttingDown) {
+	if err := dash.Closed(); websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseShuttingDown) {
 		t.Fatalf("the dashboard's socket on A ended with %v, want the relay restarting", err)
 	}
-	start := time.Now()
-	dash = openDashboard(t, a, user)
-	if err := dash.waitUntil("the server ready again", func() bool { return dash.servers["asker"] == wire.StateReady }); err != nil {
+	dash = a.dashboard(t, user)
+	if err := dash.WaitUntil("the server ready again", func() bool { return dash.State("asker") == wire.StateReady }); err != nil {
 		t.Fatalf("the dashboard's new socket closed: %v", err)
 	}
-	t.Logf("the server was ready again %v after the dashboard reconnected", time.Since(start))
-	if !a.svc.router.Owns(user) {
+	if !a.owns(user) {
 		t.Error("A, where the dashboard reconnected, does not own the user")
 	}
 
-	// The agent's next call, on C, succeeds through the new owner.
-	res, err := agent.CallTool(context.Background(), &mcp.CallToolParams{Name: echo, Arguments: map[string]any{"text": "still here"}})
-	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "still here" {
-		t.Fatalf("the agent's call after B went: %+v, %v", res, err)
+	// The agent's next call, on C with the same session, goes to A, and
+	// its question to the dashboard.
+	if got, _ := elicitfixture.ParseOutcome(askedCall(t, agent, tool, dash, form.Example)); got.Action != "accept" {
+		t.Errorf("after B went, the server got %+v, want the person's accept", got)
+	}
+}
+
+// The internal address serves only what a replica forwards: a request
+// without a proof, or with a dashboard's or another audience's token, is
+// refused before it reaches any route.
+func TestTheInternalAddressRefusesAllButReplicas(t *testing.T) {
+	dbURL := postgresURL(t)
+	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
+	r := startReplica(t, "A", dbURL)
+	session, err := r.svc.Mint("alice", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, header := range map[string]http.Header{
+		"no proof":              {},
+		"a session as proof":    {"Switchboard-Replica": {session}},
+		"a session as a bearer": {"Authorization": {"Bearer " + session}},
+		"a garbled proof":       {"Switchboard-Replica": {"x.y.z"}},
+	} {
+		for _, path := range []string{"/healthz", "/ws", "/mcp", "/api/tools"} {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(http.MethodGet, "http://"+r.svc.cfg.ReplicaAddr+path, nil)
+			req.Header = header
+			r.svc.InternalHandler().ServeHTTP(rec, req)
+			if rec.Code != http.StatusForbidden {
+				t.Errorf("%s, %s: %d, want 403", name, path, rec.Code)
+			}
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 func token(args []string) error {
 	fs := newFlagSet("token")
 	df := addDataFlags(fs)
+	storeURL := addStoreFlag(fs)
 	sub := fs.String("sub", "", "user id the token is for (required)")
 	ttl := fs.Duration("ttl", time.Hour, "lifetime of the token")
 	if err := fs.parse(args); err != nil {
@@ -26,7 +27,16 @@ func token(args []string) error {
 	if *sub == "" {
 		return errors.New("token: --sub is required")
 	}
-	signer, err := loadSigner(df)
+	if err := checkStore(*storeURL); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := store.OpenTarget(ctx, *storeURL, *df.data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	signer, err := loadSigner(ctx, df, st)
 	if err != nil {
 		return err
 	}
@@ -52,16 +62,16 @@ func login(args []string) error {
 	if err := checkStore(*storeURL); err != nil {
 		return err
 	}
-	signer, err := loadSigner(df)
-	if err != nil {
-		return err
-	}
 	ctx := context.Background()
 	st, err := store.OpenTarget(ctx, *storeURL, *df.data)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	signer, err := loadSigner(ctx, df, st)
+	if err != nil {
+		return err
+	}
 	base := strings.TrimRight(*publicURL, "/")
 	if base == "" {
 		base = "http://" + *addr
@@ -74,8 +84,16 @@ func login(args []string) error {
 	return nil
 }
 
-// loadSigner loads the relay's key from an existing data directory.
-func loadSigner(df dataFlags) (*authn.Signer, error) {
+// loadSigner loads the relay's key: from a shared store (PostgreSQL), which
+// keeps it for every replica, else from an existing data directory.
+func loadSigner(ctx context.Context, df dataFlags, st *store.Store) (*authn.Signer, error) {
+	if st.Shared() {
+		key, err := st.RelayKey(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return authn.NewSigner(key, *df.issuer, *df.audience), nil
+	}
 	path := filepath.Join(*df.data, service.KeyFile)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("no relay key at %s: run \"switchboard serve\" once with this --data directory", path)
