@@ -76,7 +76,7 @@ vet:
 
 # unit runs every package's tests but the browser tests (the fixtures' own
 # tests are here: they need no browser); the store's run on SQLite, then on
-# PostgreSQL.
+# PostgreSQL, and e2e/replicas runs three relay processes on PostgreSQL.
 unit: $(WASM_SUM) postgresql
 	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/e2e$$')
 

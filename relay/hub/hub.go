@@ -140,9 +140,9 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 		return
 	}
 	if h.Replicas != nil {
-		route, ok := h.route(ctx, c, claims, hello)
-		if !ok {
-			return
+		route, here := h.Replicas.Attach(ctx, c, claims, hello)
+		if !here {
+			return // served by the owner, or closed
 		}
 		defer route.Done()
 	}
@@ -197,27 +197,6 @@ func (h *Hub) serve(ctx context.Context, c *websocket.Conn, claims authn.Claims,
 			return
 		}
 	}
-}
-
-// route serves the dashboard of claims.User at its owner when another
-// replica owns the user, and then returns false; else it returns the route
-// to end when the socket ends.
-func (h *Hub) route(ctx context.Context, c *websocket.Conn, claims authn.Claims, hello wire.Hello) (replica.Route, bool) {
-	rt, err := h.Replicas.Route(ctx, claims.User)
-	switch {
-	case err != nil:
-		h.logger.Warn("dashboard not routed", "user", claims.User, "err", err)
-		c.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay busy: try again")
-		return rt, false
-	case rt.Local():
-		return rt, true
-	}
-	if _, forwarded := replica.Forwarded(ctx); forwarded { // moved meanwhile: never forwarded twice
-		c.Close(websocket.StatusCode(wire.CloseShuttingDown), "user moved: reconnect")
-		return rt, false
-	}
-	h.Replicas.Pipe(ctx, c, rt.Owner, claims, hello)
-	return rt, false
 }
 
 // handshake reads, within handshakeTimeout, the auth frame (unless the

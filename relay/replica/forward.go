@@ -1,8 +1,11 @@
 package replica
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -14,39 +17,87 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
+// maxRetryBody is the largest request body kept to send again when the
+// owner could not be reached (MCP requests are far smaller).
+const maxRetryBody = 1 << 20
+
 // Serve serves a request of user: here when this replica owns the user (or
-// takes them now), else at the owner. A request another replica forwarded
-// is never forwarded again: when its user moved meanwhile it is answered
-// 503, and the sender's client tries again.
+// takes them now), else at the owner. When the owner cannot be reached (it
+// died, and PostgreSQL has not yet ended its locks) the request is routed
+// again, for up to claimWait. A request another replica forwarded is never
+// forwarded again: when its user moved meanwhile it is answered 503, and
+// the sender's client tries again.
 func (r *Router) Serve(w http.ResponseWriter, req *http.Request, user string, here http.Handler) {
-	rt, err := r.Route(req.Context(), user)
-	if err != nil {
-		r.cfg.Logger.Warn("replica: route", "user", user, "err", err)
-		w.Header().Set("Retry-After", "1")
-		http.Error(w, "the relay cannot serve this user right now; try again", http.StatusServiceUnavailable)
-		return
+	body, again := keepBody(req)
+	deadline := time.Now().Add(claimWait)
+	for {
+		rt, err := r.Route(req.Context(), user)
+		if err != nil {
+			r.cfg.Logger.Warn("replica: route", "user", user, "err", err)
+			unavailable(w, "the relay cannot serve this user right now; try again")
+			return
+		}
+		if rt.Local() {
+			defer rt.Done()
+			here.ServeHTTP(w, req)
+			return
+		}
+		if _, forwarded := Forwarded(req.Context()); forwarded {
+			unavailable(w, "this user moved to another replica; try again")
+			return
+		}
+		if r.forward(w, req, rt.Owner, user) {
+			return
+		}
+		if !again || time.Now().After(deadline) || !sleep(req.Context(), claimRetry) {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "the relay serving this user did not answer (it may be restarting); try again", http.StatusBadGateway)
+			return
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	if rt.Local() {
-		defer rt.Done()
-		here.ServeHTTP(w, req)
-		return
+}
+
+// keepBody reads req's body to send it again; false when it is too large
+// (then it is sent once, as it comes).
+func keepBody(req *http.Request) ([]byte, bool) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, true
 	}
-	if _, forwarded := Forwarded(req.Context()); forwarded {
-		w.Header().Set("Retry-After", "1")
-		http.Error(w, "this user moved to another replica; try again", http.StatusServiceUnavailable)
-		return
+	b, err := io.ReadAll(io.LimitReader(req.Body, maxRetryBody+1))
+	if err != nil || len(b) > maxRetryBody {
+		req.Body = io.NopCloser(io.MultiReader(bytes.NewReader(b), req.Body))
+		return nil, false
 	}
-	r.forward(w, req, rt.Owner, user)
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	return b, true
+}
+
+func unavailable(w http.ResponseWriter, msg string) {
+	w.Header().Set("Retry-After", "1")
+	http.Error(w, msg, http.StatusServiceUnavailable)
+}
+
+// sleep waits d, or returns false when ctx ends first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
 }
 
 // forward sends req as it came to the owner, which authenticates it again,
-// and streams the answer back.
-func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user string) {
+// and streams the answer back. It returns false, having written nothing,
+// when the owner could not be reached.
+func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user string) (reached bool) {
 	proof, err := r.cfg.Proofs.mint(user, proofTTL)
 	if err != nil {
 		http.Error(w, "forward: "+err.Error(), http.StatusInternalServerError)
-		return
+		return true
 	}
+	reached = true
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(&url.URL{Scheme: "http", Host: owner})
@@ -56,48 +107,84 @@ func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user s
 		},
 		FlushInterval: -1, // event streams pass at once
 		ErrorHandler: func(w http.ResponseWriter, req *http.Request, err error) {
-			if errors.Is(err, context.Canceled) {
-				return
+			var op *net.OpError
+			switch {
+			case errors.As(err, &op) && op.Op == "dial":
+				reached = false
+			case errors.Is(err, context.Canceled):
+			default:
+				r.cfg.Logger.Warn("replica: forward", "owner", owner, "user", user, "err", err)
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "the relay serving this user failed to answer (it may be restarting); try again", http.StatusBadGateway)
 			}
-			r.cfg.Logger.Warn("replica: forward", "owner", owner, "user", user, "err", err)
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "the relay serving this user did not answer (it may be restarting); try again", http.StatusBadGateway)
 		},
 	}
 	proxy.ServeHTTP(w, req)
+	return reached
+}
+
+// Attach serves an authenticated dashboard's socket: it returns the route
+// and true when this replica owns the user (the socket is served here, and
+// Done ends the route when it ends), else it carries the socket to the
+// owner (routing again, for up to claimWait, while the owner cannot be
+// reached) and returns false once the socket ended.
+func (r *Router) Attach(ctx context.Context, c *websocket.Conn, claims authn.Claims, hello wire.Hello) (Route, bool) {
+	deadline := time.Now().Add(claimWait)
+	for {
+		rt, err := r.Route(ctx, claims.User)
+		switch {
+		case err != nil:
+			r.cfg.Logger.Warn("replica: dashboard not routed", "user", claims.User, "err", err)
+			c.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay busy: try again")
+			return rt, false
+		case rt.Local():
+			return rt, true
+		}
+		if _, forwarded := Forwarded(ctx); forwarded { // moved meanwhile: never forwarded twice
+			c.Close(websocket.StatusCode(wire.CloseShuttingDown), "user moved: reconnect")
+			return rt, false
+		}
+		if r.pipe(ctx, c, rt.Owner, claims, hello) {
+			return rt, false
+		}
+		if time.Now().After(deadline) || !sleep(ctx, claimRetry) {
+			c.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay restarting")
+			return rt, false
+		}
+	}
 }
 
 // pipeDialTimeout bounds opening a dashboard's socket at its owner.
 const pipeDialTimeout = 5 * time.Second
 
-// Pipe carries an authenticated dashboard's socket to its user's owner: it
+// pipe carries an authenticated dashboard's socket to its user's owner: it
 // opens a socket there on the dashboard's behalf, sends the dashboard's
 // hello and then passes every frame both ways until either side ends. The
 // owner keeps the socket's expiry (the proof's) and checks the tokens the
 // dashboard sends later. When the owner goes away the dashboard is told the
-// relay is restarting, and reconnects.
-func (r *Router) Pipe(ctx context.Context, dash *websocket.Conn, owner string, claims authn.Claims, hello wire.Hello) {
+// relay is restarting, and reconnects. It returns false, leaving the
+// dashboard's socket open, when the owner could not be reached.
+func (r *Router) pipe(ctx context.Context, dash *websocket.Conn, owner string, claims authn.Claims, hello wire.Hello) (reached bool) {
 	restarting := func() {
 		dash.Close(websocket.StatusCode(wire.CloseShuttingDown), "relay restarting")
 	}
 	ttl := time.Until(claims.Expires)
 	if ttl <= 0 {
 		dash.Close(websocket.StatusCode(wire.CloseUnauthorized), "token expired")
-		return
+		return true
 	}
 	proof, err := r.cfg.Proofs.mint(claims.User, ttl)
 	if err != nil {
 		r.cfg.Logger.Error("replica: pipe", "err", err)
 		restarting()
-		return
+		return true
 	}
 	dctx, cancel := context.WithTimeout(ctx, pipeDialTimeout)
 	up, _, err := websocket.Dial(dctx, "ws://"+owner+"/ws", &websocket.DialOptions{HTTPHeader: http.Header{Header: {proof}}})
 	cancel()
 	if err != nil {
-		r.cfg.Logger.Warn("replica: pipe to owner", "owner", owner, "user", claims.User, "err", err)
-		restarting()
-		return
+		r.cfg.Logger.Info("replica: owner not reached", "owner", owner, "user", claims.User, "err", err)
+		return false
 	}
 	up.SetReadLimit(-1) // the owner is a replica: its frames are the relay's own
 	dash.SetReadLimit(wire.MaxInboundFrame)
@@ -111,7 +198,7 @@ func (r *Router) Pipe(ctx context.Context, dash *websocket.Conn, owner string, c
 	if err != nil {
 		up.CloseNow()
 		restarting()
-		return
+		return true
 	}
 	// Each side's end closes the other: a cancelled read would close its
 	// socket without the reason the other side gave.
@@ -131,6 +218,7 @@ func (r *Router) Pipe(ctx context.Context, dash *websocket.Conn, owner string, c
 	}
 	up.CloseNow()
 	<-ownerDone
+	return true
 }
 
 // copyFrames writes every frame read from src to dst until either fails.

@@ -97,51 +97,6 @@ func (r *testReplica) agent(t *testing.T, key string) *mcp.ClientSession {
 	return cs
 }
 
-// askedCall calls tool as agent, answers the question it raises on dash
-// with answer, and returns the call's text.
-func askedCall(t *testing.T, agent *mcp.ClientSession, tool string, dash *dashtest.Dashboard, answer map[string]any) string {
-	t.Helper()
-	type result struct {
-		res *mcp.CallToolResult
-		err error
-	}
-	called := make(chan result, 1)
-	go func() {
-		res, err := agent.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
-		called <- result{res, err}
-	}()
-	if err := dash.WaitUntil("the agent's question", func() bool { return len(dash.Asks()) > 0 }); err != nil {
-		t.Fatalf("the dashboard's socket closed: %v", err)
-	}
-	dash.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: dash.Asks()[0].ID, Action: wire.ActionAccept, Content: answer})
-	select {
-	case r := <-called:
-		if r.err != nil || r.res.IsError || len(r.res.Content) == 0 {
-			t.Fatalf("the agent's call: %+v, %v", r.res, r.err)
-		}
-		return r.res.Content[0].(*mcp.TextContent).Text
-	case <-time.After(dashtest.Wait):
-		t.Fatalf("the agent's call did not end %v after the person answered", dashtest.Wait)
-		return ""
-	}
-}
-
-// toolNamed returns the name the agent sees the tool ending in suffix by.
-func toolNamed(t *testing.T, agent *mcp.ClientSession, suffix string) string {
-	t.Helper()
-	tools, err := agent.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatalf("list tools: %v", err)
-	}
-	for _, tool := range tools.Tools {
-		if strings.HasSuffix(tool.Name, suffix) {
-			return tool.Name
-		}
-	}
-	t.Fatalf("the agent sees %d tools, none ending in %s", len(tools.Tools), suffix)
-	return ""
-}
-
 // Three replicas on one PostgreSQL: a user is owned by one of them, which
 // the others serve through; an agent's question reaches the person's
 // dashboard on another replica; when the owner goes, another replica owns
@@ -184,8 +139,8 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 		t.Fatalf("the dashboard's socket closed: %v", err)
 	}
 	agent := c.agent(t, key)
-	tool := toolNamed(t, agent, "form_"+form.Name)
-	if got, _ := elicitfixture.ParseOutcome(askedCall(t, agent, tool, dash, form.Example)); got.Action != "accept" {
+	tool := dash.ToolNamed(agent, "form_"+form.Name)
+	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
 		t.Errorf("the server got %+v, want the person's accept", got)
 	}
 	if a.owns(user) || c.owns(user) {
@@ -208,7 +163,7 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 
 	// The agent's next call, on C with the same session, goes to A, and
 	// its question to the dashboard.
-	if got, _ := elicitfixture.ParseOutcome(askedCall(t, agent, tool, dash, form.Example)); got.Action != "accept" {
+	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
 		t.Errorf("after B went, the server got %+v, want the person's accept", got)
 	}
 }

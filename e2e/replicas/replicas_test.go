@@ -1,0 +1,313 @@
+// Package replicas tests a relay of three replicas on one PostgreSQL as an
+// operator runs it: the switchboard binary, three processes on loopback,
+// set up with its own commands, and one of them killed with SIGKILL.
+package replicas
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
+	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// The binary under test and the PostgreSQL server, made by TestMain.
+var (
+	binary string
+	pg     *pgtest.Server
+)
+
+// sealKey is every replica's seal key.
+const sealKey = "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4="
+
+// dashboardOrigin is where the test's dashboards come from.
+const dashboardOrigin = "https://dashboard.example"
+
+// failoverBound is how soon after its owner dies a user must be served again.
+const failoverBound = 5 * time.Second
+
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "switchboard-replicas-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	binary = filepath.Join(dir, "switchboard")
+	goTool := cmp(os.Getenv("GO"), "go")
+	if out, err := exec.Command(goTool, "build", "-o", binary, "github.com/switchboard-mcp/switchboard/relay/cmd/switchboard").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build the relay: %v\n%s", err, out)
+		return 1
+	}
+	if pg, err = pgtest.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "the replica tests need PostgreSQL: %v\n", err)
+		return 1
+	}
+	defer pg.Stop()
+	return m.Run()
+}
+
+func cmp(s, otherwise string) string {
+	if s != "" {
+		return s
+	}
+	return otherwise
+}
+
+// lockedBuffer is a log a process writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// switchboard runs a command of the binary on the test's store and
+// returns what it printed.
+func switchboard(t *testing.T, dbURL string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append(args, "--store", dbURL, "--data", t.TempDir())...)
+	cmd.Env = append(os.Environ(), store.SealKeyEnv+"="+sealKey)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("switchboard %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// freeAddr is a loopback address nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// replica is one switchboard serve process.
+type replica struct {
+	name     string
+	public   string // http://host:port
+	internal string // host:port
+	cmd      *exec.Cmd
+	logs     *lockedBuffer
+	exited   chan struct{}
+}
+
+func startReplica(t *testing.T, name, dbURL string) *replica {
+	t.Helper()
+	r := &replica{name: name, public: "http://" + freeAddr(t), internal: freeAddr(t), logs: &lockedBuffer{}, exited: make(chan struct{})}
+	r.cmd = exec.Command(binary, "serve", "--store", dbURL, "--data", t.TempDir(), "--addr", strings.TrimPrefix(r.public, "http://"),
+		"--replica-addr", r.internal, "--allowed-origins", dashboardOrigin)
+	r.cmd.Env = append(os.Environ(), store.SealKeyEnv+"="+sealKey)
+	r.cmd.Stdout, r.cmd.Stderr = r.logs, r.logs
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { r.cmd.Wait(); close(r.exited) }()
+	t.Cleanup(func() {
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		<-r.exited
+		if t.Failed() {
+			t.Logf("replica %s's log:\n%s", name, r.logs.String())
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(r.public + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			return r
+		}
+		select {
+		case <-r.exited:
+			t.Fatalf("replica %s exited: %s", name, r.logs.String())
+		case <-time.After(50 * time.Millisecond): // polls a process that says nothing when it listens
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica %s did not listen within 30 s", name)
+		}
+	}
+}
+
+// kill ends the replica with SIGKILL: no shutdown, no goodbye to PostgreSQL.
+func (r *replica) kill(t *testing.T) {
+	t.Helper()
+	if err := r.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-r.exited
+}
+
+// agent connects an agent to r's /mcp with key.
+func (r *replica) agent(t *testing.T, key string) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	hc := &http.Client{Transport: bearer(key)}
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.public + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("agent on %s: %v", r.name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// bearer sends an agent key with every request.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// owner returns the internal address of the replica that owns user, as
+// PostgreSQL's locks say.
+func owner(t *testing.T, st *store.Store, user string) string {
+	t.Helper()
+	o, err := st.OpenOwnership(context.Background(), "test:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	addr, _, err := o.OwnerOf(context.Background(), user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+// signIn spends a login link the command line made and returns the
+// session cookie the replica at base set.
+func signIn(t *testing.T, link string) string {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, c := range resp.Cookies() {
+		if c.Value != "" {
+			return c.Name + "=" + c.Value
+		}
+	}
+	t.Fatalf("the login link answered %d without a session cookie", resp.StatusCode)
+	return ""
+}
+
+// A person's dashboard on A, their user owned by B, an agent on C: the
+// agent's question is answered on A. B is killed: within failoverBound
+// another replica owns the user and the dashboard shows the server ready
+// again without a reload, the agent's next call (same session) succeeds,
+// and the registration, key and session are all still there.
+func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
+	dbURL := pg.NewSchema(t)
+	t.Setenv(store.SealKeyEnv, sealKey) // for the test's own look at the store
+	fx := elicitfixture.Start(t, elicitfixture.Options{})
+	form := elicitfixture.Forms[0]
+	const user = "local" // the command line's default user
+	switchboard(t, dbURL, "servers", "add", "--name", "asker", "--url", fx.URL())
+	lines := strings.Split(strings.TrimSpace(switchboard(t, dbURL, "agent-key", "create", "--name", "script")), "\n")
+	key := lines[len(lines)-1]
+
+	a, b, c := startReplica(t, "A", dbURL), startReplica(t, "B", dbURL), startReplica(t, "C", dbURL)
+	st, err := store.OpenTarget(context.Background(), dbURL, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+
+	// An agent's request on B makes B the owner.
+	req, _ := http.NewRequest(http.MethodGet, b.public+"/api/tools", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := owner(t, st, user); got != b.internal {
+		t.Fatalf("after a request on B the owner is %q, want B (%s)", got, b.internal)
+	}
+
+	// The person signs in on A (a link the command line made); their
+	// dashboard there shows the server B holds, and answers the question
+	// of an agent's call on C.
+	cookie := signIn(t, strings.TrimSpace(switchboard(t, dbURL, "login", "--addr", strings.TrimPrefix(a.public, "http://"))))
+	header := http.Header{"Cookie": {cookie}, "Origin": {dashboardOrigin}}
+	dash := dashtest.Open(t, a.public, header)
+	if err := dash.WaitUntil("the server ready", func() bool { return dash.State("asker") == wire.StateReady }); err != nil {
+		t.Fatalf("the dashboard's socket closed: %v", err)
+	}
+	agent := c.agent(t, key)
+	tool := dash.ToolNamed(agent, "form_"+form.Name)
+	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
+		t.Errorf("the server got %+v, want the person's accept", got)
+	}
+	if got := owner(t, st, user); got != b.internal {
+		t.Errorf("the owner moved to %q while B lived", got)
+	}
+
+	// B is killed. The dashboard on A is told the relay restarts and
+	// reconnects, as the browser's does; the server is ready again soon.
+	killed := time.Now()
+	b.kill(t)
+	if err := dash.Closed(); websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseShuttingDown) {
+		t.Fatalf("the dashboard's socket on A ended with %v, want the relay restarting", err)
+	}
+	dash = dashtest.Open(t, a.public, header)
+	if err := dash.WaitUntil("the server ready again", func() bool { return dash.State("asker") == wire.StateReady }); err != nil {
+		t.Fatalf("the dashboard's new socket closed: %v", err)
+	}
+	took := time.Since(killed)
+	t.Logf("served again %v after B's kill", took.Round(time.Millisecond))
+	if took > failoverBound {
+		t.Errorf("the user was served again %v after B's kill, want within %v", took, failoverBound)
+	}
+	if got := owner(t, st, user); got != a.internal && got != c.internal {
+		t.Errorf("after B's kill the owner is %q, want A or C", got)
+	}
+
+	// The agent's next call, same session, succeeds; its question is
+	// answered on the dashboard.
+	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
+		t.Errorf("after B's kill the server got %+v, want the person's accept", got)
+	}
+	if out := switchboard(t, dbURL, "servers", "list"); !strings.Contains(out, "asker") {
+		t.Errorf("the registration is gone after B's kill:\n%s", out)
+	}
+	if out := switchboard(t, dbURL, "agent-key", "list"); !strings.Contains(out, "script") {
+		t.Errorf("the agent key is gone after B's kill:\n%s", out)
+	}
+}
