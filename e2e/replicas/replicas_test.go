@@ -23,6 +23,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
+	"github.com/switchboard-mcp/switchboard/relay/replica"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -115,8 +116,8 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// replica is one switchboard serve process.
-type replica struct {
+// relay is one switchboard serve process, a replica.
+type relay struct {
 	name     string
 	public   string // http://host:port
 	internal string // host:port
@@ -125,9 +126,9 @@ type replica struct {
 	exited   chan struct{}
 }
 
-func startReplica(t *testing.T, name, dbURL string) *replica {
+func startReplica(t *testing.T, name, dbURL string) *relay {
 	t.Helper()
-	r := &replica{name: name, public: "http://" + freeAddr(t), internal: freeAddr(t), logs: &lockedBuffer{}, exited: make(chan struct{})}
+	r := &relay{name: name, public: "http://" + freeAddr(t), internal: freeAddr(t), logs: &lockedBuffer{}, exited: make(chan struct{})}
 	r.cmd = exec.Command(binary, "serve", "--store", dbURL, "--data", t.TempDir(), "--addr", strings.TrimPrefix(r.public, "http://"),
 		"--replica-addr", r.internal, "--allowed-origins", dashboardOrigin)
 	r.cmd.Env = append(os.Environ(), store.SealKeyEnv+"="+sealKey)
@@ -162,7 +163,7 @@ func startReplica(t *testing.T, name, dbURL string) *replica {
 }
 
 // kill ends the replica with SIGKILL: no shutdown, no goodbye to PostgreSQL.
-func (r *replica) kill(t *testing.T) {
+func (r *relay) kill(t *testing.T) {
 	t.Helper()
 	if err := r.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func (r *replica) kill(t *testing.T) {
 }
 
 // agent connects an agent to r's /mcp with key.
-func (r *replica) agent(t *testing.T, key string) *mcp.ClientSession {
+func (r *relay) agent(t *testing.T, key string) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
 	hc := &http.Client{Transport: bearer(key)}
@@ -279,10 +280,28 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 		t.Errorf("the owner moved to %q while B lived", got)
 	}
 
-	// B is killed. The dashboard on A is told the relay restarts and
-	// reconnects, as the browser's does; the server is ready again soon.
+	// B is killed while an agent's call waits for the person. The call
+	// ends saying the relay restarted; the dashboard on A is told the relay
+	// restarts and reconnects, as the browser's does; the server is ready
+	// again soon.
+	interrupted := make(chan error, 1)
+	go func() {
+		_, err := agent.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		interrupted <- err
+	}()
+	if err := dash.WaitUntil("the agent's question", func() bool { return len(dash.Asks()) > 0 }); err != nil {
+		t.Fatalf("the dashboard's socket closed: %v", err)
+	}
 	killed := time.Now()
 	b.kill(t)
+	select {
+	case err := <-interrupted:
+		if err == nil || !strings.Contains(err.Error(), replica.Interrupted) {
+			t.Errorf("the call B ran when it was killed ended with %v, want %q", err, replica.Interrupted)
+		}
+	case <-time.After(dashtest.Wait):
+		t.Errorf("the call B ran when it was killed did not end within %v", dashtest.Wait)
+	}
 	if err := dash.Closed(); websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseShuttingDown) {
 		t.Fatalf("the dashboard's socket on A ended with %v, want the relay restarting", err)
 	}

@@ -46,7 +46,7 @@ func (r *Router) Serve(w http.ResponseWriter, req *http.Request, user string, he
 			unavailable(w, "this user moved to another replica; try again")
 			return
 		}
-		if r.forward(w, req, rt.Owner, user) {
+		if r.forward(w, req, rt.Owner, user, body) {
 			return
 		}
 		if !again || time.Now().After(deadline) || !sleep(req.Context(), claimRetry) {
@@ -88,10 +88,11 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// forward sends req as it came to the owner, which authenticates it again,
-// and streams the answer back. It returns false, having written nothing,
-// when the owner could not be reached.
-func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user string) (reached bool) {
+// forward sends req (whose body, when kept, is body) as it came to the
+// owner, which authenticates it again, and streams the answer back; an
+// answer the owner breaks off ends with Interrupted errors. It returns
+// false, having written nothing, when the owner could not be reached.
+func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user string, body []byte) (reached bool) {
 	proof, err := r.cfg.Proofs.mint(user, proofTTL)
 	if err != nil {
 		http.Error(w, "forward: "+err.Error(), http.StatusInternalServerError)
@@ -106,6 +107,10 @@ func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user s
 			pr.Out.Header.Set(Header, proof)
 		},
 		FlushInterval: -1, // event streams pass at once
+		ModifyResponse: func(resp *http.Response) error {
+			endInterrupted(resp, requestIDs(body))
+			return nil
+		},
 		ErrorHandler: func(w http.ResponseWriter, req *http.Request, err error) {
 			var op *net.OpError
 			switch {
@@ -114,6 +119,10 @@ func (r *Router) forward(w http.ResponseWriter, req *http.Request, owner, user s
 			case errors.Is(err, context.Canceled):
 			default:
 				r.cfg.Logger.Warn("replica: forward", "owner", owner, "user", user, "err", err)
+				if ids := requestIDs(body); len(ids) > 0 {
+					writeInterrupted(w, ids) // an MCP client reads a JSON-RPC error
+					return
+				}
 				w.Header().Set("Retry-After", "1")
 				http.Error(w, "the relay serving this user failed to answer (it may be restarting); try again", http.StatusBadGateway)
 			}
