@@ -221,13 +221,47 @@ func (r *Router) pipe(ctx context.Context, dash *websocket.Conn, owner string, c
 			restarting() // the owner went away; a no-op when the dashboard left first
 		}
 	}()
+	stopPings := pingEvery(ctx, dash, pingInterval)
 	err = copyFrames(ctx, up, dash)
+	stopPings()
 	if code := websocket.CloseStatus(err); code != -1 {
 		up.Close(code, closeReason(err))
 	}
 	up.CloseNow()
 	<-ownerDone
 	return true
+}
+
+// pingInterval is how often a piped dashboard is pinged: the owner's pings
+// reach this replica, which answers them, not the dashboard.
+const pingInterval = 30 * time.Second
+
+// pingEvery pings c every d (its reads answer the pongs) and closes it when
+// a pong does not come back within d, so that a dashboard whose network
+// vanished ends its pipe; stop ends the pings.
+func pingEvery(ctx context.Context, c *websocket.Conn, d time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			pctx, pcancel := context.WithTimeout(ctx, d)
+			err := c.Ping(pctx)
+			pcancel()
+			if err != nil && ctx.Err() == nil {
+				c.CloseNow()
+				return
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // copyFrames writes every frame read from src to dst until either fails.
