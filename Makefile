@@ -62,6 +62,7 @@ test: test-deps
 # packages of every test binary (so that parts do not compile them twice).
 test-deps:
 	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(APPS_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
+	@$(MAKE) --no-print-directory postgresql # after chromium: both may use apt-get
 
 # test-compile compiles every test binary without running it. A package that
 # does not compile is reported by its part, with the error in its log.
@@ -89,11 +90,11 @@ FUZZ_PKGS ?= ./...
 fuzz:
 	GO=$(GO) FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh $(FUZZ_PKGS)
 
-e2e: $(WASM_SUM) chromium $(EVERYTHING_SERVER) $(APPS_SERVER)
+e2e: $(WASM_SUM) chromium postgresql $(EVERYTHING_SERVER) $(APPS_SERVER)
 	CHROMIUM=$(CHROMIUM) $(GO) test -count=1 -timeout 20m ./e2e/...
 
 # e2e-KofN runs shard K of N of the browser tests.
-e2e-%: $(WASM_SUM) chromium $(EVERYTHING_SERVER) $(APPS_SERVER)
+e2e-%: $(WASM_SUM) chromium postgresql $(EVERYTHING_SERVER) $(APPS_SERVER)
 	CHROMIUM=$(CHROMIUM) GO=$(GO) sh scripts/e2e-shard.sh $(subst of, ,$*) -timeout 20m
 
 # chromium installs Chromium with apt-get when it is missing and we are root.

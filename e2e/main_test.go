@@ -16,5 +16,6 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	closeSharedBrowser()
+	stopPostgres()
 	os.Exit(code)
 }

@@ -38,9 +38,10 @@ type relay struct {
 	cfg  service.Config
 	addr string // host:port, fixed by the first start
 
-	svc  *service.Service // nil while stopped
-	srv  *http.Server
-	done chan struct{} // closed when srv's Serve returns
+	svc      *service.Service // nil while stopped
+	srv      *http.Server
+	done     chan struct{} // closed when srv's Serve returns
+	internal *http.Server  // a replica's internal address (Config.ReplicaAddr); nil for others
 }
 
 // startRelay starts a relay with an empty data directory; it stops when the
@@ -105,6 +106,16 @@ func (r *relay) start() {
 	}
 	r.addr = ln.Addr().String()
 	r.svc = svc
+	if h := svc.InternalHandler(); h != nil {
+		iln, err := net.Listen("tcp", r.cfg.ReplicaAddr)
+		if err != nil {
+			svc.Close()
+			ln.Close()
+			r.t.Fatalf("replica listen on %s: %v", r.cfg.ReplicaAddr, err)
+		}
+		r.internal = &http.Server{Handler: h, ReadHeaderTimeout: readHeaderTimeout}
+		go r.internal.Serve(iln)
+	}
 	r.srv = &http.Server{Handler: svc.Handler(), ReadHeaderTimeout: readHeaderTimeout}
 	r.done = make(chan struct{})
 	go func(srv *http.Server, done chan struct{}) {
@@ -120,6 +131,10 @@ func (r *relay) start() {
 func (r *relay) stop() {
 	if r.svc == nil {
 		return
+	}
+	if r.internal != nil {
+		r.internal.Close()
+		r.internal = nil
 	}
 	if err := r.svc.Close(); err != nil {
 		r.t.Errorf("close relay service: %v", err)

@@ -279,6 +279,10 @@ func (s *Service) AppsHandler() http.Handler { return s.sandbox }
 // Handler serves every route of the relay.
 func (s *Service) Handler() http.Handler { return s.handler }
 
+// Owns says whether this relay serves user's live state now: always for a
+// relay that is not a replica, else when it owns the user.
+func (s *Service) Owns(user string) bool { return s.router == nil || s.router.Owns(user) }
+
 // InternalHandler serves, at Config.ReplicaAddr, the requests the other
 // replicas forward, and refuses any other; nil unless the relay is a replica.
 func (s *Service) InternalHandler() http.Handler { return s.internal }

@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
+	"github.com/switchboard-mcp/switchboard/relay/service"
+	"github.com/switchboard-mcp/switchboard/relay/store"
+	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
+	"github.com/switchboard-mcp/switchboard/shared/wire"
+)
+
+// The PostgreSQL server of the replica tests, started by the first
+// (postgresURL) and stopped by TestMain.
+var (
+	pgOnce   sync.Once
+	pgServer *pgtest.Server
+	pgErr    error
+)
+
+// postgresURL returns the URL of an empty schema of t's own.
+func postgresURL(t *testing.T) string {
+	t.Helper()
+	pgOnce.Do(func() { pgServer, pgErr = pgtest.Start() })
+	if pgErr != nil {
+		t.Fatalf("the replica tests need PostgreSQL: %v", pgErr)
+	}
+	return pgServer.NewSchema(t)
+}
+
+func stopPostgres() {
+	if pgServer != nil {
+		pgServer.Stop()
+	}
+}
+
+// startReplica starts a relay as a replica on the PostgreSQL store dbURL.
+func startReplica(t *testing.T, dbURL string) *relay {
+	t.Helper()
+	return startRelayWith(t, func(c *service.Config) {
+		c.Store = dbURL
+		c.ReplicaAddr = freeLoopbackAddr(t)
+	})
+}
+
+// The dashboard in the browser, on replica A, shows a person another
+// replica owns; when that replica stops, the page (never reloaded) shows
+// the servers ready again, served by A.
+func TestDashboardFollowsItsPersonWhenTheirReplicaStops(t *testing.T) {
+	dbURL := postgresURL(t)
+	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=") // every replica's
+	fx := fixture.Start(t)
+	const name = "Fixture"
+	a, b := startReplica(t, dbURL), startReplica(t, dbURL)
+
+	// The person adds a server on B's dashboard: B owns them.
+	pb := openTab(t)
+	pb.login(b)
+	pb.addServer(name, fx.URL())
+	pb.waitServer(name, wire.StateReady)
+
+	// Their dashboard on A shows it, through B.
+	pa := openTab(t)
+	pa.login(a)
+	pa.waitServer(name, wire.StateReady)
+	eval[bool](pa, `window.sameDocument = true`)
+	if !b.svc.Owns(service.DefaultLocalUser) || a.svc.Owns(service.DefaultLocalUser) {
+		t.Fatalf("owned by A %v, B %v; want B", a.svc.Owns(service.DefaultLocalUser), b.svc.Owns(service.DefaultLocalUser))
+	}
+
+	// B stops. A's page reconnects, A owns the person, the server is ready.
+	stopping := time.Now()
+	b.stop()
+	t.Logf("B stopped in %v", time.Since(stopping))
+	waitFor(t, "A to own the person once the page reconnected", func() bool { return a.svc.Owns(service.DefaultLocalUser) })
+	pa.waitRelay(stateLive)
+	pa.waitServer(name, wire.StateReady)
+	t.Logf("served by A %v after B began to stop", time.Since(stopping))
+	if !eval[bool](pa, `window.sameDocument === true`) {
+		t.Error("the page was reloaded")
+	}
+	pa.openServer(name)
+	pa.callTool(fixture.ToolGreet, `{"name":"Ada"}`)
+	pa.waitResult(fixture.ToolGreet, callOK, fixture.Greeting("Ada"))
+}
