@@ -147,6 +147,18 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 		t.Error("A or C took the user B owns")
 	}
 
+	// A server the command line adds reaches the owner (its notification)
+	// and, through it, the dashboard on A.
+	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", "asker too", "--url", fx.URL()}, &out); err != nil {
+		t.Fatalf("servers add: %v\n%s", err, out.String())
+	}
+	if err := dash.WaitUntil("the added server ready", func() bool { return dash.State("asker too") == wire.StateReady }); err != nil {
+		t.Fatalf("the dashboard's socket closed: %v", err)
+	}
+	if a.owns(user) || c.owns(user) {
+		t.Error("A or C took the user B owns when the command line added a server")
+	}
+
 	// B goes. The dashboard on A is told the relay restarts; it connects
 	// again, A owns the user now and the server is ready again.
 	b.stop()
