@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
+	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
@@ -84,4 +85,41 @@ func TestDashboardFollowsItsPersonWhenTheirReplicaStops(t *testing.T) {
 	pa.openServer(name)
 	pa.callTool(fixture.ToolGreet, `{"name":"Ada"}`)
 	pa.waitResult(fixture.ToolGreet, callOK, fixture.Greeting("Ada"))
+}
+
+// A server's OAuth flow runs through whichever replica each step reaches:
+// the person's dashboard is on A, their servers on B, and the popup's start
+// page and the authorization server's callback come to A, as through a
+// load balancer whose address is A's; the server is ready on A's page.
+func TestOAuthThroughAnotherReplicaThanTheOwner(t *testing.T) {
+	dbURL := postgresURL(t)
+	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
+	as := oauthfixture.StartAuthServer(t, oauthfixture.AuthConfig{})
+	rs := oauthfixture.StartResource(t, oauthfixture.ResourceConfig{AuthServer: as, Scopes: []string{readScope}})
+	a := startReplica(t, dbURL)
+	b := startRelayWith(t, func(c *service.Config) {
+		c.Store, c.ReplicaAddr = dbURL, freeLoopbackAddr(t)
+		c.PublicURL = a.URL() // the balancer's address: callbacks come to A
+	})
+
+	pb := openTab(t)
+	pb.login(b)
+	pb.addServer(protectedName, rs.URL())
+	pb.waitServer(protectedName, wire.StateAuthenticating)
+
+	pa := openTab(t)
+	pa.login(a)
+	row := rowSel(protectedName)
+	pa.waitServer(protectedName, wire.StateAuthenticating)
+	pa.waitPresent(row + " .authorize-server")
+	popup := pa.authorizeFrom(row)
+	popup.click("#approve")
+	popup.waitClosed()
+	pa.waitServer(protectedName, wire.StateReady)
+	if !b.svc.Owns(service.DefaultLocalUser) || a.svc.Owns(service.DefaultLocalUser) {
+		t.Errorf("owned by A %v, B %v; want B throughout", a.svc.Owns(service.DefaultLocalUser), b.svc.Owns(service.DefaultLocalUser))
+	}
+	if st := as.Stats(); st.Codes != 1 {
+		t.Errorf("the authorization server saw %d code exchanges, want 1", st.Codes)
+	}
 }
