@@ -5,12 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	webstore "github.com/switchboard-mcp/switchboard/web/store"
 )
 
 // The PostgreSQL server of the replica tests, started by the first
@@ -47,20 +49,24 @@ func startReplica(t *testing.T, dbURL string) *relay {
 }
 
 // The dashboard in the browser, on replica A, shows a person another
-// replica owns; when that replica stops, the page (never reloaded) shows
+// replica owns; when that replica stops, the page (never reloaded) says
+// the question that was waiting was withdrawn by the restart, and shows
 // the servers ready again, served by A.
 func TestDashboardFollowsItsPersonWhenTheirReplicaStops(t *testing.T) {
 	dbURL := postgresURL(t)
 	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=") // every replica's
 	fx := fixture.Start(t)
-	const name = "Fixture"
+	asker := elicitfixture.Start(t, elicitfixture.Options{})
+	const name, askerName = "Fixture", "Asker"
 	a, b := startReplica(t, dbURL), startReplica(t, dbURL)
 
-	// The person adds a server on B's dashboard: B owns them.
+	// The person adds servers on B's dashboard: B owns them.
 	pb := openTab(t)
 	pb.login(b)
 	pb.addServer(name, fx.URL())
+	pb.addServer(askerName, asker.URL())
 	pb.waitServer(name, wire.StateReady)
+	pb.waitServer(askerName, wire.StateReady)
 
 	// Their dashboard on A shows it, through B.
 	pa := openTab(t)
@@ -71,12 +77,18 @@ func TestDashboardFollowsItsPersonWhenTheirReplicaStops(t *testing.T) {
 		t.Fatalf("owned by A %v, B %v; want B", a.svc.Owns(service.DefaultLocalUser), b.svc.Owns(service.DefaultLocalUser))
 	}
 
-	// B stops. A's page reconnects, A owns the person, the server is ready.
+	// A call on A asks the person. B stops: A's page reconnects, A owns
+	// the person, the question's card says the restart withdrew it, and
+	// the server is ready.
+	pa.openServer(askerName)
+	pa.startCall("form_" + elicitfixture.Forms[0].Name)
+	ask := pa.waitNewCard(wire.AskForm, nil)
 	stopping := time.Now()
 	b.stop()
 	t.Logf("B stopped in %v", time.Since(stopping))
 	waitFor(t, "A to own the person once the page reconnected", func() bool { return a.svc.Owns(service.DefaultLocalUser) })
 	pa.waitRelay(stateLive)
+	pa.waitText(noticeSel(ask), webstore.MsgRestarted)
 	pa.waitServer(name, wire.StateReady)
 	t.Logf("served by A %v after B began to stop", time.Since(stopping))
 	if !eval[bool](pa, `window.sameDocument === true`) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -142,8 +143,14 @@ func (c *Client) askAnswered(id string, settles bool, r Reply) {
 	}
 }
 
-// noteDeparturesLocked records the asks of before that after lacks.
-func (c *Client) noteDeparturesLocked(before, after []wire.Ask) {
+// MsgRestarted is the note of the asks a restart of the relay's session
+// withdrew (a relay that restarted, or a replica that took the person over
+// from one that stopped).
+const MsgRestarted = "The relay restarted this connection, which withdrew this request; the server asks again if it still needs to."
+
+// noteDeparturesLocked records the asks of before that after lacks; why,
+// when not empty, says why those that have no note of their own went.
+func (c *Client) noteDeparturesLocked(before, after []wire.Ask, why string) {
 	for _, a := range before {
 		if slices.ContainsFunc(after, func(b wire.Ask) bool { return b.ID == a.ID }) {
 			continue
@@ -151,13 +158,13 @@ func (c *Client) noteDeparturesLocked(before, after []wire.Ask) {
 		t := c.asks[a.ID]
 		switch {
 		case t == nil:
-			c.departLocked(a, "", nil)
+			c.departLocked(a, why, nil)
 		case t.Sending != "":
 			gone := a
 			t.gone = &gone // the answer to the op decides
 			continue
 		case !t.settled || t.note != "":
-			c.departLocked(a, t.note, nil)
+			c.departLocked(a, cmp.Or(t.note, why), nil)
 		}
 		delete(c.asks, a.ID)
 	}

@@ -327,3 +327,30 @@ func TestRefusalThatCouldNotBeSentMayBeSentAgain(t *testing.T) {
 		t.Errorf("refusal args = %+v", args)
 	}
 }
+
+func TestAsksARestartWithdrewSaySo(t *testing.T) {
+	r, c := newRelay(t)
+	s := connect(t, r, c, 5, withAsks(formAsk("a1")))
+	s.drop(wire.CloseShuttingDown)
+	r.fire()
+	s2 := r.last()
+	s2.open()
+	again := twoServers()
+	again.Epoch = "e2" // the relay's session started anew
+	s2.snapshot(1, again)
+	if d := c.View().Departed; len(d) != 1 || d[0].Ask.ID != "a1" || d[0].Note != MsgRestarted {
+		t.Fatalf("departed = %+v, want a1 withdrawn by the restart", d)
+	}
+
+	// The same epoch after a reconnection: what went, went for its own
+	// reasons.
+	s2.delta(2, askChange(formAsk("a2")))
+	s2.drop(wire.CloseShuttingDown)
+	r.fire()
+	s3 := r.last()
+	s3.open()
+	s3.snapshot(3, again)
+	if d := c.View().Departed; len(d) != 2 || d[1].Ask.ID != "a2" || d[1].Note != "" {
+		t.Errorf("departed = %+v, want a2 gone without a note", d)
+	}
+}

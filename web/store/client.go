@@ -279,7 +279,11 @@ func (c *Client) applySnapshotLocked(f wire.Frame) error {
 	if err := json.Unmarshal(f.Data, &s); err != nil {
 		return err
 	}
-	c.noteDeparturesLocked(c.snap.Asks, s.Asks)
+	why := ""
+	if c.loaded && s.Epoch != c.snap.Epoch {
+		why = MsgRestarted // the relay's session started again
+	}
+	c.noteDeparturesLocked(c.snap.Asks, s.Asks, why)
 	c.snap, c.seq, c.loaded, c.resync = s, f.Seq, true, false
 	c.pruneAuthLocked()
 	c.backoff = initialBackoff
@@ -302,7 +306,7 @@ func (c *Client) applyDeltaLocked(f wire.Frame) error {
 	if err != nil {
 		return err
 	}
-	c.noteDeparturesLocked(c.snap.Asks, next.Asks)
+	c.noteDeparturesLocked(c.snap.Asks, next.Asks, "")
 	c.snap, c.seq = next, f.Seq
 	c.pruneAuthLocked()
 	c.backoff = initialBackoff
