@@ -402,6 +402,21 @@ var migrations = []string{
 		expires_at INTEGER NOT NULL, -- Unix milliseconds of the ID token's expiry
 		updated_at INTEGER NOT NULL  -- Unix milliseconds
 	)`,
+	// 18: agents' authorizations in flight (relay/agentauth), so that any
+	// relay on the store serves each step: the request, kept by the hash
+	// of its id until the person answers, then by the hash of its code
+	// until the code is spent (and a while after, to catch its reuse).
+	`CREATE TABLE agent_authorizations (
+		request_hash BLOB    NOT NULL PRIMARY KEY, -- SHA-256 of the request id
+		code_hash    BLOB    UNIQUE,   -- SHA-256 of its code; NULL while pending
+		user_id      TEXT    NOT NULL, -- who approved it; '' while pending
+		body         TEXT    NOT NULL, -- JSON: the request, then with what was approved
+		expires_at   INTEGER NOT NULL, -- Unix milliseconds: the request's, then the code's
+		spent_at     INTEGER NOT NULL, -- Unix milliseconds; 0 until its code is spent
+		grant_id     TEXT    NOT NULL, -- the grant its code created; '' until then
+		reused       INTEGER NOT NULL  -- 1 once its code came again
+	);
+	CREATE INDEX agent_authorizations_expires_at ON agent_authorizations (expires_at)`,
 }
 
 // migrate creates schema_migrations if needed and applies every migration

@@ -304,6 +304,20 @@ var pgMigrations = []string{
 				t || '_notify', t);
 		END LOOP;
 	END $$`,
+	// 18: agents' authorizations in flight (see migrations.go).
+	`CREATE TABLE agent_authorizations (
+		request_hash BYTEA   NOT NULL PRIMARY KEY, -- SHA-256 of the request id
+		code_hash    BYTEA   UNIQUE,   -- SHA-256 of its code; NULL while pending
+		user_id      TEXT    NOT NULL, -- who approved it; '' while pending
+		body         TEXT    NOT NULL, -- JSON: the request, then with what was approved
+		expires_at   BIGINT  NOT NULL, -- Unix milliseconds: the request's, then the code's
+		spent_at     BIGINT  NOT NULL, -- Unix milliseconds; 0 until its code is spent
+		grant_id     TEXT    NOT NULL, -- the grant its code created; '' until then
+		reused       BOOLEAN NOT NULL  -- true once its code came again
+	);
+	CREATE INDEX agent_authorizations_expires_at ON agent_authorizations (expires_at);
+	CREATE TRIGGER agent_authorizations_notify AFTER INSERT OR UPDATE OR DELETE ON agent_authorizations
+		FOR EACH STATEMENT EXECUTE FUNCTION switchboard_notify()`,
 }
 
 // pgBaseVersion is the version pgMigrations[0] brings a database to.
