@@ -1,30 +1,39 @@
 package agentauth
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
 // maxPending bounds the authorizations waiting for a person.
 const maxPending = 1024
 
-// request is an authorization waiting for the person's consent.
+// request is an authorization waiting for the person's consent, then,
+// approved, for its code. The store keeps it as JSON (ID and Expires are
+// the row's).
 type request struct {
-	ID          string
+	ID          string `json:"-"`
 	Client      client
 	RedirectURI string
 	State       string
 	Challenge   string // PKCE S256 code challenge
 	Issuer      string
 	Resource    string
-	Only        string   // the server of a /mcp/s/<id> resource
-	AllServers  bool     // every server requested
-	Servers     []string // else these
-	Expires     time.Time
+	Only        string    // the server of a /mcp/s/<id> resource
+	AllServers  bool      // every server requested
+	Servers     []string  // else these
+	Expires     time.Time `json:"-"`
+	Approved    *approval `json:",omitempty"` // what the person approved; nil while pending
 }
 
 // serveAuthorize checks an authorization request and sends the browser to
@@ -64,8 +73,13 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	req.ID = randomID()
 	req.Expires = s.cfg.Now().Add(s.cfg.RequestTTL)
-	if !s.addRequest(req) {
+	switch err := s.addRequest(r.Context(), req); {
+	case errors.Is(err, store.ErrTooManyPending):
 		http.Redirect(w, r, req.errorRedirect(fail("temporarily_unavailable", "too many authorizations are waiting")), http.StatusSeeOther)
+		return
+	case err != nil:
+		s.cfg.Logger.Error("authorize: keep the request", "err", err)
+		http.Redirect(w, r, req.errorRedirect(fail("server_error", "the authorization request could not be kept")), http.StatusSeeOther)
 		return
 	}
 	w.Header().Set("Referrer-Policy", "no-referrer")
@@ -158,45 +172,23 @@ func withQuery(uri string, v url.Values) string {
 	return uri + sep + v.Encode()
 }
 
-// addRequest keeps req until it is decided or expires.
-func (s *Server) addRequest(req *request) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.cfg.Now()
-	for id, p := range s.requests {
-		if !now.Before(p.Expires) {
-			delete(s.requests, id)
-		}
+// addRequest keeps req in the store until it is answered or expires.
+func (s *Server) addRequest(ctx context.Context, req *request) error {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("encode the authorization request: %w", err)
 	}
-	if len(s.requests) >= maxPending {
-		return false
-	}
-	s.requests[req.ID] = req
-	return true
+	return s.cfg.Store.PutAgentAuthorization(ctx, req.ID, body, s.cfg.Now(), req.Expires, maxPending)
 }
 
-// pending returns the request id while it waits.
-func (s *Server) pending(id string) (*request, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	req, ok := s.requests[id]
-	if !ok || !s.cfg.Now().Before(req.Expires) {
-		delete(s.requests, id)
-		return nil, false
+// readRequest decodes request id as the store keeps it.
+func readRequest(id string, a store.AgentAuthorization) (*request, error) {
+	req := &request{}
+	if err := json.Unmarshal(a.Body, req); err != nil {
+		return nil, fmt.Errorf("decode the authorization request: %w", err)
 	}
-	return req, true
-}
-
-// take removes and returns the request id while it waits.
-func (s *Server) take(id string) (*request, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	req, ok := s.requests[id]
-	delete(s.requests, id)
-	if !ok || !s.cfg.Now().Before(req.Expires) {
-		return nil, false
-	}
-	return req, true
+	req.ID, req.Expires = id, a.Expires
+	return req, nil
 }
 
 // randomID returns 32 random bytes, base64url.

@@ -33,7 +33,14 @@ func documentServer(t *testing.T, cacheControl, body string) (*httptest.Server, 
 
 func newTestServer(t *testing.T, loopbackClients, netLoopback bool) *Server {
 	t.Helper()
-	st, err := store.Open(context.Background(), t.TempDir())
+	return newTestServerOn(t, t.TempDir(), loopbackClients, netLoopback)
+}
+
+// newTestServerOn is a server on the store in dir, as each relay that
+// shares a store has its own.
+func newTestServerOn(t *testing.T, dir string, loopbackClients, netLoopback bool) *Server {
+	t.Helper()
+	st, err := store.Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,23 +2,29 @@ package agentauth
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/urlnorm"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// errNoRequest: the authorization is unknown, answered or expired.
-var errNoRequest = wire.NewError(wire.CodeNotFound, "this authorization request is unknown or expired; start again from the application")
+// Errors of the consent ops: the authorization is unknown, answered or
+// expired; the store failed.
+var (
+	errNoRequest = wire.NewError(wire.CodeNotFound, "this authorization request is unknown or expired; start again from the application")
+	errStore     = wire.NewError(wire.CodeInternal, "the authorization request could not be read or answered; see the relay log")
+)
 
 // Consent returns what the consent card of request id shows to user.
 func (s *Server) Consent(ctx context.Context, user, id string) (wire.AgentConsent, error) {
-	req, ok := s.pending(id)
-	if !ok {
-		return wire.AgentConsent{}, errNoRequest
+	req, err := s.pending(ctx, id)
+	if err != nil {
+		return wire.AgentConsent{}, err
 	}
 	c := req.Client
 	out := wire.AgentConsent{
@@ -39,13 +45,17 @@ func (s *Server) Consent(ctx context.Context, user, id string) (wire.AgentConsen
 
 // Decide answers request id for user: a denial sends the client
 // access_denied, an approval a code for the servers approved (the ones
-// requested, or fewer).
+// requested, or fewer). Only the first answer counts, wherever it was
+// given; an answer refused (no server chosen) leaves the request waiting.
 func (s *Server) Decide(ctx context.Context, user string, a wire.AnswerAgentConsentArgs) (wire.AnswerAgentConsentResult, error) {
-	req, ok := s.take(a.Request)
-	if !ok {
-		return wire.AnswerAgentConsentResult{}, errNoRequest
+	req, err := s.pending(ctx, a.Request)
+	if err != nil {
+		return wire.AnswerAgentConsentResult{}, err
 	}
 	if !a.Approve {
+		if _, err := s.cfg.Store.DenyAgentAuthorization(ctx, a.Request, s.cfg.Now()); err != nil {
+			return wire.AnswerAgentConsentResult{}, s.storeError(err)
+		}
 		s.cfg.Logger.Info("agent authorization denied", "user", user, "client", req.Client.ID)
 		return wire.AnswerAgentConsentResult{Redirect: req.errorRedirect(fail("access_denied", "the person denied the authorization"))}, nil
 	}
@@ -54,16 +64,42 @@ func (s *Server) Decide(ctx context.Context, user string, a wire.AnswerAgentCons
 		err = wire.NewError(wire.CodeBadRequest, `the tool mode is one of "tools", "code" and "both"`)
 	}
 	if err != nil {
-		s.restore(req)
 		return wire.AnswerAgentConsentResult{}, err
 	}
-	code := s.issueCode(user, req, all, servers, string(a.ToolMode))
+	code, err := s.issueCode(ctx, user, req, approval{AllServers: all, Servers: servers, ToolMode: string(a.ToolMode)})
+	if err != nil {
+		return wire.AnswerAgentConsentResult{}, s.storeError(err)
+	}
 	v := url.Values{"code": {code}, "iss": {req.Issuer}}
 	if req.State != "" {
 		v.Set("state", req.State)
 	}
 	s.cfg.Logger.Info("agent authorization approved", "user", user, "client", req.Client.ID)
 	return wire.AnswerAgentConsentResult{Redirect: withQuery(req.RedirectURI, v)}, nil
+}
+
+// pending returns request id while it waits for the person; errNoRequest
+// when it does not.
+func (s *Server) pending(ctx context.Context, id string) (*request, error) {
+	a, err := s.cfg.Store.PendingAgentAuthorization(ctx, id, s.cfg.Now())
+	if err != nil {
+		return nil, s.storeError(err)
+	}
+	req, err := readRequest(id, a)
+	if err != nil {
+		return nil, s.storeError(err)
+	}
+	return req, nil
+}
+
+// storeError is err of the store as the dashboard hears it: a request
+// unknown, answered (maybe on another relay) or expired is errNoRequest.
+func (s *Server) storeError(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return errNoRequest
+	}
+	s.cfg.Logger.Error("agent authorization", "err", err)
+	return errStore
 }
 
 // narrow checks the servers a person approved against what was requested
@@ -87,13 +123,6 @@ func (s *Server) narrow(user string, req *request, a wire.AnswerAgentConsentArgs
 		}
 	}
 	return false, slices.Compact(slices.Sorted(slices.Values(a.Servers))), nil
-}
-
-// restore puts back a request whose answer was refused, to be answered again.
-func (s *Server) restore(req *request) {
-	s.mu.Lock()
-	s.requests[req.ID] = req
-	s.mu.Unlock()
 }
 
 // hostOf is the host of uri, or its scheme for a private-use scheme.

@@ -16,6 +16,20 @@ import (
 // challenge is a valid S256 code challenge.
 var challenge = strings.Repeat("A", 43)
 
+// consentID sends the authorization request q to s and returns the
+// request id of the consent page it sends the browser to; it fails t when
+// it sends the browser elsewhere.
+func consentID(t *testing.T, s *Server, q url.Values) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	s.serveAuthorize(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8080"+AuthorizePath+"?"+q.Encode(), nil))
+	loc, _ := url.Parse(rec.Header().Get("Location"))
+	if rec.Code != http.StatusSeeOther || loc == nil || loc.Path != ConsentPath || loc.Query().Get(ConsentParam) == "" {
+		t.Fatalf("authorize: %d to %q, want the consent page", rec.Code, rec.Header().Get("Location"))
+	}
+	return loc.Query().Get(ConsentParam)
+}
+
 func TestDocumentClientReachesTheConsentCard(t *testing.T) {
 	s := newTestServer(t, true, true)
 	doc, _ := documentServer(t, "max-age=60", `{"client_id":"%s","client_name":"Example Agent","redirect_uris":["http://127.0.0.1:5000/cb"]}`)
@@ -23,13 +37,8 @@ func TestDocumentClientReachesTheConsentCard(t *testing.T) {
 		"response_type": {"code"}, "client_id": {doc.URL + "/client"}, "redirect_uri": {"http://127.0.0.1:6000/cb"},
 		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {"http://127.0.0.1:8080/mcp"}, "state": {"xyz"},
 	}
-	rec := httptest.NewRecorder()
-	s.serveAuthorize(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8080"+AuthorizePath+"?"+q.Encode(), nil))
-	loc, _ := url.Parse(rec.Header().Get("Location"))
-	if rec.Code != http.StatusSeeOther || loc == nil || loc.Path != ConsentPath {
-		t.Fatalf("authorize: %d to %q, want the consent page", rec.Code, rec.Header().Get("Location"))
-	}
-	card, err := s.Consent(context.Background(), "u", loc.Query().Get(ConsentParam))
+	id := consentID(t, s, q)
+	card, err := s.Consent(context.Background(), "u", id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,12 +49,12 @@ func TestDocumentClientReachesTheConsentCard(t *testing.T) {
 		t.Errorf("card %+v, want %+v", card, want)
 	}
 	// Denied: the client hears access_denied with its state, and the request is gone.
-	res, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: loc.Query().Get(ConsentParam)})
+	res, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: id})
 	back, _ := url.Parse(res.Redirect)
 	if err != nil || back.Query().Get("error") != "access_denied" || back.Query().Get("state") != "xyz" || back.Host != "127.0.0.1:6000" {
 		t.Errorf("denial redirects to %q (%v)", res.Redirect, err)
 	}
-	if _, err := s.Consent(context.Background(), "u", loc.Query().Get(ConsentParam)); err == nil {
+	if _, err := s.Consent(context.Background(), "u", id); err == nil {
 		t.Error("a denied request still shows")
 	}
 }
@@ -56,7 +65,9 @@ func TestConsentWarnsOfAMismatchedNameAndANewHost(t *testing.T) {
 		ID: "r1", Client: client{ID: "https://evil.example/c", Name: "Claude", Host: "evil.example", Document: true},
 		RedirectURI: "https://evil.example/cb", Resource: "http://127.0.0.1:8080/mcp", AllServers: true, Expires: time.Now().Add(time.Minute),
 	}
-	s.addRequest(req)
+	if err := s.addRequest(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
 	card, err := s.Consent(context.Background(), "u", "r1")
 	if err != nil || !card.NameMismatch || !card.NewHost || card.RedirectHost != "evil.example" {
 		t.Fatalf("card %+v (%v), want both warnings", card, err)
@@ -132,13 +143,7 @@ func TestRegisteredClientIsShownByTheRedirectItUses(t *testing.T) {
 		"response_type": {"code"}, "client_id": {c.ID}, "redirect_uri": {"https://evil.example/cb"},
 		"code_challenge": {challenge}, "code_challenge_method": {"S256"}, "resource": {"http://127.0.0.1:8080/mcp"},
 	}
-	rec := httptest.NewRecorder()
-	s.serveAuthorize(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:8080"+AuthorizePath+"?"+q.Encode(), nil))
-	loc, _ := url.Parse(rec.Header().Get("Location"))
-	if loc == nil || loc.Query().Get(ConsentParam) == "" {
-		t.Fatalf("authorize answered %d %q", rec.Code, rec.Header().Get("Location"))
-	}
-	card, err := s.Consent(context.Background(), "u", loc.Query().Get(ConsentParam))
+	card, err := s.Consent(context.Background(), "u", consentID(t, s, q))
 	if err != nil || card.ClientHost != "evil.example" {
 		t.Errorf("card %+v (%v), want the host evil.example", card, err)
 	}

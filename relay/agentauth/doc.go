@@ -25,6 +25,12 @@
 // [Server.Authenticate] turns an access token into an [agentkeys.Grant];
 // agentkeys.Keys calls it for tokens with the store.AccessTokenPrefix.
 // [Server.HandleOps] registers the dashboard's ops on consent and grants.
-// Pending authorizations and codes live in memory: a relay restart makes
-// the client start over.
+//
+// Nothing of a flow lives in one relay's memory: a pending authorization
+// and then its code are kept in the store (only the hashes of the request
+// id and the code), so that relays on one PostgreSQL store (replicas,
+// relay/replica) serve it behind a balancer without affinity. /authorize
+// names no user and may reach any relay; the consent is answered by ops on
+// the person's owner; /token on any relay spends the code once, by one
+// statement; a restart in between loses nothing.
 package agentauth

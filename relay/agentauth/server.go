@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -48,6 +47,12 @@ type Store interface {
 	PutAgentClient(ctx context.Context, c store.AgentClient) (store.AgentClient, error)
 	AgentClientByID(ctx context.Context, id string, now time.Time) (store.AgentClient, error)
 	DeleteUnusedAgentClients(ctx context.Context, now time.Time) error
+	PutAgentAuthorization(ctx context.Context, id string, body []byte, now, expires time.Time, max int) error
+	PendingAgentAuthorization(ctx context.Context, id string, now time.Time) (store.AgentAuthorization, error)
+	DenyAgentAuthorization(ctx context.Context, id string, now time.Time) (store.AgentAuthorization, error)
+	ApproveAgentAuthorization(ctx context.Context, id, user, code string, body []byte, now, expires time.Time) error
+	SpendAgentCode(ctx context.Context, code string, now time.Time) (store.AgentAuthorization, error)
+	AgentCodeGranted(ctx context.Context, code, grant string) (reused bool, err error)
 }
 
 // Servers tells whether a user has a server, and its name.
@@ -85,16 +90,14 @@ type Config struct {
 	Now func() time.Time
 }
 
-// Server is the authorization server.
+// Server is the authorization server. It keeps nothing of a flow in
+// memory: pending authorizations and codes are in the store, so that
+// relays sharing a store (replicas) serve each step wherever it lands.
 type Server struct {
 	cfg       Config
 	cimd      *cimdCache
 	register  *limiters // per address, on registrations
 	authorize *limiters // per address, on authorization requests
-
-	mu       sync.Mutex
-	requests map[string]*request // pending authorizations by id
-	codes    map[string]*code    // issued codes by hash
 }
 
 // New returns a server. A config without the endpoints' paths is a
@@ -126,7 +129,6 @@ func New(cfg Config) *Server {
 		cfg: cfg, cimd: newCIMDCache(),
 		register:  newLimiters(registerRate, registerBurst),
 		authorize: newLimiters(authorizeRate, authorizeBurst),
-		requests:  map[string]*request{}, codes: map[string]*code{},
 	}
 }
 

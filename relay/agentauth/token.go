@@ -54,22 +54,31 @@ func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // exchangeCode trades a code (with its PKCE verifier) for the grant's
-// first tokens, creating the grant.
+// first tokens, creating the grant. The code may have been issued on
+// another relay of the store: the store spends it once.
 func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 	f := r.PostForm
-	cd, reused, ok := s.spendCode(f.Get("code"))
-	if !ok {
-		return tokenResponse{}, fail("invalid_grant", "the code is unknown or expired")
-	}
-	req := cd.Request
-	if reused {
-		s.mu.Lock()
-		grant := cd.GrantID // empty while the first exchange makes it: that one revokes it
-		s.mu.Unlock()
-		if grant != "" {
-			s.revoke(r, cd.User, grant, "authorization code reused")
+	ctx := r.Context()
+	a, err := s.cfg.Store.SpendAgentCode(ctx, f.Get("code"), s.cfg.Now())
+	switch {
+	case errors.Is(err, store.ErrCodeReused):
+		if a.GrantID != "" { // else the first exchange, making it, is told and revokes it
+			s.revoke(r, a.User, a.GrantID, "authorization code reused")
 		}
 		return tokenResponse{}, fail("invalid_grant", "the code was used already; its grant is revoked")
+	case errors.Is(err, store.ErrNotFound):
+		return tokenResponse{}, fail("invalid_grant", "the code is unknown or expired")
+	case err != nil:
+		s.cfg.Logger.Error("spend agent code", "err", err)
+		return tokenResponse{}, fail("server_error", "the code could not be read")
+	}
+	req, err := readRequest("", a)
+	if err == nil && req.Approved == nil {
+		err = errors.New("the code's authorization has no approval")
+	}
+	if err != nil {
+		s.cfg.Logger.Error("spend agent code", "err", err)
+		return tokenResponse{}, fail("server_error", "the code could not be read")
 	}
 	switch {
 	case f.Get("client_id") != req.Client.ID:
@@ -82,14 +91,15 @@ func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 		return tokenResponse{}, fail("invalid_target", "the resource differs from the authorization request's")
 	}
 	now := s.cfg.Now()
-	if err := s.cfg.Store.DeleteExpiredAgentTokens(r.Context(), now); err != nil {
+	if err := s.cfg.Store.DeleteExpiredAgentTokens(ctx, now); err != nil {
 		s.cfg.Logger.Warn("forget expired agent tokens", "err", err)
 	}
 	access, at := store.NewAgentToken(store.TokenAccess, now.Add(s.cfg.AccessTTL))
 	refresh, rt := store.NewAgentToken(store.TokenRefresh, now.Add(s.cfg.RefreshTTL))
-	g, err := s.cfg.Store.CreateAgentGrant(r.Context(), store.AgentGrant{
-		User: cd.User, ClientID: req.Client.ID, ClientName: req.Client.Name, ClientHost: req.Client.Host,
-		RedirectURI: req.RedirectURI, Resource: req.Resource, AllServers: cd.AllServers, Servers: cd.Servers, ToolMode: cd.ToolMode,
+	ap := req.Approved
+	g, err := s.cfg.Store.CreateAgentGrant(ctx, store.AgentGrant{
+		User: a.User, ClientID: req.Client.ID, ClientName: req.Client.Name, ClientHost: req.Client.Host,
+		RedirectURI: req.RedirectURI, Resource: req.Resource, AllServers: ap.AllServers, Servers: ap.Servers, ToolMode: ap.ToolMode,
 	}, at, rt)
 	if errors.Is(err, store.ErrNotFound) {
 		return tokenResponse{}, fail("invalid_grant", "an approved server was removed; authorize again")
@@ -98,12 +108,16 @@ func (s *Server) exchangeCode(r *http.Request) (tokenResponse, *oauthError) {
 		s.cfg.Logger.Error("create agent grant", "err", err)
 		return tokenResponse{}, fail("server_error", "the grant could not be stored")
 	}
-	s.mu.Lock()
-	cd.GrantID = g.ID
-	reusedMeanwhile := cd.Reused
-	s.mu.Unlock()
-	if reusedMeanwhile { // the code came twice at once: neither gets a grant
-		s.revoke(r, cd.User, g.ID, "authorization code reused")
+	// The code came twice at once: neither gets a grant. A grant the code
+	// cannot name (its reuse could not revoke it) is not handed out either.
+	reused, err := s.cfg.Store.AgentCodeGranted(ctx, f.Get("code"), g.ID)
+	if err != nil {
+		s.cfg.Logger.Error("record the grant of an agent code", "err", err)
+		s.revoke(r, g.User, g.ID, "the grant of its code could not be recorded")
+		return tokenResponse{}, fail("server_error", "the grant could not be stored")
+	}
+	if reused {
+		s.revoke(r, g.User, g.ID, "authorization code reused")
 		return tokenResponse{}, fail("invalid_grant", "the code was used twice; its grant is revoked")
 	}
 	s.cfg.Logger.Info("agent grant created", "user", g.User, "grant", g.ID, "client", g.ClientID)

@@ -26,11 +26,14 @@ func approvedCode(t *testing.T, s *Server, c store.AgentClient, id string) (stri
 func approvedCodeIn(t *testing.T, s *Server, c store.AgentClient, id string, mode wire.ToolMode) (string, string) {
 	t.Helper()
 	verifier := oauth2.GenerateVerifier()
-	s.addRequest(&request{
+	err := s.addRequest(context.Background(), &request{
 		ID: id, Client: client{ID: c.ID, Name: c.Name, Host: "127.0.0.1"}, RedirectURI: c.RedirectURIs[0],
 		Challenge: oauth2.S256ChallengeFromVerifier(verifier), Issuer: "http://127.0.0.1:8080",
 		Resource: "http://127.0.0.1:8080/mcp", AllServers: true, Expires: time.Now().Add(time.Minute),
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: id, Approve: true, AllServers: true, ToolMode: mode})
 	if err != nil {
 		t.Fatal(err)
@@ -112,9 +115,58 @@ func TestAGrantKeepsTheToolModeChosen(t *testing.T) {
 			t.Errorf("mode %q: the grant's mode is %q (%v)", mode, g.ToolMode, err)
 		}
 	}
-	s.addRequest(&request{ID: "bad", Client: client{ID: c.ID, Name: c.Name, Host: "127.0.0.1"}, RedirectURI: c.RedirectURIs[0],
+	err := s.addRequest(context.Background(), &request{ID: "bad", Client: client{ID: c.ID, Name: c.Name, Host: "127.0.0.1"}, RedirectURI: c.RedirectURIs[0],
 		Issuer: "http://127.0.0.1:8080", Resource: "http://127.0.0.1:8080/mcp", AllServers: true, Expires: time.Now().Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.Decide(context.Background(), "u", wire.AnswerAgentConsentArgs{Request: "bad", Approve: true, AllServers: true, ToolMode: "sometimes"}); err == nil {
 		t.Error("a tool mode that is none was taken")
+	}
+}
+
+// Servers on one store are one authorization server: the request made on
+// one is answered on another and its code spent on a third, once.
+func TestAnAuthorizationCrossesTheServersOfOneStore(t *testing.T) {
+	dir := t.TempDir()
+	authorizing, consenting, issuing := newTestServerOn(t, dir, true, false), newTestServerOn(t, dir, true, false), newTestServerOn(t, dir, true, false)
+	ctx := context.Background()
+	c, err := authorizing.cfg.Store.PutAgentClient(ctx, store.AgentClient{Name: "A", RedirectURIs: []string{"http://127.0.0.1:5000/cb"}, Expires: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier := oauth2.GenerateVerifier()
+	q := url.Values{
+		"response_type": {"code"}, "client_id": {c.ID}, "redirect_uri": {c.RedirectURIs[0]}, "state": {"xyz"},
+		"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"}, "resource": {"http://127.0.0.1:8080/mcp"},
+	}
+	id := consentID(t, authorizing, q)
+	if card, err := consenting.Consent(ctx, "u", id); err != nil || card.ClientID != c.ID {
+		t.Fatalf("the card on another server: %+v %v", card, err)
+	}
+	res, err := consenting.Decide(ctx, "u", wire.AnswerAgentConsentArgs{Request: id, Approve: true, AllServers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := authorizing.Decide(ctx, "u", wire.AnswerAgentConsentArgs{Request: id}); err == nil {
+		t.Error("the request was answered again on the server that took it")
+	}
+	back, _ := url.Parse(res.Redirect)
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {back.Query().Get("code")}, "code_verifier": {verifier},
+		"client_id": {c.ID}, "redirect_uri": {c.RedirectURIs[0]}, "resource": {"http://127.0.0.1:8080/mcp"}}
+	status, out := postToken(issuing, form)
+	if status != http.StatusOK || back.Query().Get("state") != "xyz" {
+		t.Fatalf("the code on a third server: %d %v (state %q)", status, out, back.Query().Get("state"))
+	}
+	access, _ := out["access_token"].(string)
+	if g, err := authorizing.Authenticate(ctx, access); err != nil || g.User != "u" {
+		t.Errorf("the access token on the first server: %+v %v", g, err)
+	}
+	// The code again, on the first server: refused, and the grant is revoked.
+	if status, out := postToken(authorizing, form); status != http.StatusBadRequest || out["error"] != "invalid_grant" {
+		t.Errorf("the code again elsewhere: %d %v, want invalid_grant", status, out)
+	}
+	if _, err := issuing.Authenticate(ctx, access); err == nil {
+		t.Error("the access token works after its code came twice")
 	}
 }

@@ -52,7 +52,9 @@ func (s *Service) initReplica(ctx context.Context, mux http.Handler, verifier *a
 // user's owner: an agent's (its key names the user), a server's OAuth
 // callback (its state does) and the dashboard's OAuth pages (the session
 // does). The dashboard's socket is routed once it authenticated (relay/hub);
-// everything else is served here.
+// everything else is served here, the agents' authorization server's routes
+// too: a flow's state is in the store (relay/agentauth), and /authorize
+// names no user anyway.
 func (s *Service) routeUsers(next http.Handler, verifier *authn.Verifier) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, ok := s.userOf(r, verifier)
