@@ -27,6 +27,10 @@ type oauthRelay struct {
 	svc  *Service
 	srv  *httptest.Server
 	demo string // the demo server's id
+	// decide answers the consent card of a request id as the person and
+	// returns where their browser goes next; nil asks svc's authorization
+	// server directly, as the local user.
+	decide func(request string, answer consent) (redirect string, err error)
 }
 
 func newOAuthRelay(t *testing.T) *oauthRelay {
@@ -84,8 +88,8 @@ func deny(request string, _ wire.AgentConsent) wire.AnswerAgentConsentArgs {
 var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // authorize plays the browser: it opens the authorization URL, answers the
-// consent card the relay sends it to as the local user, and returns the
-// query the client's redirect URI receives.
+// consent card the relay sends it to (r.decide), and returns the query the
+// client's redirect URI receives.
 func (r *oauthRelay) authorize(authURL string, answer consent) (url.Values, error) {
 	resp, err := noRedirects.Get(authURL)
 	if err != nil {
@@ -99,21 +103,31 @@ func (r *oauthRelay) authorize(authURL string, answer consent) (url.Values, erro
 	if loc.Path != agentauth.ConsentPath {
 		return loc.Query(), nil // an error straight back to the client
 	}
-	id := loc.Query().Get(agentauth.ConsentParam)
-	ctx := context.Background()
-	card, err := r.svc.agents.auth.Consent(ctx, DefaultLocalUser, id)
+	decide := r.decide
+	if decide == nil {
+		decide = r.decideLocally
+	}
+	redirect, err := decide(loc.Query().Get(agentauth.ConsentParam), answer)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.svc.agents.auth.Decide(ctx, DefaultLocalUser, answer(id, card))
-	if err != nil {
-		return nil, err
-	}
-	back, err := url.Parse(res.Redirect)
+	back, err := url.Parse(redirect)
 	if err != nil {
 		return nil, err
 	}
 	return back.Query(), nil
+}
+
+// decideLocally answers the consent card of request id through svc's
+// authorization server, as the local user.
+func (r *oauthRelay) decideLocally(id string, answer consent) (string, error) {
+	ctx := context.Background()
+	card, err := r.svc.agents.auth.Consent(ctx, DefaultLocalUser, id)
+	if err != nil {
+		return "", err
+	}
+	res, err := r.svc.agents.auth.Decide(ctx, DefaultLocalUser, answer(id, card))
+	return res.Redirect, err
 }
 
 // fetcher is the go-sdk's code fetcher, answering consent with answer.

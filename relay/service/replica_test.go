@@ -74,6 +74,24 @@ func (r *testReplica) stop() {
 
 func (r *testReplica) owns(user string) bool { return r.svc.router.Owns(user) }
 
+// sharedStore returns the URL of a fresh PostgreSQL schema for replicas,
+// with the seal key they all use in the environment.
+func sharedStore(t *testing.T) string {
+	t.Helper()
+	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
+	return postgresURL(t)
+}
+
+// addServer adds the server name at url to user's servers in the store at
+// dbURL, as the command line does.
+func addServer(t *testing.T, dbURL, user, name, url string) {
+	t.Helper()
+	var out bytes.Buffer
+	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", name, "--url", url}, &out); err != nil {
+		t.Fatalf("servers add: %v\n%s", err, out.String())
+	}
+}
+
 // dashboard opens a dashboard of user on r.
 func (r *testReplica) dashboard(t *testing.T, user string) *dashtest.Dashboard {
 	t.Helper()
@@ -102,16 +120,12 @@ func (r *testReplica) agent(t *testing.T, key string) *mcp.ClientSession {
 // dashboard on another replica; when the owner goes, another replica owns
 // the user at the next request, and the dashboard and the agent go on.
 func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
-	dbURL := postgresURL(t)
-	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=") // every replica's
+	dbURL := sharedStore(t)
 	fx := elicitfixture.Start(t, elicitfixture.Options{})
 	form := elicitfixture.Forms[0]
 	const user = "alice"
+	addServer(t, dbURL, user, "asker", fx.URL())
 	var out bytes.Buffer
-	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", "asker", "--url", fx.URL()}, &out); err != nil {
-		t.Fatalf("servers add: %v\n%s", err, out.String())
-	}
-	out.Reset()
 	if err := cli.AgentKey([]string{"create", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", "script"}, &out); err != nil {
 		t.Fatalf("agent-key create: %v\n%s", err, out.String())
 	}
@@ -149,9 +163,7 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 
 	// A server the command line adds reaches the owner (its notification)
 	// and, through it, the dashboard on A.
-	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", user, "--name", "asker too", "--url", fx.URL()}, &out); err != nil {
-		t.Fatalf("servers add: %v\n%s", err, out.String())
-	}
+	addServer(t, dbURL, user, "asker too", fx.URL())
 	if err := dash.WaitUntil("the added server ready", func() bool { return dash.State("asker too") == wire.StateReady }); err != nil {
 		t.Fatalf("the dashboard's socket closed: %v", err)
 	}
@@ -184,9 +196,7 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 // without a proof, or with a dashboard's or another audience's token, is
 // refused before it reaches any route.
 func TestTheInternalAddressRefusesAllButReplicas(t *testing.T) {
-	dbURL := postgresURL(t)
-	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
-	r := startReplica(t, "A", dbURL)
+	r := startReplica(t, "A", sharedStore(t))
 	session, err := r.svc.Mint("alice", time.Hour)
 	if err != nil {
 		t.Fatal(err)

@@ -71,6 +71,32 @@ func (d *Dashboard) Op(name wire.OpName, args any) {
 	d.send(wire.TypeOp, name, args)
 }
 
+// Call sends an op and waits for its answer: the result decoded into out,
+// or the op's error (a *wire.Error). Frames that come meanwhile are
+// applied. It fails the test when no answer comes within Wait.
+func (d *Dashboard) Call(name wire.OpName, args, out any) error {
+	d.t.Helper()
+	d.Op(name, args)
+	timeout := time.After(Wait)
+	for {
+		select {
+		case f := <-d.frames:
+			switch {
+			case f.ID != string(name) || f.Type != wire.TypeResult && f.Type != wire.TypeError:
+				d.apply(f)
+			case f.Error != nil:
+				return f.Error
+			default:
+				return json.Unmarshal(f.Data, out)
+			}
+		case err := <-d.closed:
+			return err
+		case <-timeout:
+			d.t.Fatalf("the dashboard got no answer to %s within %v", name, Wait)
+		}
+	}
+}
+
 func (d *Dashboard) send(typ wire.FrameType, op wire.OpName, v any) {
 	d.t.Helper()
 	f, err := wire.NewFrame(typ, v)
