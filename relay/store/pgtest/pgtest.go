@@ -193,6 +193,11 @@ func (s *Server) NewSchema(t testing.TB) string {
 	return s.url(database, name)
 }
 
+// URL is the connection URL of the test database with its default search
+// path (the public schema), for a program that has the server to itself,
+// as the bench does; tests take a schema each (NewSchema).
+func (s *Server) URL() string { return s.url(database, "") }
+
 // Stop stops the server at once and removes its directory.
 func (s *Server) Stop() error {
 	var errs []error
