@@ -24,6 +24,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
 	"github.com/switchboard-mcp/switchboard/relay/replica"
+	"github.com/switchboard-mcp/switchboard/relay/replica/replicatest"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -36,7 +37,7 @@ var (
 )
 
 // sealKey is every replica's seal key.
-const sealKey = "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4="
+const sealKey = replicatest.SealKey
 
 // dashboardOrigin is where the test's dashboards come from.
 const dashboardOrigin = "https://dashboard.example"
@@ -197,12 +198,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // PostgreSQL's locks say.
 func owner(t *testing.T, st *store.Store, user string) string {
 	t.Helper()
-	o, err := st.OpenOwnership(context.Background(), "test:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
-	addr, _, err := o.OwnerOf(context.Background(), user)
+	addr, err := replicatest.Owner(context.Background(), st, user)
 	if err != nil {
 		t.Fatal(err)
 	}
