@@ -13,34 +13,39 @@ import (
 // warmCalls are made on each path before measuring.
 const warmCalls = 10
 
-// directCall times one go-sdk call of tick straight to the fixture.
-func directCall(ctx context.Context, cs *mcp.ClientSession) (time.Duration, error) {
+// timedCall times one go-sdk call of the tool name, without arguments.
+func timedCall(ctx context.Context, cs *mcp.ClientSession, name string) (time.Duration, error) {
 	start := time.Now()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: toolTick, Arguments: map[string]any{}})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
 	d := time.Since(start)
 	if err == nil && res.IsError {
-		err = fmt.Errorf("tick failed: %v", res.Content)
+		err = fmt.Errorf("%s failed: %v", name, res.Content)
 	}
 	return d, err
 }
 
-// alternate times n calls of direct and of other, in turn, after warmCalls
-// of each that do not count, and returns both series.
-func alternate(ctx context.Context, n int, direct *mcp.ClientSession, other func() (time.Duration, error)) (dr, or []time.Duration, err error) {
+// directCall times one go-sdk call of tick straight to the fixture.
+func directCall(ctx context.Context, cs *mcp.ClientSession) (time.Duration, error) {
+	return timedCall(ctx, cs, toolTick)
+}
+
+// alternate times n calls of first and of second, in turn, after
+// warmCalls of each that do not count, and returns both series.
+func alternate(n int, first, second func() (time.Duration, error)) (fr, sr []time.Duration, err error) {
 	for i := range warmCalls + n {
-		d, err := directCall(ctx, direct)
+		f, err := first()
 		if err != nil {
 			return nil, nil, err
 		}
-		o, err := other()
+		s, err := second()
 		if err != nil {
 			return nil, nil, err
 		}
 		if i >= warmCalls {
-			dr, or = append(dr, d), append(or, o)
+			fr, sr = append(fr, f), append(sr, s)
 		}
 	}
-	return dr, or, nil
+	return fr, sr, nil
 }
 
 // relayCallFigure compares a tool call through the relay's WebSocket (op
@@ -76,7 +81,7 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 func againstDirect(ctx context.Context, cfg config, b *bench, direct *mcp.ClientSession, profile, figure string, target float64, other func() (time.Duration, error)) ([]row, error) {
 	wait := b.relay.profile(profile, 5*time.Second)
 	defer wait()
-	dr, or, err := alternate(ctx, cfg.calls, direct, other)
+	dr, or, err := alternate(cfg.calls, func() (time.Duration, error) { return directCall(ctx, direct) }, other)
 	if err != nil {
 		return nil, err
 	}

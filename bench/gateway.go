@@ -44,24 +44,22 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 	}
 	defer agent.Close()
 	name := b.serverID + "__" + toolTick
-	viaGateway := func() (time.Duration, error) {
-		start := time.Now()
-		res, err := agent.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
-		d := time.Since(start)
-		if err == nil && res.IsError {
-			err = fmt.Errorf("%s through the gateway failed: %v", name, res.Content)
-		}
-		return d, err
-	}
+	viaGateway := func() (time.Duration, error) { return timedCall(ctx, agent, name) }
 	return againstDirect(ctx, cfg, b, direct, "gateway", "agent call through /mcp", 1.3, viaGateway)
 }
 
 // agent connects a go-sdk client with the agent key to the relay's endpoint
 // path.
 func (b *bench) agent(ctx context.Context, key, path string) (*mcp.ClientSession, error) {
+	return connectAgent(ctx, b.relay, key, path)
+}
+
+// connectAgent connects a go-sdk client with the agent key to the endpoint
+// path of relay r.
+func connectAgent(ctx context.Context, r *relayProc, key, path string) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{
-		Endpoint:   b.relay.URL() + path,
+		Endpoint:   r.URL() + path,
 		HTTPClient: &http.Client{Transport: bearer{token: key, next: http.DefaultTransport}},
 	}, nil)
 	if err != nil {
