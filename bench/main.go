@@ -45,12 +45,12 @@ var figures = []figure{
 }
 
 func main() {
-	if (len(os.Args) == 3 || len(os.Args) == 4) && os.Args[1] == childArg {
-		modelURL := ""
-		if len(os.Args) == 4 {
-			modelURL = os.Args[3]
+	if len(os.Args) > 1 && os.Args[1] == childArg {
+		opts, err := parseChildArgs(os.Args[2:])
+		if err == nil {
+			err = runChild(opts)
 		}
-		if err := runChild(os.Args[2], modelURL); err != nil {
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "relay:", err)
 			os.Exit(1)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,11 +26,22 @@ type relayProc struct {
 }
 
 // startRelay starts a child relay with a fresh data directory.
-func startRelay() (*relayProc, error) { return startRelayWithModel("") }
+func startRelay() (*relayProc, error) { return startChild(childOptions{}) }
 
 // startRelayWithModel starts a child relay with a fresh data directory
 // and, when modelURL is not "", one model at modelURL (benchModel).
 func startRelayWithModel(modelURL string) (*relayProc, error) {
+	return startChild(childOptions{modelURL: modelURL})
+}
+
+// startReplica starts a child relay with a fresh data directory as a
+// replica on the PostgreSQL store at storeURL.
+func startReplica(storeURL string) (*relayProc, error) {
+	return startChild(childOptions{store: storeURL})
+}
+
+// startChild starts a child relay as o says, in a fresh data directory.
+func startChild(o childOptions) (*relayProc, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -37,14 +49,10 @@ func startRelayWithModel(modelURL string) (*relayProc, error) {
 	if strings.HasSuffix(self, ".test") { // a test binary would run its tests, not the relay
 		return nil, fmt.Errorf("the relay child needs the bench command (go run ./bench), not %s", filepath.Base(self))
 	}
-	dir, err := os.MkdirTemp("", "switchboard-bench-relay-")
-	if err != nil {
+	if o.dataDir, err = os.MkdirTemp("", "switchboard-bench-relay-"); err != nil {
 		return nil, err
 	}
-	args := []string{childArg, dir}
-	if modelURL != "" {
-		args = append(args, modelURL)
-	}
+	dir, args := o.dataDir, o.args()
 	cmd := exec.Command(self, args...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
@@ -99,6 +107,16 @@ func (r *relayProc) stop() {
 	os.RemoveAll(r.dataDir)
 }
 
+// kill ends the child with SIGKILL, as a crash would: no shutdown, no
+// goodbye to PostgreSQL. Then it removes the child's data.
+func (r *relayProc) kill() error {
+	err := r.cmd.Process.Kill()
+	r.cmd.Wait()
+	r.stdin.Close()
+	os.RemoveAll(r.dataDir)
+	return err
+}
+
 // URL is the relay's address as a person opens it.
 func (r *relayProc) URL() string { return "http://" + r.hello.Addr }
 
@@ -126,6 +144,16 @@ func (r *relayProc) control(method, path string) (string, error) {
 func (r *relayProc) loginURL() (string, error) { return r.control(http.MethodGet, controlLogin) }
 func (r *relayProc) token() (string, error)    { return r.control(http.MethodGet, controlToken) }
 func (r *relayProc) agentKey() (string, error) { return r.control(http.MethodPost, controlAgentKey) }
+
+// tokenOf returns a token of user.
+func (r *relayProc) tokenOf(user string) (string, error) {
+	return r.control(http.MethodGet, controlToken+"?user="+url.QueryEscape(user))
+}
+
+// agentKeyOf returns a new agent key of user, all servers.
+func (r *relayProc) agentKeyOf(user string) (string, error) {
+	return r.control(http.MethodPost, controlAgentKey+"?user="+url.QueryEscape(user))
+}
 
 // mem returns the child's heap figures after a GC.
 func (r *relayProc) mem() (memStats, error) {
