@@ -58,9 +58,12 @@ test: test-deps
 	@MAKE="$(MAKE)" bash scripts/parts.sh $(TEST_PARTS)
 
 # test-deps builds, once and before the parts start, what more than one part
-# needs: the dashboard, the binaries, the npm suites, Chromium, and the
-# packages of every test binary (so that parts do not compile them twice).
+# needs: the dashboard, the binaries, the npm suites, Chromium, PostgreSQL
+# (unit and bench-short), and the packages of every test binary (so that
+# parts do not compile them twice). PostgreSQL comes first, alone, so that
+# two apt-get installs (its and Chromium's) never run at once.
 test-deps:
+	@$(MAKE) --no-print-directory postgresql
 	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(APPS_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
 	@$(MAKE) --no-print-directory postgresql # after chromium: both may use apt-get
 
@@ -122,12 +125,13 @@ postgresql:
 
 # bench runs every measurement (package bench) and prints one table; the
 # first-render comparison runs MCP Inspector from bench/inspector's lock file
-# (Node.js and npm needed). bench-short runs each figure once at small sizes,
+# (Node.js and npm needed), and the replicas figure a PostgreSQL server of its
+# own (relay/store/pgtest). bench-short runs each figure once at small sizes,
 # to check that the harness still runs; its numbers mean nothing.
 INSPECTOR_DIR := bench/inspector
 INSPECTOR     := $(INSPECTOR_DIR)/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
 
-bench: $(WASM_SUM) chromium $(INSPECTOR)
+bench: $(WASM_SUM) chromium postgresql $(INSPECTOR)
 	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -inspector $(INSPECTOR)
 
 # soak runs the relay under a steady load for SOAKTIME (default 10m): 1,000
@@ -139,7 +143,7 @@ SOAKTIME ?= 10m
 soak: $(WASM_SUM)
 	$(GO) run ./bench -soak $(SOAKTIME)
 
-bench-short: $(WASM_SUM) chromium $(INSPECTOR)
+bench-short: $(WASM_SUM) chromium postgresql $(INSPECTOR)
 	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -short -inspector $(INSPECTOR)
 
 $(INSPECTOR): $(INSPECTOR_DIR)/package.json $(INSPECTOR_DIR)/package-lock.json

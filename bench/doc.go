@@ -19,7 +19,10 @@
 //   - fan-out of one tool-list change to many dashboards of one user;
 //   - memory per idle dashboard and per idle MCP connection;
 //   - the size of a delta when one tool of a thousand changes;
-//   - an agent's call through the relay's /mcp against a direct call.
+//   - an agent's call through the relay's /mcp against a direct call;
+//   - replicas on one PostgreSQL: an agent's call forwarded by a replica
+//     against the same call on the user's owner, the failover when the
+//     owner is killed, and the memory of an idle user a replica owns.
 //
 // Timings depend on the machine and on what else runs on it; ratios measured
 // in one run, alternating, are the figures to compare.

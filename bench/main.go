@@ -22,6 +22,8 @@ type config struct {
 	chatRounds   int           // chat: first tokens measured per path
 	streamFor    time.Duration // chat: how long the stream is measured
 	streamAfter  time.Duration // chat: how long the answer streams before it is measured
+	kills        int           // replicas: owners killed, one failover each
+	idleUsers    int           // replicas: users one replica owns for the memory row
 	chromium     string
 	inspector    string // the Inspector launcher script
 }
@@ -42,6 +44,7 @@ var figures = []figure{
 	{"delta", deltaFigure},
 	{"chat", chatFigure},
 	{"code", codeModeFigure},
+	{"replicas", replicasFigure},
 }
 
 func main() {
@@ -82,9 +85,11 @@ func main() {
 	if cfg.short {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
 		cfg.chatRounds, cfg.streamFor = 2, time.Second
+		cfg.kills, cfg.idleUsers = 3, 10
 	} else {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 50, []int{200, 1000}, 1000
 		cfg.chatRounds, cfg.streamFor = 40, 5*time.Second
+		cfg.kills, cfg.idleUsers = 20, 200
 	}
 
 	if *calls > 0 {

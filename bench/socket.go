@@ -165,3 +165,13 @@ func (s *socket) waitReady(ctx context.Context, ids ...string) error {
 func (s *socket) callTool(ctx context.Context, server, name string) (wire.Frame, error) {
 	return s.op(ctx, wire.OpCallTool, wire.CallToolArgs{Server: server, Name: name, Arguments: json.RawMessage(`{}`)})
 }
+
+// closed reads until the relay ends the socket and returns the read's
+// error, which carries the close code (websocket.CloseStatus).
+func (s *socket) closed(ctx context.Context) error {
+	for {
+		if _, _, err := s.read(ctx); err != nil {
+			return err
+		}
+	}
+}
