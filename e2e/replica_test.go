@@ -8,6 +8,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/replica/replicatest"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
@@ -54,7 +55,7 @@ func startReplica(t *testing.T, dbURL string) *relay {
 // the servers ready again, served by A.
 func TestDashboardFollowsItsPersonWhenTheirReplicaStops(t *testing.T) {
 	dbURL := postgresURL(t)
-	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=") // every replica's
+	t.Setenv(store.SealKeyEnv, replicatest.SealKey) // every replica's
 	fx := fixture.Start(t)
 	asker := elicitfixture.Start(t, elicitfixture.Options{})
 	const name, askerName = "Fixture", "Asker"
@@ -105,7 +106,7 @@ func TestDashboardFollowsItsPersonWhenTheirReplicaStops(t *testing.T) {
 // load balancer whose address is A's; the server is ready on A's page.
 func TestOAuthThroughAnotherReplicaThanTheOwner(t *testing.T) {
 	dbURL := postgresURL(t)
-	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
+	t.Setenv(store.SealKeyEnv, replicatest.SealKey)
 	as := oauthfixture.StartAuthServer(t, oauthfixture.AuthConfig{})
 	rs := oauthfixture.StartResource(t, oauthfixture.ResourceConfig{AuthServer: as, Scopes: []string{readScope}})
 	a := startReplica(t, dbURL)

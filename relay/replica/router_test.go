@@ -13,6 +13,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/switchboard-mcp/switchboard/relay/replica/replicatest"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/relay/store/pgtest"
 )
@@ -61,7 +62,7 @@ func (u *users) Release(user string) {
 // startRouter starts a router at addr on a fresh store of dbURL.
 func startRouter(t *testing.T, dbURL, addr string, idle time.Duration) (*Router, *users) {
 	t.Helper()
-	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
+	t.Setenv(store.SealKeyEnv, replicatest.SealKey)
 	st, err := store.OpenPostgres(context.Background(), dbURL, t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/cli"
 	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
+	"github.com/switchboard-mcp/switchboard/relay/replica/replicatest"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -78,7 +79,7 @@ func (r *testReplica) owns(user string) bool { return r.svc.router.Owns(user) }
 // with the seal key they all use in the environment.
 func sharedStore(t *testing.T) string {
 	t.Helper()
-	t.Setenv(store.SealKeyEnv, "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4=")
+	t.Setenv(store.SealKeyEnv, replicatest.SealKey)
 	return postgresURL(t)
 }
 
