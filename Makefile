@@ -59,13 +59,12 @@ test: test-deps
 
 # test-deps builds, once and before the parts start, what more than one part
 # needs: the dashboard, the binaries, the npm suites, Chromium, PostgreSQL
-# (unit and bench-short), and the packages of every test binary (so that
+# (unit, the browser tests and bench-short), and the packages of every test binary (so that
 # parts do not compile them twice). PostgreSQL comes first, alone, so that
 # two apt-get installs (its and Chromium's) never run at once.
 test-deps:
 	@$(MAKE) --no-print-directory postgresql
 	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(APPS_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
-	@$(MAKE) --no-print-directory postgresql # after chromium: both may use apt-get
 
 # test-compile compiles every test binary without running it. A package that
 # does not compile is reported by its part, with the error in its log.
