@@ -112,12 +112,15 @@ func (r *Router) Route(ctx context.Context, user string) (Route, error) {
 		if rt, ok := r.use(user); ok {
 			return rt, nil
 		}
-		owner, err := r.claim(ctx, user)
+		owner, mine, err := r.claim(ctx, user)
 		if err != nil {
 			return Route{}, err
 		}
 		if owner != "" {
 			return Route{Owner: owner}, nil
+		}
+		if mine {
+			continue // now use counts the request
 		}
 		// Nobody held the user, yet this replica could not take them: the
 		// owner let go between the two questions. Ask again.
@@ -154,42 +157,43 @@ func (r *Router) unuse(user string) {
 	}
 }
 
-// claim takes user if nobody holds them and starts their session, or
-// returns the owner's address; both empty when neither was possible.
-func (r *Router) claim(ctx context.Context, user string) (owner string, err error) {
+// claim takes user if nobody holds them and starts their session (mine),
+// or returns the owner's address; neither when nobody held the user but
+// this replica could not take them (the owner let go in between).
+func (r *Router) claim(ctx context.Context, user string) (owner string, mine bool, err error) {
 	r.claimMu.Lock()
 	defer r.claimMu.Unlock()
 	r.mu.Lock()
-	_, mine := r.users[user]
+	_, mine = r.users[user]
 	lost := r.lost
 	r.mu.Unlock()
 	if mine {
-		return "", nil // taken while this request waited for claimMu
+		return "", true, nil // taken while this request waited for claimMu
 	}
 	if lost != nil {
-		return "", fmt.Errorf("replica: cannot take users now: %w", lost)
+		return "", false, fmt.Errorf("replica: cannot take users now: %w", lost)
 	}
 	got, err := r.locks.TryOwn(ctx, user)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if !got {
 		owner, _, err := r.locks.OwnerOf(ctx, user)
 		if owner == r.cfg.Addr {
-			return "", fmt.Errorf("replica: %s is held by another replica at this replica's address %s", user, owner)
+			return "", false, fmt.Errorf("replica: %s is held by another replica at this replica's address %s", user, owner)
 		}
-		return owner, err
+		return owner, false, err
 	}
 	if err := r.cfg.Users.Own(ctx, user); err != nil {
 		r.cfg.Users.Release(user)
 		r.locks.Release(context.WithoutCancel(ctx), user)
-		return "", fmt.Errorf("replica: start %s: %w", user, err)
+		return "", false, fmt.Errorf("replica: start %s: %w", user, err)
 	}
 	r.mu.Lock()
 	r.users[user] = &held{last: time.Now()}
 	r.mu.Unlock()
 	r.cfg.Logger.Info("replica owns user", "user", user, "replica", r.cfg.Addr)
-	return "", nil
+	return "", true, nil
 }
 
 // watch checks the locks' connection and lets idle users go until ctx ends.

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -87,7 +88,7 @@ func (s *Service) watchStore() {
 				a.keys.Closed(id)
 			}
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, context.Canceled) { // cancelled: the relay is closing
 			s.cfg.Logger.Error("watch the store", "err", err)
 		}
 	})
