@@ -64,8 +64,8 @@ func (s *Service) initAgents(mux *http.ServeMux, dashOps *ops.Mux, verifier *aut
 
 // watchStore applies what other processes change in the store while the
 // relay runs: servers added or removed (switchboard servers), machine
-// access given (switchboard servers machine-access) and keys revoked
-// (switchboard agent-key revoke).
+// access given (switchboard servers machine-access), keys revoked
+// (switchboard agent-key revoke) and grants revoked (by another replica).
 func (s *Service) watchStore() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &s.agents
@@ -83,9 +83,17 @@ func (s *Service) watchStore() {
 				s.cfg.Logger.Error("read revoked agent keys", "err", err)
 				return
 			}
+			grants, err := s.store.RevokedAgentGrants(ctx, since.Add(-time.Second))
+			if err != nil {
+				s.cfg.Logger.Error("read revoked agent grants", "err", err)
+				return
+			}
 			since = checked
 			for _, id := range ids {
 				a.keys.Closed(id)
+			}
+			for _, id := range grants { // revoked on another relay of the store
+				a.keys.Closed(agentauth.KeyID(id))
 			}
 		})
 		if err != nil && !errors.Is(err, context.Canceled) { // cancelled: the relay is closing

@@ -62,3 +62,29 @@ func TestRefreshTokenRotatesOnceThenRevokesItsGrant(t *testing.T) {
 		t.Errorf("the newer token of the revoked grant: %v, want ErrGrantRevoked", err)
 	}
 }
+
+func TestRevokedAgentGrantsAreListedSinceWhen(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	var ids []string
+	for range 2 {
+		g, err := s.CreateAgentGrant(ctx, store.AgentGrant{User: "ann", ClientID: "c", AllServers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, g.ID)
+	}
+	before := time.Now().Add(-time.Second)
+	if got, err := s.RevokedAgentGrants(ctx, before); err != nil || len(got) != 0 {
+		t.Fatalf("before any revocation: %v, %v", got, err)
+	}
+	if err := s.RevokeAgentGrant(ctx, "ann", ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.RevokedAgentGrants(ctx, before); err != nil || !slices.Equal(got, ids[1:]) {
+		t.Errorf("revoked since before: %v, %v; want %v", got, err, ids[1:])
+	}
+	if got, _ := s.RevokedAgentGrants(ctx, time.Now().Add(time.Minute)); len(got) != 0 {
+		t.Errorf("revoked since a minute ahead: %v, want none", got)
+	}
+}
