@@ -16,6 +16,6 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	closeSharedBrowser()
-	stopPostgres()
+	stopReplicaFixtures()
 	os.Exit(code)
 }

@@ -1,13 +1,25 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
+	"github.com/switchboard-mcp/switchboard/relay/cli"
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
+	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
+	"github.com/switchboard-mcp/switchboard/relay/replica"
 	"github.com/switchboard-mcp/switchboard/relay/replica/replicatest"
 	"github.com/switchboard-mcp/switchboard/relay/service"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -34,9 +46,35 @@ func postgresURL(t *testing.T) string {
 	return pgServer.NewSchema(t)
 }
 
-func stopPostgres() {
+// The switchboard command the replica tests run as a process, to kill it,
+// built by the first (replicaBinary) and removed by TestMain.
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+func replicaBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "switchboard-e2e-bin-"); binErr == nil {
+			binPath, binErr = replicatest.Build(os.Getenv("GO"), binDir)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// stopReplicaFixtures stops what the replica tests started for the run.
+func stopReplicaFixtures() {
 	if pgServer != nil {
 		pgServer.Stop()
+	}
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
 }
 
@@ -134,5 +172,112 @@ func TestOAuthThroughAnotherReplicaThanTheOwner(t *testing.T) {
 	}
 	if st := as.Stats(); st.Codes != 1 {
 		t.Errorf("the authorization server saw %d code exchanges, want 1", st.Codes)
+	}
+}
+
+// Three replicas, the person's owner a process of its own: the person's
+// dashboard (the browser, on A) answers the questions of an agent's calls
+// on C. The owner, B, is killed with SIGKILL while a question waits: the
+// agent's call ends saying the relay restarted, the page (never reloaded)
+// says the question was withdrawn and shows the server ready again within
+// 5 s, served by A or C; the agent's next call, same session, is answered
+// in the page; the registration and the agent's key are still there.
+func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
+	dbURL := postgresURL(t)
+	t.Setenv(store.SealKeyEnv, replicatest.SealKey)
+	ctx := context.Background()
+	asker := elicitfixture.Start(t, elicitfixture.Options{})
+	form := elicitfixture.Forms[0]
+	a, c := startReplica(t, dbURL), startReplica(t, dbURL)
+	b := replicatest.StartProcess(t, replicaBinary(t), "B", dbURL)
+	st, err := store.OpenTarget(ctx, dbURL, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	owner := func() string {
+		addr, err := replicatest.Owner(ctx, st, localUser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return addr
+	}
+
+	// The server is registered as the command line does; the person's
+	// first socket, on B, makes B the owner.
+	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", localUser, "--name", askerName, "--url", asker.URL()}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	first := dashtest.Open(t, b.Public, http.Header{"Authorization": {"Bearer " + a.mint(t, localUser, time.Hour)}, "Origin": {b.Public}})
+	first.WaitUntil("the server ready on B", func() bool { return first.State(askerName) == wire.StateReady })
+	if got := owner(); got != b.Internal {
+		t.Fatalf("the owner is %q, want B (%s)", got, b.Internal)
+	}
+
+	p := openTab(t)
+	p.login(a)
+	p.waitServer(askerName, wire.StateReady)
+	eval[any](p, setReloadMarker)
+	server := p.serverID(askerName)
+	agent, _ := connectAgent(t, c, gateway.Path)
+	call := func() <-chan error {
+		done := make(chan error, 1)
+		go func() {
+			res, err := agent.CallTool(ctx, &mcp.CallToolParams{Name: server + "__form_" + form.Name, Arguments: map[string]any{}})
+			if err == nil && res.IsError {
+				err = fmt.Errorf("the call failed: %v", res.Content)
+			}
+			done <- err
+		}()
+		return done
+	}
+	answer := func(id string) {
+		p.fillForm(id, form.Example)
+		p.click(cardSel(id) + " .ask-accept")
+		p.waitGone(cardSel(id))
+	}
+
+	done := call()
+	asked := p.waitNewCard(wire.AskForm, nil)
+	answer(asked)
+	if err := <-done; err != nil {
+		t.Fatalf("the agent's call through C, answered on A: %v", err)
+	}
+
+	done = call()
+	waiting := p.waitNewCard(wire.AskForm, []string{asked})
+	killed := time.Now()
+	b.Kill(t)
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), replica.Interrupted) {
+			t.Errorf("the call B ran when it was killed ended with %v, want %q", err, replica.Interrupted)
+		}
+	case <-time.After(waitTimeout):
+		t.Errorf("the call B ran when it was killed did not end within %v", waitTimeout)
+	}
+	p.waitText(noticeSel(waiting), webstore.MsgRestarted)
+	waitFor(t, "A or C to own the person", func() bool { o := owner(); return o == a.cfg.ReplicaAddr || o == c.cfg.ReplicaAddr })
+	p.waitRelay(stateLive)
+	p.waitServer(askerName, wire.StateReady)
+	took := time.Since(killed)
+	t.Logf("served again %v after B's kill", took.Round(time.Millisecond))
+	if took > 5*time.Second {
+		t.Errorf("the server was ready again %v after B's kill, want within 5 s", took)
+	}
+	if !eval[bool](p, checkReloadMarker) {
+		t.Error("the page was reloaded")
+	}
+
+	done = call()
+	answer(p.waitNewCard(wire.AskForm, []string{asked, waiting}))
+	if err := <-done; err != nil {
+		t.Fatalf("the agent's next call after B's kill: %v", err)
+	}
+	if regs, err := st.Servers(ctx, localUser); err != nil || len(regs) != 1 || regs[0].Name != askerName {
+		t.Errorf("registrations after B's kill: %+v, %v", regs, err)
+	}
+	if keys, err := st.AgentKeys(ctx, localUser); err != nil || len(keys) != 1 || keys[0].Name != agentName {
+		t.Errorf("agent keys after B's kill: %+v, %v", keys, err)
 	}
 }

@@ -4,17 +4,12 @@
 package replicas
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -54,10 +49,8 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "switchboard")
-	goTool := cmp(os.Getenv("GO"), "go")
-	if out, err := exec.Command(goTool, "build", "-o", binary, "github.com/switchboard-mcp/switchboard/relay/cmd/switchboard").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build the relay: %v\n%s", err, out)
+	if binary, err = replicatest.Build(os.Getenv("GO"), dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	if pg, err = pgtest.Start(); err != nil {
@@ -66,31 +59,6 @@ func run(m *testing.M) int {
 	}
 	defer pg.Stop()
 	return m.Run()
-}
-
-func cmp(s, otherwise string) string {
-	if s != "" {
-		return s
-	}
-	return otherwise
-}
-
-// lockedBuffer is a log a process writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // switchboard runs a command of the binary on the test's store and
@@ -106,80 +74,20 @@ func switchboard(t *testing.T, dbURL string, args ...string) string {
 	return string(out)
 }
 
-// freeAddr is a loopback address nothing listens on now.
-func freeAddr(t *testing.T) string {
+// startReplica starts a replica process named name on dbURL.
+func startReplica(t *testing.T, name, dbURL string) *replicatest.Process {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return replicatest.StartProcess(t, binary, name, dbURL, "--allowed-origins", dashboardOrigin)
 }
 
-// relay is one switchboard serve process, a replica.
-type relay struct {
-	name     string
-	public   string // http://host:port
-	internal string // host:port
-	cmd      *exec.Cmd
-	logs     *lockedBuffer
-	exited   chan struct{}
-}
-
-func startReplica(t *testing.T, name, dbURL string) *relay {
-	t.Helper()
-	r := &relay{name: name, public: "http://" + freeAddr(t), internal: freeAddr(t), logs: &lockedBuffer{}, exited: make(chan struct{})}
-	r.cmd = exec.Command(binary, "serve", "--store", dbURL, "--data", t.TempDir(), "--addr", strings.TrimPrefix(r.public, "http://"),
-		"--replica-addr", r.internal, "--allowed-origins", dashboardOrigin)
-	r.cmd.Env = append(os.Environ(), store.SealKeyEnv+"="+sealKey)
-	r.cmd.Stdout, r.cmd.Stderr = r.logs, r.logs
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { r.cmd.Wait(); close(r.exited) }()
-	t.Cleanup(func() {
-		r.cmd.Process.Signal(syscall.SIGTERM)
-		<-r.exited
-		if t.Failed() {
-			t.Logf("replica %s's log:\n%s", name, r.logs.String())
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(r.public + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			return r
-		}
-		select {
-		case <-r.exited:
-			t.Fatalf("replica %s exited: %s", name, r.logs.String())
-		case <-time.After(50 * time.Millisecond): // polls a process that says nothing when it listens
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replica %s did not listen within 30 s", name)
-		}
-	}
-}
-
-// kill ends the replica with SIGKILL: no shutdown, no goodbye to PostgreSQL.
-func (r *relay) kill(t *testing.T) {
-	t.Helper()
-	if err := r.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-r.exited
-}
-
-// agent connects an agent to r's /mcp with key.
-func (r *relay) agent(t *testing.T, key string) *mcp.ClientSession {
+// connectAgent connects an agent to r's /mcp with key.
+func connectAgent(t *testing.T, r *replicatest.Process, key string) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
 	hc := &http.Client{Transport: bearer(key)}
-	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.public + "/mcp", HTTPClient: hc}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: r.Public + "/mcp", HTTPClient: hc}, nil)
 	if err != nil {
-		t.Fatalf("agent on %s: %v", r.name, err)
+		t.Fatalf("agent on %s: %v", r.Name, err)
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
@@ -247,32 +155,32 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 	defer st.Close()
 
 	// An agent's request on B makes B the owner.
-	req, _ := http.NewRequest(http.MethodGet, b.public+"/api/tools", nil)
+	req, _ := http.NewRequest(http.MethodGet, b.Public+"/api/tools", nil)
 	req.Header.Set("Authorization", "Bearer "+key)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if got := owner(t, st, user); got != b.internal {
-		t.Fatalf("after a request on B the owner is %q, want B (%s)", got, b.internal)
+	if got := owner(t, st, user); got != b.Internal {
+		t.Fatalf("after a request on B the owner is %q, want B (%s)", got, b.Internal)
 	}
 
 	// The person signs in on A (a link the command line made); their
 	// dashboard there shows the server B holds, and answers the question
 	// of an agent's call on C.
-	cookie := signIn(t, strings.TrimSpace(switchboard(t, dbURL, "login", "--addr", strings.TrimPrefix(a.public, "http://"))))
+	cookie := signIn(t, strings.TrimSpace(switchboard(t, dbURL, "login", "--addr", strings.TrimPrefix(a.Public, "http://"))))
 	header := http.Header{"Cookie": {cookie}, "Origin": {dashboardOrigin}}
-	dash := dashtest.Open(t, a.public, header)
+	dash := dashtest.Open(t, a.Public, header)
 	if err := dash.WaitUntil("the server ready", func() bool { return dash.State("asker") == wire.StateReady }); err != nil {
 		t.Fatalf("the dashboard's socket closed: %v", err)
 	}
-	agent := c.agent(t, key)
+	agent := connectAgent(t, c, key)
 	tool := dash.ToolNamed(agent, "form_"+form.Name)
 	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
 		t.Errorf("the server got %+v, want the person's accept", got)
 	}
-	if got := owner(t, st, user); got != b.internal {
+	if got := owner(t, st, user); got != b.Internal {
 		t.Errorf("the owner moved to %q while B lived", got)
 	}
 
@@ -289,7 +197,7 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 		t.Fatalf("the dashboard's socket closed: %v", err)
 	}
 	killed := time.Now()
-	b.kill(t)
+	b.Kill(t)
 	select {
 	case err := <-interrupted:
 		if err == nil || !strings.Contains(err.Error(), replica.Interrupted) {
@@ -301,7 +209,7 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 	if err := dash.Closed(); websocket.CloseStatus(err) != websocket.StatusCode(wire.CloseShuttingDown) {
 		t.Fatalf("the dashboard's socket on A ended with %v, want the relay restarting", err)
 	}
-	dash = dashtest.Open(t, a.public, header)
+	dash = dashtest.Open(t, a.Public, header)
 	if err := dash.WaitUntil("the server ready again", func() bool { return dash.State("asker") == wire.StateReady }); err != nil {
 		t.Fatalf("the dashboard's new socket closed: %v", err)
 	}
@@ -310,7 +218,7 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 	if took > failoverBound {
 		t.Errorf("the user was served again %v after B's kill, want within %v", took, failoverBound)
 	}
-	if got := owner(t, st, user); got != a.internal && got != c.internal {
+	if got := owner(t, st, user); got != a.Internal && got != c.Internal {
 		t.Errorf("after B's kill the owner is %q, want A or C", got)
 	}
 

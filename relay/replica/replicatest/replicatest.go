@@ -1,6 +1,7 @@
 // Package replicatest helps run replicas (relay/replica) outside
 // production, in the end-to-end tests and the bench: the seal key they
-// share and a look at which replica owns a user.
+// share, a look at which replica owns a user, and replicas as processes of
+// the switchboard command, to kill.
 package replicatest
 
 import (
