@@ -1,6 +1,9 @@
 package session
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // A replica's manager ([Config.OnDemand]) serves only the users it owns
 // (relay/replica). Own starts a user's session from the store when the
@@ -9,8 +12,9 @@ import "context"
 // no connection, and Sync and Restore leave them alone.
 
 // Own starts user's session, if it has not started: the operator's servers
-// and every server registered in the store are added and connected. A
-// manager that is not on demand started every session already.
+// and every server registered in the store are added and connected, and
+// their tasks followed again, as Restore does at a relay's start. A manager
+// that is not on demand started every session already.
 func (m *Manager) Own(ctx context.Context, user string) error {
 	s := m.Session(user)
 	m.mu.Lock()
@@ -20,8 +24,15 @@ func (m *Manager) Own(ctx context.Context, user string) error {
 	if started || !m.onDemand {
 		return nil
 	}
+	regs, err := m.store.Servers(ctx, user)
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", user, err)
+	}
 	s.startConfigured()
-	return s.sync(ctx)
+	for _, reg := range regs {
+		s.restore(reg)
+	}
+	return nil
 }
 
 // Release ends user's session: its dashboards are told the relay is
