@@ -21,7 +21,7 @@ type Users interface {
 // Defaults of [Config].
 const (
 	DefaultIdleAfter = 15 * time.Minute
-	checkEvery       = 5 * time.Second // how often the locks' connection is checked
+	checkEvery       = time.Second // how often the locks' connection is checked
 	claimWait        = 3 * time.Second // how long Route waits for an owner to show
 	claimRetry       = 50 * time.Millisecond
 )
