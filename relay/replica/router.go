@@ -22,8 +22,12 @@ type Users interface {
 const (
 	DefaultIdleAfter = 15 * time.Minute
 	checkEvery       = time.Second // how often the locks' connection is checked
-	claimWait        = 3 * time.Second // how long Route waits for an owner to show
-	claimRetry       = 50 * time.Millisecond
+	// checkTimeout bounds one check. It is long: a check that times out
+	// ends the connection, and with it every lock, so it must mean that
+	// PostgreSQL is gone, not busy.
+	checkTimeout = 10 * time.Second
+	claimWait    = 3 * time.Second // how long Route waits for an owner to show
+	claimRetry   = 50 * time.Millisecond
 )
 
 // Config is what a [Router] is built from.
@@ -216,7 +220,7 @@ func (r *Router) watch(ctx context.Context) {
 // ends (its dashboards reconnect, and reach the new owner) and the locks'
 // connection is opened anew.
 func (r *Router) check(ctx context.Context) {
-	pctx, cancel := context.WithTimeout(ctx, checkEvery)
+	pctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	err := r.locks.Ping(pctx)
 	cancel()
 	if err == nil {
