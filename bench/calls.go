@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -50,7 +51,8 @@ func alternate(n int, first, second func() (time.Duration, error)) (fr, sr []tim
 
 // relayCallFigure compares a tool call through the relay's WebSocket (op
 // frame out to result frame in, as a dashboard would, without a browser)
-// with a direct go-sdk call of the same fixture, alternating.
+// with the same call through the floor's minimal WebSocket relay (package
+// hop), and with a direct go-sdk call of the same fixture, in turn.
 func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 	b, err := setUp(ctx, 0)
 	if err != nil {
@@ -62,7 +64,24 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	defer direct.Close()
-
+	h, err := startHop(b.fixture.URL())
+	if err != nil {
+		return nil, err
+	}
+	defer h.stop()
+	ws, _, err := websocket.Dial(ctx, "ws://"+h.hello.Addr+"/ws", nil)
+	if err != nil {
+		return nil, fmt.Errorf("the floor's relay: %w", err)
+	}
+	defer ws.CloseNow()
+	viaFloor := func() (time.Duration, error) {
+		start := time.Now()
+		if err := ws.Write(ctx, websocket.MessageText, []byte(`{}`)); err != nil {
+			return 0, err
+		}
+		_, _, err := ws.Read(ctx)
+		return time.Since(start), err
+	}
 	viaRelay := func() (time.Duration, error) {
 		start := time.Now()
 		f, err := b.dash.callTool(ctx, b.serverID, toolTick)
@@ -72,21 +91,42 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		return d, err
 	}
-	return againstDirect(ctx, cfg, b, direct, "relay", "tool call, relay alone (Go WebSocket op → result)", 1.25, viaRelay)
+	return againstFloor(ctx, cfg, b, direct, "relay", "tool call, relay alone (Go WebSocket op → result)", "minimal WebSocket relay", viaFloor, viaRelay)
 }
 
-// againstDirect times other against direct calls, alternating, with a CPU
-// profile of the relay named profile when asked for, and returns the
-// figure's p50 row (with its target) and p99 row.
-func againstDirect(ctx context.Context, cfg config, b *bench, direct *mcp.ClientSession, profile, figure string, target float64, other func() (time.Duration, error)) ([]row, error) {
+// floorTarget is the most the relay's call may cost against the floor's
+// same hop, measured in the same run.
+const floorTarget = 1.25
+
+// againstFloor times other against the floor's same hop and a direct call,
+// in turn, with a CPU profile of the relay named profile when asked for,
+// and returns the figure's p50 row against the floor (with its target),
+// its p99 row, and its p50 against the direct call.
+func againstFloor(ctx context.Context, cfg config, b *bench, direct *mcp.ClientSession, profile, figure, floorName string, floor, other func() (time.Duration, error)) ([]row, error) {
 	wait := b.relay.profile(profile, 5*time.Second)
 	defer wait()
-	dr, or, err := alternate(cfg.calls, func() (time.Duration, error) { return directCall(ctx, direct) }, other)
-	if err != nil {
-		return nil, err
+	var dr, fr, or []time.Duration
+	for i := range warmCalls + cfg.calls {
+		d, err := directCall(ctx, direct)
+		if err != nil {
+			return nil, err
+		}
+		f, err := floor()
+		if err != nil {
+			return nil, fmt.Errorf("through the %s: %w", floorName, err)
+		}
+		o, err := other()
+		if err != nil {
+			return nil, err
+		}
+		if i >= warmCalls {
+			dr, fr, or = append(dr, d), append(fr, f), append(or, o)
+		}
 	}
+	floorRef := floorName + " (floor)"
 	return []row{
-		ratioRow(figure+", p50", median(or), median(dr), "direct go-sdk", target),
-		ratioRow(figure+", p99", percentile(or, 99), percentile(dr, 99), "direct go-sdk", 0),
+		ratioRow(figure+", p50", median(or), median(fr), floorRef, floorTarget),
+		ratioRow(figure+", p99", percentile(or, 99), percentile(fr, 99), floorRef, 0),
+		ratioRow(figure+", p50 against a direct call", median(or), median(dr), "direct go-sdk", 0),
 	}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/bench/hop"
 	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
 	"github.com/switchboard-mcp/switchboard/relay/llm"
 	"github.com/switchboard-mcp/switchboard/relay/models"
@@ -23,8 +24,13 @@ import (
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
-// childArg is the first argument that makes this binary the relay under test.
-const childArg = "relay"
+// childArg is the first argument that makes this binary the relay under
+// test; hopArg, followed by an MCP server's URL, makes it the floor in
+// front of that server (package hop).
+const (
+	childArg = "relay"
+	hopArg   = "hop"
+)
 
 // Control routes of the child relay, on a listener of their own.
 const (
@@ -198,4 +204,25 @@ func answer(w http.ResponseWriter, s string, err error) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, s)
+}
+
+// runHop serves the floor (package hop) in front of the MCP server at
+// upstream until stdin closes, having printed its childHello.
+func runHop(upstream string) error {
+	h, closeUp, err := hop.Handler(context.Background(), upstream)
+	if err != nil {
+		return err
+	}
+	defer closeUp()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+	hello, _ := json.Marshal(childHello{Addr: ln.Addr().String()})
+	fmt.Println(string(hello))
+	io.Copy(io.Discard, bufio.NewReader(os.Stdin)) // the parent holds stdin open while it needs us
+	return nil
 }

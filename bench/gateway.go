@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/bench/hop"
 )
 
 // bearer adds an Authorization header to every request.
@@ -43,9 +45,21 @@ func gatewayFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	defer agent.Close()
+	h, err := startHop(b.fixture.URL())
+	if err != nil {
+		return nil, err
+	}
+	defer h.stop()
+	proxied, err := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: h.URL() + "/mcp"}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the floor's proxy: %w", err)
+	}
+	defer proxied.Close()
 	name := b.serverID + "__" + toolTick
+	viaFloor := func() (time.Duration, error) { return timedCall(ctx, proxied, hop.Tool) }
 	viaGateway := func() (time.Duration, error) { return timedCall(ctx, agent, name) }
-	return againstDirect(ctx, cfg, b, direct, "gateway", "agent call through /mcp", 1.3, viaGateway)
+	return againstFloor(ctx, cfg, b, direct, "gateway", "agent call through /mcp", "minimal go-sdk proxy", viaFloor, viaGateway)
 }
 
 // agent connects a go-sdk client with the agent key to the relay's endpoint

@@ -48,6 +48,13 @@ var figures = []figure{
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == hopArg {
+		if err := runHop(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "hop:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == childArg {
 		opts, err := parseChildArgs(os.Args[2:])
 		if err == nil {

@@ -17,7 +17,8 @@ import (
 // childStartTimeout bounds how long the child relay takes to listen.
 const childStartTimeout = 30 * time.Second
 
-// relayProc is the relay under test, a child process.
+// relayProc is the relay under test, a child process (or the floor, a
+// child too: startHop).
 type relayProc struct {
 	cmd     *exec.Cmd
 	stdin   io.Closer
@@ -42,6 +43,29 @@ func startReplica(storeURL string) (*relayProc, error) {
 
 // startChild starts a child relay as o says, in a fresh data directory.
 func startChild(o childOptions) (*relayProc, error) {
+	dir, err := os.MkdirTemp("", "switchboard-bench-relay-")
+	if err != nil {
+		return nil, err
+	}
+	o.dataDir = dir
+	r, err := runSelf(o.args())
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	r.dataDir = dir
+	return r, nil
+}
+
+// startHop starts the floor (package hop) in front of the MCP server at
+// upstream, a child process as the relay is.
+func startHop(upstream string) (*relayProc, error) {
+	return runSelf([]string{hopArg, upstream})
+}
+
+// runSelf runs this binary again with args and waits for the line it prints
+// once it listens (a childHello).
+func runSelf(args []string) (*relayProc, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -49,10 +73,6 @@ func startChild(o childOptions) (*relayProc, error) {
 	if strings.HasSuffix(self, ".test") { // a test binary would run its tests, not the relay
 		return nil, fmt.Errorf("the relay child needs the bench command (go run ./bench), not %s", filepath.Base(self))
 	}
-	if o.dataDir, err = os.MkdirTemp("", "switchboard-bench-relay-"); err != nil {
-		return nil, err
-	}
-	dir, args := o.dataDir, o.args()
 	cmd := exec.Command(self, args...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
@@ -66,7 +86,7 @@ func startChild(o childOptions) (*relayProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	r := &relayProc{cmd: cmd, stdin: stdin, dataDir: dir}
+	r := &relayProc{cmd: cmd, stdin: stdin}
 	line := make(chan string, 1)
 	go func() {
 		s := bufio.NewScanner(stdout)
@@ -80,15 +100,15 @@ func startChild(o childOptions) (*relayProc, error) {
 	case l, ok := <-line:
 		if !ok {
 			r.stop()
-			return nil, fmt.Errorf("relay child exited before it listened")
+			return nil, fmt.Errorf("child %s exited before it listened", args[0])
 		}
 		if err := json.Unmarshal([]byte(l), &r.hello); err != nil {
 			r.stop()
-			return nil, fmt.Errorf("relay child said %q: %w", l, err)
+			return nil, fmt.Errorf("child %s said %q: %w", args[0], l, err)
 		}
 	case <-time.After(childStartTimeout):
 		r.stop()
-		return nil, fmt.Errorf("relay child did not listen within %v", childStartTimeout)
+		return nil, fmt.Errorf("child %s did not listen within %v", args[0], childStartTimeout)
 	}
 	return r, nil
 }

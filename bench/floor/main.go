@@ -12,7 +12,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net"
@@ -24,6 +23,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/switchboard-mcp/switchboard/bench/hop"
 )
 
 // childArg makes this binary the child serving the proxy and the relay.
@@ -64,43 +65,12 @@ func mcpHandler(s *mcp.Server) http.Handler {
 // serveHop serves the proxy (/mcp) and the relay (/ws) of the fixture at
 // upstream, prints its base URL, and serves until stdin closes.
 func serveHop(upstream string) error {
-	ctx := context.Background()
-	up, err := mcp.NewClient(&mcp.Implementation{Name: "hop", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: upstream}, nil)
+	h, closeUp, err := hop.Handler(context.Background(), upstream)
 	if err != nil {
 		return err
 	}
-	proxy := mcp.NewServer(&mcp.Implementation{Name: "proxy", Version: "1"}, nil)
-	proxy.AddTool(&mcp.Tool{Name: "tick", InputSchema: emptyObject}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return up.CallTool(ctx, &mcp.CallToolParams{Name: "tick", Arguments: req.Params.Arguments})
-	})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpHandler(proxy))
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		for {
-			_, b, err := c.Read(ctx)
-			if err != nil {
-				return
-			}
-			var args map[string]any
-			if err := json.Unmarshal(b, &args); err != nil {
-				return
-			}
-			res, err := up.CallTool(ctx, &mcp.CallToolParams{Name: "tick", Arguments: args})
-			if err != nil {
-				return
-			}
-			out, err := json.Marshal(res)
-			if err != nil || c.Write(ctx, websocket.MessageText, out) != nil {
-				return
-			}
-		}
-	})
-	base, err := listen(mux)
+	defer closeUp()
+	base, err := listen(h)
 	if err != nil {
 		return err
 	}
@@ -112,7 +82,7 @@ func serveHop(upstream string) error {
 func run(calls int) error {
 	ctx := context.Background()
 	fixture := mcp.NewServer(&mcp.Implementation{Name: "fixture", Version: "1"}, nil)
-	fixture.AddTool(&mcp.Tool{Name: "tick", InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	fixture.AddTool(&mcp.Tool{Name: hop.Tool, InputSchema: emptyObject}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "tick"}}}, nil
 	})
 	fx, err := listen(mcpHandler(fixture))
