@@ -8,11 +8,13 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
+	"github.com/switchboard-mcp/switchboard/web"
 )
 
 // TestFirstScreenShowsTheServersBeforeTheWasm loads the dashboard's page as
 // a signed-in browser would, without running it: the relay has prerendered
-// the person's servers, ready, and keeps the page out of caches.
+// the person's servers, ready, marks the page so that go-app's loader does
+// not cover them, and keeps the page out of caches.
 func TestFirstScreenShowsTheServersBeforeTheWasm(t *testing.T) {
 	r := startRelay(t)
 	fx := fixture.Start(t)
@@ -37,6 +39,9 @@ func TestFirstScreenShowsTheServersBeforeTheWasm(t *testing.T) {
 	}
 	if row := `data-server-id="` + id + `"`; !strings.Contains(string(body), row) || !strings.Contains(string(body), `data-state="ready"`) {
 		t.Errorf("the page does not show server %s ready:\n%.3000s", id, body)
+	}
+	if !strings.Contains(string(body), web.PrerenderedAttr+`="state"`) { // the stylesheet hides go-app's loader over it
+		t.Errorf("the page is not marked %s, so go-app's loader covers the servers until the wasm runs", web.PrerenderedAttr)
 	}
 	if got := resp.Header.Get("Cache-Control"); got != "no-store" {
 		t.Errorf("Cache-Control %q, want no-store", got)

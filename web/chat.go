@@ -97,10 +97,7 @@ func (p *ChatPage) Render() app.UI {
 	v := currentView()
 	group := chatGroup(v.Snapshot.Chats, p.selected)
 	inline, stack := splitAsks(v.Snapshot.Asks, chatIDs(group))
-	root := app.Div().ID("switchboard").Class("sb-app")
-	if !app.IsClient { // what the relay prerenders only shows: nothing typed there is lost when the wasm replaces it
-		root = root.Attr("inert", true)
-	}
+	root := pageRoot(app.Div().ID("switchboard").Class("sb-app"), v)
 	return root.Body(
 		renderHeader(v),
 		renderNav(ChatPath),

@@ -100,10 +100,7 @@ func (d *Dashboard) Render() app.UI {
 	if v.Loaded { // as autoSelect will: so a prerendered page shows the detail the wasm draws
 		selected = autoSelection(v.Snapshot.Servers, selected)
 	}
-	root := app.Div().ID("switchboard").Class("sb-app")
-	if !app.IsClient { // what the relay prerenders only shows: nothing typed there is lost when the wasm replaces it
-		root = root.Attr("inert", true)
-	}
+	root := pageRoot(app.Div().ID("switchboard").Class("sb-app"), v)
 	return root.Body(
 		renderHeader(v),
 		renderNav(ServersPath),

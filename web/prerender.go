@@ -34,6 +34,28 @@ func PrerenderWith(snap *wire.Snapshot, render func()) {
 	render()
 }
 
+// PrerenderedAttr marks the root of a page the relay prerendered with the
+// person's state. go-app's loader covers the whole page until the wasm runs;
+// static/switchboard.css hides it over such a page, so the person reads
+// their servers (inert, the relay's status "Connecting…") while the wasm
+// loads, and sees the loader again only if loading fails (go-app then
+// stops its icon's spin and writes the error under it).
+const PrerenderedAttr = "data-prerendered"
+
+// pageRoot is a page's root as it is drawn: in the browser as it is; in the
+// relay's prerender inert, so that nothing typed there is lost when the wasm
+// replaces it, and marked with PrerenderedAttr when it shows a state.
+func pageRoot(root app.HTMLDiv, v store.View) app.HTMLDiv {
+	if app.IsClient {
+		return root
+	}
+	root = root.Attr("inert", true)
+	if v.Loaded {
+		root = root.Attr(PrerenderedAttr, "state")
+	}
+	return root
+}
+
 // prerenderedView returns the state of the prerender under way, if any.
 func prerenderedView() (store.View, bool) {
 	if v := prerender.view.Load(); v != nil {
