@@ -271,13 +271,6 @@ func (r *Router) letIdleGo(ctx context.Context) {
 	}
 }
 
-// Owned counts the users this replica owns.
-func (r *Router) Owned() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.users)
-}
-
 // Close lets every user go and ends the locks.
 func (r *Router) Close() error {
 	r.stop()
