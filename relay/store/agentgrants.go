@@ -382,18 +382,5 @@ func (s *Store) DeleteUnusedAgentClients(ctx context.Context, now time.Time) err
 // RevokedAgentGrants returns the ids of the grants revoked at or after
 // since, so that every relay on the store ends their agents' sessions.
 func (s *Store) RevokedAgentGrants(ctx context.Context, since time.Time) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT grant_id FROM agent_grants WHERE revoked_at >= ? AND revoked_at > 0`, since.UnixMilli())
-	if err != nil {
-		return nil, fmt.Errorf("revoked agent grants: %w", err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("revoked agent grants: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return s.strings(ctx, "revoked agent grants", `SELECT grant_id FROM agent_grants WHERE revoked_at >= ? AND revoked_at > 0`, since.UnixMilli())
 }
