@@ -27,19 +27,12 @@ func token(args []string) error {
 	if *sub == "" {
 		return errors.New("token: --sub is required")
 	}
-	if err := checkStore(*storeURL); err != nil {
-		return err
-	}
 	ctx := context.Background()
-	st, err := store.OpenTarget(ctx, *storeURL, *df.data)
+	st, signer, err := openSigner(ctx, df, *storeURL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	signer, err := loadSigner(ctx, df, st)
-	if err != nil {
-		return err
-	}
 	tok, err := signer.Mint(*sub, *ttl)
 	if err != nil {
 		return err
@@ -59,19 +52,12 @@ func login(args []string) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if err := checkStore(*storeURL); err != nil {
-		return err
-	}
 	ctx := context.Background()
-	st, err := store.OpenTarget(ctx, *storeURL, *df.data)
+	st, signer, err := openSigner(ctx, df, *storeURL)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	signer, err := loadSigner(ctx, df, st)
-	if err != nil {
-		return err
-	}
 	base := strings.TrimRight(*publicURL, "/")
 	if base == "" {
 		base = "http://" + *addr
@@ -82,6 +68,24 @@ func login(args []string) error {
 	}
 	fmt.Println(u)
 	return nil
+}
+
+// openSigner opens the store at storeURL (or in the data directory) and
+// loads the relay's signer; the caller closes the store.
+func openSigner(ctx context.Context, df dataFlags, storeURL string) (*store.Store, *authn.Signer, error) {
+	if err := checkStore(storeURL); err != nil {
+		return nil, nil, err
+	}
+	st, err := store.OpenTarget(ctx, storeURL, *df.data)
+	if err != nil {
+		return nil, nil, err
+	}
+	signer, err := loadSigner(ctx, df, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, signer, nil
 }
 
 // loadSigner loads the relay's key: from a shared store (PostgreSQL), which
