@@ -8,6 +8,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/switchboard-mcp/switchboard/bench/hop"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
 
@@ -74,14 +75,7 @@ func relayCallFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, fmt.Errorf("the floor's relay: %w", err)
 	}
 	defer ws.CloseNow()
-	viaFloor := func() (time.Duration, error) {
-		start := time.Now()
-		if err := ws.Write(ctx, websocket.MessageText, []byte(`{}`)); err != nil {
-			return 0, err
-		}
-		_, _, err := ws.Read(ctx)
-		return time.Since(start), err
-	}
+	viaFloor := func() (time.Duration, error) { return hop.Relayed(ctx, ws) }
 	viaRelay := func() (time.Duration, error) {
 		start := time.Now()
 		f, err := b.dash.callTool(ctx, b.serverID, toolTick)

@@ -195,13 +195,7 @@ func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	owner := func() string {
-		addr, err := replicatest.Owner(ctx, st, localUser)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return addr
-	}
+	owner := func() string { return replicatest.OwnerOf(t, st, localUser) }
 
 	// The server is registered as the command line does; the person's
 	// first socket, on B, makes B the owner.

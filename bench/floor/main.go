@@ -106,7 +106,7 @@ func run(calls int) error {
 	if !sc.Scan() {
 		return fmt.Errorf("the child did not start")
 	}
-	hop := sc.Text()
+	base := sc.Text()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
 	direct, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: fx}, nil)
@@ -114,12 +114,12 @@ func run(calls int) error {
 		return err
 	}
 	defer direct.Close()
-	proxied, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hop + "/mcp"}, nil)
+	proxied, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
 	if err != nil {
 		return err
 	}
 	defer proxied.Close()
-	ws, _, err := websocket.Dial(ctx, "ws"+hop[len("http"):]+"/ws", nil)
+	ws, _, err := websocket.Dial(ctx, "ws"+base[len("http"):]+"/ws", nil)
 	if err != nil {
 		return err
 	}
@@ -130,14 +130,7 @@ func run(calls int) error {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tick", Arguments: map[string]any{}})
 		return time.Since(start), err
 	}
-	relayed := func() (time.Duration, error) {
-		start := time.Now()
-		if err := ws.Write(ctx, websocket.MessageText, []byte(`{}`)); err != nil {
-			return 0, err
-		}
-		_, _, err := ws.Read(ctx)
-		return time.Since(start), err
-	}
+	relayed := func() (time.Duration, error) { return hop.Relayed(ctx, ws) }
 	const warm = 10
 	var d, p, w []time.Duration
 	for i := range warm + calls {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,4 +61,15 @@ func Handler(ctx context.Context, upstream string) (h http.Handler, close func()
 		}
 	})
 	return mux, up.Close, nil
+}
+
+// Relayed times one call through the relay at /ws on c: a message of no
+// arguments out, the result in.
+func Relayed(ctx context.Context, c *websocket.Conn) (time.Duration, error) {
+	start := time.Now()
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{}`)); err != nil {
+		return 0, err
+	}
+	_, _, err := c.Read(ctx)
+	return time.Since(start), err
 }

@@ -102,17 +102,6 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// owner returns the internal address of the replica that owns user, as
-// PostgreSQL's locks say.
-func owner(t *testing.T, st *store.Store, user string) string {
-	t.Helper()
-	addr, err := replicatest.Owner(context.Background(), st, user)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return addr
-}
-
 // signIn spends a login link the command line made and returns the
 // session cookie the replica at base set.
 func signIn(t *testing.T, link string) string {
@@ -162,7 +151,7 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if got := owner(t, st, user); got != b.Internal {
+	if got := replicatest.OwnerOf(t, st, user); got != b.Internal {
 		t.Fatalf("after a request on B the owner is %q, want B (%s)", got, b.Internal)
 	}
 
@@ -180,7 +169,7 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
 		t.Errorf("the server got %+v, want the person's accept", got)
 	}
-	if got := owner(t, st, user); got != b.Internal {
+	if got := replicatest.OwnerOf(t, st, user); got != b.Internal {
 		t.Errorf("the owner moved to %q while B lived", got)
 	}
 
@@ -218,7 +207,7 @@ func TestThreeReplicasSurviveTheOwnersKill(t *testing.T) {
 	if took > failoverBound {
 		t.Errorf("the user was served again %v after B's kill, want within %v", took, failoverBound)
 	}
-	if got := owner(t, st, user); got != a.Internal && got != c.Internal {
+	if got := replicatest.OwnerOf(t, st, user); got != a.Internal && got != c.Internal {
 		t.Errorf("after B's kill the owner is %q, want A or C", got)
 	}
 

@@ -6,6 +6,7 @@ package replicatest
 
 import (
 	"context"
+	"testing"
 
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
@@ -18,6 +19,16 @@ const SealKey = "bXktc2VhbC1rZXktMzItYnl0ZXMtbG9uZy4uLi4uLi4="
 // lookerAddr names the PostgreSQL connection Owner looks through; it owns
 // nobody.
 const lookerAddr = "replicatest:0"
+
+// OwnerOf is Owner for a test, which it fails when PostgreSQL cannot say.
+func OwnerOf(t testing.TB, st *store.Store, user string) string {
+	t.Helper()
+	addr, err := Owner(context.Background(), st, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
 
 // Owner returns the internal address of the replica that owns user, as
 // PostgreSQL's locks say; "" when nobody does.
