@@ -1,7 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"strings"
 	"errors"
 	"testing"
 	"time"
@@ -113,7 +116,11 @@ func TestRelayKeyIsOneForEveryProcess(t *testing.T) {
 		t.Error("another process got another relay key")
 	}
 	value, _, _ := s.Setting(ctx, relayKeySetting)
-	if len(value) < 40 || string(first.Seed()) == value {
-		t.Errorf("the stored key is not sealed: %q", value)
+	stored, err := base64.StdEncoding.DecodeString(value)
+	if err != nil || bytes.Contains(stored, first.Seed()) || strings.Contains(value, base64.StdEncoding.EncodeToString(first.Seed())) {
+		t.Errorf("the stored key is not sealed: %q (%v)", value, err)
+	}
+	if _, err := s.sealer.Open(stored, relayKeySetting); err != nil {
+		t.Errorf("the stored key does not open with the store's seal key: %v", err)
 	}
 }
