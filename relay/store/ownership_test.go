@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"strings"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
