@@ -67,6 +67,9 @@ type AppView struct {
 	raw     bool   // the raw result is shown instead
 	state   string // viewLoading, viewReady (the view is initialized) or viewFailed
 	problem string // why the view failed
+	again   bool   // the read that failed may succeed if tried again
+	waiting bool   // the read lost the relay's socket: it is sent again once a new one is live
+	lostOn  int    // the socket the waiting read was lost on; -1 when it was never sent
 	view    *wire.AppView
 	bridge  *appBridge
 	work    chan func(*appBridge) // the bridge's goroutine takes its work here
@@ -99,19 +102,35 @@ func (v *AppView) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	v.state = viewLoading
+	ctx.Handle(actionRelayChanged, func(app.Context, app.Action) { v.readAgain() })
+	v.read()
+}
+
+// read reads the view through the relay.
+func (v *AppView) read() {
+	v.state, v.problem, v.again, v.waiting = viewLoading, "", false, false
+	socket := currentView().Socket
 	send(wire.OpReadApp, wire.ReadAppArgs{Server: v.Server, URI: v.URI}, func(r store.Reply) {
-		v.later(func(app.Context) { v.loaded(r) })
+		v.later(func(app.Context) { v.loaded(r, socket) })
 	})
 }
 
-// loaded starts the view the relay read, or says why it could not.
-func (v *AppView) loaded(r store.Reply) {
+// loaded starts the view the relay read on socket, or says why it could not.
+func (v *AppView) loaded(r store.Reply, socket int) {
 	if v.gone {
+		return
+	}
+	if r.Err != nil && (r.Err.Code == store.CodeConnectionLost || r.Err.Code == store.CodeOffline) {
+		v.waiting, v.lostOn = true, socket
+		if r.Err.Code == store.CodeOffline {
+			v.lostOn = -1
+		}
+		v.readAgain()
 		return
 	}
 	if r.Err != nil {
 		v.state, v.problem = viewFailed, opFailure("The view could not be shown: ", r.Err)
+		v.again = r.Err.Code == wire.CodeNotReady || r.Err.Code == wire.CodeConnectionLost || r.Err.Code == wire.CodeTimeout
 		return
 	}
 	var view wire.AppView
@@ -165,6 +184,35 @@ func (v *AppView) OnUpdate(ctx app.Context) {
 		v.sent = result
 		v.do(func(b *appBridge) { b.setOutcome(result) })
 	}
+}
+
+// readAgain sends a read that lost the relay's socket again, once a socket
+// other than the one it was lost on is live and the server is no longer
+// connecting (a relay that restarted connects its servers again). It runs
+// after each change the relay sends (actionRelayChanged).
+func (v *AppView) readAgain() {
+	if !v.waiting || v.gone {
+		return
+	}
+	relay := currentView()
+	if relay.Status != store.StatusLive || relay.Socket == v.lostOn {
+		return
+	}
+	switch serverState(relay, v.Server) {
+	case wire.StateConnecting, wire.StateConnected, wire.StateDiscovering:
+		return
+	}
+	v.read()
+}
+
+// serverState is the state of server in the relay's view; "" if unknown.
+func serverState(relay store.View, server string) wire.ServerState {
+	for _, s := range relay.Snapshot.Servers {
+		if s.ID == server {
+			return s.State
+		}
+	}
+	return ""
 }
 
 // callInput is what the view knows of a call's arguments.
@@ -372,6 +420,13 @@ func (v *AppView) Render() app.UI {
 		app.Div().Class("app-view-notes").Body(
 			app.If(v.problem != "", func() app.UI {
 				return app.P().Class("app-view-error", "sb-error").Role("alert").Text(v.problem)
+			}),
+			app.If(v.again, func() app.UI {
+				return app.Button().Type("button").Class("app-view-again", "sb-button").Text("Read the view again").
+					OnClick(func(ctx app.Context, e app.Event) { v.read() })
+			}),
+			app.If(v.waiting, func() app.UI {
+				return app.P().Class("app-view-waiting", "sb-note").Text("The connection to the relay was lost while the view was read: it is read again once the relay is back.")
 			}),
 			app.If(v.flooded, func() app.UI {
 				return app.P().Class("app-view-flooded", "sb-error").Role("alert").

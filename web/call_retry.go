@@ -15,12 +15,7 @@ func renderCallRetry(c store.Call) app.UI {
 		return app.Div().Class("call-retry").Hidden(true)
 	}
 	server := c.Server
-	var state wire.ServerState
-	for _, s := range currentView().Snapshot.Servers {
-		if s.ID == server {
-			state = s.State
-		}
-	}
+	state := serverState(currentView(), server)
 	return app.Div().Class("call-retry").Body(
 		app.Span().Class("call-server-state").Text("The server now: "),
 		renderStateBadge(state),

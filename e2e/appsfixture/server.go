@@ -92,7 +92,9 @@ type Server struct {
 	mu      sync.Mutex
 	reports []Report
 	ticks   int
-	probes  []string // request URIs the probe server got, in order
+	probes  []string                 // request URIs the probe server got, in order
+	reads   map[string]int           // reads of each attack's view
+	held    map[string]chan struct{} // views whose reads wait until released
 	changed chan struct{}
 }
 
@@ -100,7 +102,7 @@ type Server struct {
 // stops both when the test ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{changed: make(chan struct{})}
+	s := &Server{changed: make(chan struct{}), reads: map[string]int{}, held: map[string]chan struct{}{}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("probe server: %v", err)
@@ -157,6 +159,64 @@ func (s *Server) WaitReport(attack string, timeout time.Duration) (Report, error
 	}
 }
 
+// Hold makes every read of attack's view wait until release is called
+// (or the read is cancelled).
+func (s *Server) Hold(attack string) (release func()) {
+	held := make(chan struct{})
+	s.mu.Lock()
+	s.held[attack] = held
+	s.mu.Unlock()
+	return sync.OnceFunc(func() {
+		s.mu.Lock()
+		delete(s.held, attack)
+		s.mu.Unlock()
+		close(held)
+	})
+}
+
+// ReadsOf is how many times attack's view was read.
+func (s *Server) ReadsOf(attack string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads[attack]
+}
+
+// WaitReads waits until attack's view was read at least n times.
+func (s *Server) WaitReads(attack string, n int, timeout time.Duration) error {
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		changed, reads := s.changed, s.reads[attack]
+		s.mu.Unlock()
+		if reads >= n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return fmt.Errorf("the %s view was read %d times within %v, want %d", attack, reads, timeout, n)
+		}
+	}
+}
+
+// read counts a read of attack's view and waits while it is held.
+func (s *Server) read(ctx context.Context, attack string) error {
+	s.mu.Lock()
+	s.reads[attack]++
+	s.signal()
+	held := s.held[attack]
+	s.mu.Unlock()
+	if held == nil {
+		return nil
+	}
+	select {
+	case <-held:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // Ticks is how many calls of the tick tool ran.
 func (s *Server) Ticks() int {
 	s.mu.Lock()
@@ -202,7 +262,10 @@ func (s *Server) newMCPServer() *mcp.Server {
 		})
 		meta := v.meta()
 		srv.AddResource(&mcp.Resource{URI: URI(attack), Name: attack, MIMEType: MIMEType, Meta: meta},
-			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			func(ctx context.Context, _ *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				if err := s.read(ctx, attack); err != nil {
+					return nil, err
+				}
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: URI(attack), MIMEType: MIMEType, Text: v.html(), Meta: meta}}}, nil
 			})
 	}

@@ -61,6 +61,7 @@ type Client struct {
 // Its slices must not be modified.
 type View struct {
 	Status   Status
+	Socket   int  // the current socket's number: it changes each time one is lost
 	Loaded   bool // the first snapshot arrived
 	Snapshot wire.Snapshot
 	Calls    []Call // newest first
@@ -109,7 +110,7 @@ func (c *Client) View() View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return View{
-		Status: c.status, Loaded: c.loaded, Snapshot: c.snap, Calls: c.viewCallsLocked(),
+		Status: c.status, Socket: c.gen, Loaded: c.loaded, Snapshot: c.snap, Calls: c.viewCallsLocked(),
 		AskStatus: c.askStatusLocked(), Departed: c.departed, Auth: c.auth,
 	}
 }
