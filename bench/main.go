@@ -24,8 +24,11 @@ type config struct {
 	streamAfter  time.Duration // chat: how long the answer streams before it is measured
 	kills        int           // replicas: owners killed, one failover each
 	idleUsers    int           // replicas: users one replica owns for the memory row
+	agents       int           // peer: agents calling at once for the throughput rows
+	loadFor      time.Duration // peer: how long they call through each gateway
 	chromium     string
 	inspector    string // the Inspector launcher script
+	peer         string // mcp-hub's cli.js
 }
 
 // figure is one measurement; it returns its table rows.
@@ -39,6 +42,7 @@ var figures = []figure{
 	{"click", clickFigure},
 	{"relay", relayCallFigure},
 	{"gateway", gatewayFigure},
+	{"peer", peerFigure},
 	{"fanout", fanOutFigure},
 	{"memory", memoryFigure},
 	{"delta", deltaFigure},
@@ -71,6 +75,7 @@ func main() {
 	flag.BoolVar(&cfg.short, "short", false, "one round of everything at small sizes: checks that the harness runs")
 	flag.StringVar(&cfg.chromium, "chromium", envOr("CHROMIUM", "/usr/bin/chromium"), "Chromium binary")
 	flag.StringVar(&cfg.inspector, "inspector", "bench/inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js", "MCP Inspector's launcher (npm ci --prefix bench/inspector)")
+	flag.StringVar(&cfg.peer, "peer", "bench/peer/node_modules/mcp-hub/dist/cli.js", "mcp-hub, the aggregating gateway of the peer figure (npm ci --prefix bench/peer)")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of the relay during each figure into this directory")
 	flag.DurationVar(&cfg.streamAfter, "chat-after", 0, "chat: let the answer stream this long before its window is measured (a long answer)")
 	calls := flag.Int("calls", 0, "tool calls per side and path (default 400, 20 with -short)")
@@ -93,10 +98,12 @@ func main() {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 1, 20, 20, 3, []int{10}, 1000
 		cfg.chatRounds, cfg.streamFor = 2, time.Second
 		cfg.kills, cfg.idleUsers = 3, 10
+		cfg.agents, cfg.loadFor = 4, time.Second
 	} else {
 		cfg.rounds, cfg.calls, cfg.dashboards, cfg.fanRounds, cfg.serverCounts, cfg.tools = 5, 400, 1000, 50, []int{200, 1000}, 1000
 		cfg.chatRounds, cfg.streamFor = 40, 5*time.Second
 		cfg.kills, cfg.idleUsers = 20, 200
+		cfg.agents, cfg.loadFor = 100, 30*time.Second
 	}
 
 	if *calls > 0 {
