@@ -3,7 +3,7 @@
 #   make test    vet, unit tests, headless-Chromium end-to-end tests and the MCP conformance suite,
 #                at the same time, each part's output in e2e/out/test/PART.log (printed if it fails)
 #   make build   bin/switchboard with the dashboard embedded
-#   make bench   measure it side by side with MCP Inspector and direct go-sdk calls; prints one table
+#   make bench   measure it side by side with MCP Inspector, mcp-hub and direct go-sdk calls; prints one table
 #   make fuzz    run every fuzz target for FUZZTIME (30s) each, one after another
 
 GO       ?= go
@@ -64,7 +64,7 @@ test: test-deps
 # two apt-get installs (its and Chromium's) never run at once.
 test-deps:
 	@$(MAKE) --no-print-directory postgresql
-	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(APPS_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) test-compile
+	@$(MAKE) --no-print-directory -j3 $(BIN) chromium $(EVERYTHING_SERVER) $(APPS_SERVER) $(CONFORMANCE_SUITE) $(EVERYTHING) $(BEARERPROXY) $(INSPECTOR) $(PEER) test-compile
 
 # test-compile compiles every test binary without running it. A package that
 # does not compile is reported by its part, with the error in its log.
@@ -124,14 +124,16 @@ postgresql:
 
 # bench runs every measurement (package bench) and prints one table; the
 # first-render comparison runs MCP Inspector from bench/inspector's lock file
-# (Node.js and npm needed), and the replicas figure a PostgreSQL server of its
-# own (relay/store/pgtest). bench-short runs each figure once at small sizes,
+# and the peer figure mcp-hub from bench/peer's (Node.js and npm needed), and
+# the replicas figure a PostgreSQL server of its own (relay/store/pgtest). bench-short runs each figure once at small sizes,
 # to check that the harness still runs; its numbers mean nothing.
 INSPECTOR_DIR := bench/inspector
 INSPECTOR     := $(INSPECTOR_DIR)/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
+PEER_DIR      := bench/peer
+PEER          := $(PEER_DIR)/node_modules/mcp-hub/dist/cli.js
 
-bench: $(WASM_SUM) chromium postgresql $(INSPECTOR)
-	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -inspector $(INSPECTOR)
+bench: $(WASM_SUM) chromium postgresql $(INSPECTOR) $(PEER)
+	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -inspector $(INSPECTOR) -peer $(PEER)
 
 # soak runs the relay under a steady load for SOAKTIME (default 10m): 1,000
 # dashboards, 100 servers, dashboard and agent tool calls, questions the
@@ -142,11 +144,15 @@ SOAKTIME ?= 10m
 soak: $(WASM_SUM)
 	$(GO) run ./bench -soak $(SOAKTIME)
 
-bench-short: $(WASM_SUM) chromium postgresql $(INSPECTOR)
-	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -short -inspector $(INSPECTOR)
+bench-short: $(WASM_SUM) chromium postgresql $(INSPECTOR) $(PEER)
+	CHROMIUM=$(CHROMIUM) $(GO) run ./bench -short -inspector $(INSPECTOR) -peer $(PEER)
 
 $(INSPECTOR): $(INSPECTOR_DIR)/package.json $(INSPECTOR_DIR)/package-lock.json
 	npm ci --prefix $(INSPECTOR_DIR) --no-audit --no-fund
+	touch $@
+
+$(PEER): $(PEER_DIR)/package.json $(PEER_DIR)/package-lock.json
+	npm ci --prefix $(PEER_DIR) --no-audit --no-fund
 	touch $@
 
 clean:

@@ -20,6 +20,10 @@
 //   - memory per idle dashboard and per idle MCP connection;
 //   - the size of a delta when one tool of a thousand changes;
 //   - an agent's call through the relay's /mcp against a direct call;
+//   - the same call against mcp-hub, an aggregating MCP gateway (installed
+//     from bench/peer/package-lock.json), both in front of the same two
+//     servers: one agent, alternating, and 100 agents at once through each
+//     (calls a second per core, a call's p99);
 //   - replicas on one PostgreSQL: an agent's call forwarded by a replica
 //     against the same call on the user's owner, the failover when the
 //     owner is killed, and the memory of an idle user a replica owns.

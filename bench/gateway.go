@@ -71,10 +71,15 @@ func (b *bench) agent(ctx context.Context, key, path string) (*mcp.ClientSession
 // connectAgent connects a go-sdk client with the agent key to the endpoint
 // path of relay r.
 func connectAgent(ctx context.Context, r *relayProc, key, path string) (*mcp.ClientSession, error) {
+	return connectAgentVia(ctx, r, key, path, http.DefaultTransport)
+}
+
+// connectAgentVia is connectAgent with the HTTP transport next.
+func connectAgentVia(ctx context.Context, r *relayProc, key, path string, next http.RoundTripper) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   r.URL() + path,
-		HTTPClient: &http.Client{Transport: bearer{token: key, next: http.DefaultTransport}},
+		HTTPClient: &http.Client{Transport: bearer{token: key, next: next}},
 	}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("agent connect to %s: %w", path, err)

@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -148,11 +150,11 @@ func (h *peerHub) start(path, shim string, servers map[string]string) error {
 	return nil
 }
 
-// connect opens an agent's session on mcp-hub's aggregate endpoint and
-// checks that it offers tool (server__tool).
-func (h *peerHub) connect(ctx context.Context, tool string) (*mcp.ClientSession, error) {
+// connect opens an agent's session on mcp-hub's aggregate endpoint over
+// the HTTP transport tr and checks that it offers tool (server__tool).
+func (h *peerHub) connect(ctx context.Context, tool string, tr http.RoundTripper) (*mcp.ClientSession, error) {
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench-agent", Version: "1"}, nil).Connect(ctx,
-		&mcp.SSEClientTransport{Endpoint: h.url}, nil)
+		&mcp.SSEClientTransport{Endpoint: h.url, HTTPClient: &http.Client{Transport: tr}}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", peerName, err)
 	}
@@ -222,7 +224,7 @@ func peerFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	defer agent.Close()
-	peer, err := hub.connect(ctx, hubTool)
+	peer, err := hub.connect(ctx, hubTool, http.DefaultTransport)
 	if err != nil {
 		return nil, err
 	}
@@ -243,10 +245,12 @@ func peerFigure(ctx context.Context, cfg config) ([]row, error) {
 }
 
 // throughput runs cfg.agents agents on each gateway, each its own session
-// (on the relay each its own key too: a key may hold 32 sessions), calling
-// tick back to back for cfg.loadFor a gateway, in halves: the relay,
-// mcp-hub, mcp-hub, the relay, so that a change in the machine's load
-// during the run falls on both alike.
+// (on the relay each its own key too: a key may hold 32 sessions) and its
+// own HTTP connections, as agents in processes of their own have (net/http's
+// default transport keeps two idle connections a host), calling tick back
+// to back for cfg.loadFor a gateway, in halves: the relay, mcp-hub,
+// mcp-hub, the relay, so that a change in the machine's load during the run
+// falls on both alike.
 func throughput(ctx context.Context, cfg config, b *bench, hub *peerHub, relayTool, hubTool string) ([]row, error) {
 	var relayAgents, hubAgents []*mcp.ClientSession
 	defer func() {
@@ -259,17 +263,18 @@ func throughput(ctx context.Context, cfg config, b *bench, hub *peerHub, relayTo
 		if err != nil {
 			return nil, err
 		}
-		cs, err := b.agent(ctx, key, "/mcp")
+		cs, err := connectAgentVia(ctx, b.relay, key, "/mcp", http.DefaultTransport.(*http.Transport).Clone())
 		if err != nil {
 			return nil, err
 		}
 		relayAgents = append(relayAgents, cs)
-		if cs, err = hub.connect(ctx, hubTool); err != nil {
+		if cs, err = hub.connect(ctx, hubTool, http.DefaultTransport.(*http.Transport).Clone()); err != nil {
 			return nil, err
 		}
 		hubAgents = append(hubAgents, cs)
 	}
-	var relay, peer callLoad
+	relay := callLoad{pid: b.relay.cmd.Process.Pid}
+	peer := callLoad{pid: hub.cmd.Process.Pid}
 	half := cfg.loadFor / 2
 	relay.run(ctx, relayAgents, relayTool, half)
 	peer.run(ctx, hubAgents, hubTool, half)
@@ -283,23 +288,32 @@ func throughput(ctx context.Context, cfg config, b *bench, hub *peerHub, relayTo
 	cores := runtime.NumCPU()
 	rate := func(l callLoad) float64 { return float64(len(l.calls)) / l.elapsed.Seconds() / float64(cores) }
 	figure := fmt.Sprintf("throughput: %d agents (a session each) calling tick back to back for %v a gateway", cfg.agents, cfg.loadFor)
-	return []row{{
+	rows := []row{{
 		figure:      figure + fmt.Sprintf(", calls a second per core (%d cores, shared by the gateway, the servers and the agents)", cores),
 		switchboard: fmt.Sprintf("%.0f calls/s%s", rate(relay), relay.failed()),
 		reference:   fmt.Sprintf("%.0f calls/s %s%s", rate(peer), peerName, peer.failed()),
 		ratio:       fmt.Sprintf("%.2fx", rate(relay)/rate(peer)),
 	}, ratioRow(figure+", a call's p99", percentile(relay.calls, 99), percentile(peer.calls, 99),
 		fmt.Sprintf("%s (p50 %s against %s)", peerName, ms(median(relay.calls)), ms(median(peer.calls))), 0),
-	}, nil
+	}
+	if relay.cpu > 0 && peer.cpu > 0 {
+		perCall := func(l callLoad) time.Duration { return l.cpu / time.Duration(len(l.calls)) }
+		rows = append(rows, ratioRow(figure+", the gateway process's CPU time a call", perCall(relay), perCall(peer), peerName, 0))
+	}
+	return rows, nil
 }
 
-// callLoad is what agents calling back to back got: the durations of the calls
-// that succeeded, the failures, and the time the runs took.
+// callLoad is what agents calling back to back through the gateway process
+// pid got: the durations of the calls that succeeded, the failures, the
+// time the runs took and the CPU time the gateway used meanwhile (none
+// where the system does not say).
 type callLoad struct {
+	pid      int
 	calls    []time.Duration
 	errs     int
 	firstErr error
 	elapsed  time.Duration
+	cpu      time.Duration
 }
 
 // run has every session call tool back to back until d has passed, and
@@ -307,6 +321,7 @@ type callLoad struct {
 func (l *callLoad) run(ctx context.Context, sessions []*mcp.ClientSession, tool string, d time.Duration) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	cpuBefore, cpuOK := cpuTime(l.pid)
 	start := time.Now()
 	deadline := start.Add(d)
 	for _, cs := range sessions {
@@ -329,6 +344,32 @@ func (l *callLoad) run(ctx context.Context, sessions []*mcp.ClientSession, tool 
 	}
 	wg.Wait()
 	l.elapsed += time.Since(start)
+	if cpuAfter, ok := cpuTime(l.pid); ok && cpuOK {
+		l.cpu += cpuAfter - cpuBefore
+	}
+}
+
+// userHZ is the unit of the process times in /proc: 100 a second on Linux.
+const userHZ = 100
+
+// cpuTime is the CPU time, user and system, process pid has used so far,
+// read from /proc/PID/stat; ok is false where there is no such file.
+func cpuTime(pid int) (d time.Duration, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ") // after the command's name, which may hold spaces
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // fields 14 and 15 of the line
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * time.Second / userHZ, true
 }
 
 // failed says how many calls failed, and the first error, when any did.
