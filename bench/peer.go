@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -101,49 +102,51 @@ func (h *peerHub) start(path, shim string, servers map[string]string) error {
 	if err := h.cmd.Start(); err != nil {
 		return fmt.Errorf("start mcp-hub: %w", err)
 	}
-	listening := make(chan struct{})
+	listening := make(chan error, 1)
 	go func() {
 		s := bufio.NewScanner(errOut)
+		err := errors.New("mcp-hub exited before it listened")
 		for s.Scan() {
 			if s.Text() == "switchboard-listening "+port {
-				close(listening)
+				err = nil
 				break
 			}
 		}
+		listening <- err
 		io.Copy(io.Discard, errOut)
 	}()
-	connected := make(chan struct{})
+	connected := make(chan error, 1)
 	go func() {
-		waiting := len(servers)
+		pending := map[string]bool{}
+		for name := range servers {
+			pending["'"+name+"' MCP server connected"] = true
+		}
 		s := bufio.NewScanner(out)
 		s.Buffer(nil, 1<<20)
-		for waiting > 0 && s.Scan() {
+		for len(pending) > 0 && s.Scan() {
 			var line struct {
 				Message string `json:"message"`
 			}
-			if json.Unmarshal(s.Bytes(), &line) != nil {
-				continue
-			}
-			for name := range servers {
-				if line.Message == "'"+name+"' MCP server connected" {
-					waiting--
-				}
+			if json.Unmarshal(s.Bytes(), &line) == nil {
+				delete(pending, line.Message)
 			}
 		}
-		if waiting == 0 {
-			close(connected)
+		if len(pending) > 0 {
+			connected <- errors.New("mcp-hub exited before it connected to its servers")
+		} else {
+			connected <- nil
 		}
 		io.Copy(io.Discard, out)
 	}()
 	timeout := time.After(peerStartTimeout)
-	for _, step := range []struct {
-		done <-chan struct{}
-		what string
-	}{{listening, "listen on 127.0.0.1:" + port}, {connected, "connect to its servers"}} {
+	for _, step := range []chan error{listening, connected} {
 		select {
-		case <-step.done:
+		case err := <-step:
+			if err != nil {
+				return err
+			}
 		case <-timeout:
-			return fmt.Errorf("mcp-hub did not %s within %v", step.what, peerStartTimeout)
+			return fmt.Errorf("mcp-hub did not listen and connect to its servers within %v", peerStartTimeout)
 		}
 	}
 	h.url = "http://127.0.0.1:" + port + "/mcp"
