@@ -212,6 +212,11 @@ func peerFigure(ctx context.Context, cfg config) ([]row, error) {
 	if err := b.dash.waitReady(ctx, demoID); err != nil {
 		return nil, err
 	}
+	// No dashboard is open during the figure, as no UI is on mcp-hub: one
+	// that stopped reading would cost the relay frames until it is dropped
+	// as too slow, at a moment that varies from run to run.
+	b.dash.close()
+	b.dash = nil
 	hub, err := startPeer(cfg.peer, map[string]string{peerFixture: b.fixture.URL(), peerDemo: demoURL})
 	if err != nil {
 		return nil, err
