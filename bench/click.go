@@ -57,7 +57,9 @@ const wsTimes = `(() => {
 const freshCalls = 20
 
 // clickFigure times a click on a tool's Call button to its result shown in
-// the dashboard, against a direct go-sdk call, alternating.
+// the dashboard, against a direct go-sdk call and against the same click in
+// MCP Inspector's web UI (Execute Tool, through Inspector's proxy to the
+// same fixture), alternating.
 func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 	b, err := setUp(ctx, 0)
 	if err != nil {
@@ -111,18 +113,44 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 			return nil, fmt.Errorf("%s: %w", s.what, err)
 		}
 	}
-	var dr, cr, toSend, relay, render []time.Duration
+	in, err := startInspector(cfg.inspector)
+	if err != nil {
+		return nil, err
+	}
+	defer in.stop()
+	ip, err := openInspectorTick(cfg.chromium, in, b.fixture.URL())
+	if err != nil {
+		return nil, err
+	}
+	defer ip.close()
+	var dr, cr, ir, toSend, relay, render []time.Duration
 	for i := range warmCalls + cfg.calls {
 		d, err := directCall(ctx, direct)
 		if err != nil {
 			return nil, err
 		}
-		c, err := eval[struct{ Total, ToSend, Relay, Render float64 }](br, clickCall)
-		if err != nil {
+		var c struct{ Total, ToSend, Relay, Render float64 }
+		var ic float64
+		sb := func() (err error) {
+			c, err = eval[struct{ Total, ToSend, Relay, Render float64 }](br, clickCall)
+			return err
+		}
+		ref := func() (err error) {
+			ic, err = ip.click()
+			return err
+		}
+		first, second := sb, ref
+		if i%2 == 1 {
+			first, second = ref, sb
+		}
+		if err := first(); err != nil {
+			return nil, fmt.Errorf("click %d: %w", i, err)
+		}
+		if err := second(); err != nil {
 			return nil, fmt.Errorf("click %d: %w", i, err)
 		}
 		if i >= warmCalls {
-			dr, cr = append(dr, d), append(cr, millis(c.Total))
+			dr, cr, ir = append(dr, d), append(cr, millis(c.Total)), append(ir, millis(ic))
 			toSend, relay, render = append(toSend, millis(c.ToSend)), append(relay, millis(c.Relay)), append(render, millis(c.Render))
 		}
 	}
@@ -135,6 +163,8 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 		ratioRow("tool call, click to rendered result in the dashboard, p50 of the first 20 (a page showing few results)", median(cr[:min(len(cr), freshCalls)]), median(dr[:min(len(dr), freshCalls)]), "direct go-sdk", 1.5),
 		ratioRow("tool call, click to rendered result, p50 of "+n+" (the page ends up showing "+strconv.Itoa(shown)+" results)", median(cr), median(dr), "direct go-sdk", 1.5),
 		ratioRow("tool call, click to rendered result, p99", percentile(cr, 99), percentile(dr, 99), "direct go-sdk", 0),
+		ratioRow("tool call, click to rendered result: Switchboard vs MCP Inspector "+inspectorVersion+"'s own click (its UI and proxy, the same fixture), p50 of "+n, median(cr), median(ir), inspectorName, 0.5),
+		ratioRow("tool call, click to rendered result: Switchboard vs MCP Inspector "+inspectorVersion+"'s own click, p99", percentile(cr, 99), percentile(ir, 99), inspectorName, 0.5),
 		{
 			figure:      "where a click's time goes (p50 of each part, all calls)",
 			switchboard: fmt.Sprintf("click → op sent %s; op sent → result in page %s; result → shown %s", ms(median(toSend)), ms(median(relay)), ms(median(render))),

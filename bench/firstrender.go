@@ -67,7 +67,7 @@ var (
 	// header (its text is "MCP Inspector"), drawn before the cards: an
 	// earlier mark than the cards, which favours Inspector there.
 	inspectorReady = readiness{
-		name:        "MCP Inspector " + inspectorVersion,
+		name:        inspectorName,
 		seen:        "Disconnected",
 		dom:         `document.querySelector('[data-testid="connection-status"]') !== null`,
 		interactive: `document.querySelector('[data-testid="connection-status"]') !== null`,

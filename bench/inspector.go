@@ -15,6 +15,9 @@ import (
 // inspectorVersion is the MCP Inspector bench/inspector/package-lock.json pins.
 const inspectorVersion = "2.12.0"
 
+// inspectorName names Inspector in the table.
+const inspectorName = "MCP Inspector " + inspectorVersion
+
 // inspectorURL finds the address with the API token the launcher prints.
 var inspectorURL = regexp.MustCompile(`http://127\.0\.0\.1:\d+/?\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+`)
 
