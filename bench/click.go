@@ -66,6 +66,20 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	defer b.close()
+	// Inspector starts and opens its page meanwhile.
+	var ip *inspectorPage
+	var ipErr error
+	opened := make(chan struct{})
+	go func() {
+		defer close(opened)
+		ip, ipErr = openInspectorTick(cfg.chromium, cfg.inspector, b.fixture.URL())
+	}()
+	defer func() {
+		<-opened
+		if ip != nil {
+			ip.close()
+		}
+	}()
 	direct, err := b.fixture.directClient(ctx)
 	if err != nil {
 		return nil, err
@@ -113,30 +127,24 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 			return nil, fmt.Errorf("%s: %w", s.what, err)
 		}
 	}
-	in, err := startInspector(cfg.inspector)
-	if err != nil {
-		return nil, err
+	<-opened
+	if ipErr != nil {
+		return nil, ipErr
 	}
-	defer in.stop()
-	ip, err := openInspectorTick(cfg.chromium, in, b.fixture.URL())
-	if err != nil {
-		return nil, err
-	}
-	defer ip.close()
-	var dr, cr, ir, toSend, relay, render []time.Duration
+	var dr []time.Duration
+	var sc, ic []clickTimes
 	for i := range warmCalls + cfg.calls {
 		d, err := directCall(ctx, direct)
 		if err != nil {
 			return nil, err
 		}
-		var c struct{ Total, ToSend, Relay, Render float64 }
-		var ic float64
+		var c, r clickTimes
 		sb := func() (err error) {
-			c, err = eval[struct{ Total, ToSend, Relay, Render float64 }](br, clickCall)
+			c, err = eval[clickTimes](br, clickCall)
 			return err
 		}
 		ref := func() (err error) {
-			ic, err = ip.click()
+			r, err = ip.click()
 			return err
 		}
 		first, second := sb, ref
@@ -150,10 +158,10 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 			return nil, fmt.Errorf("click %d: %w", i, err)
 		}
 		if i >= warmCalls {
-			dr, cr, ir = append(dr, d), append(cr, millis(c.Total)), append(ir, millis(ic))
-			toSend, relay, render = append(toSend, millis(c.ToSend)), append(relay, millis(c.Relay)), append(render, millis(c.Render))
+			dr, sc, ic = append(dr, d), append(sc, c), append(ic, r)
 		}
 	}
+	cr, ir := part(sc, clickTimes.total), part(ic, clickTimes.total)
 	n := strconv.Itoa(cfg.calls)
 	shown, err := eval[int](br, `document.querySelectorAll(".call-result").length`)
 	if err != nil {
@@ -167,7 +175,28 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 		ratioRow("tool call, click to rendered result: Switchboard vs MCP Inspector "+inspectorVersion+"'s own click, p99", percentile(cr, 99), percentile(ir, 99), inspectorName, 0.5),
 		{
 			figure:      "where a click's time goes (p50 of each part, all calls)",
-			switchboard: fmt.Sprintf("click → op sent %s; op sent → result in page %s; result → shown %s", ms(median(toSend)), ms(median(relay)), ms(median(render))),
+			switchboard: fmt.Sprintf("click → op sent %s; op sent → result in page %s; result → shown %s", ms(median(part(sc, clickTimes.toSend))), ms(median(part(sc, clickTimes.relay))), ms(median(part(sc, clickTimes.render)))),
+			reference: fmt.Sprintf("%s: click → request to its proxy sent %s; sent → result in page %s; result → shown %s", inspectorName,
+				ms(median(part(ic, clickTimes.toSend))), ms(median(part(ic, clickTimes.relay))), ms(median(part(ic, clickTimes.render)))),
 		},
 	}, nil
+}
+
+// clickTimes are a click's milliseconds until its result is shown, split
+// into its parts: click to request sent, sent to result received in the
+// page, received to shown.
+type clickTimes struct{ Total, ToSend, Relay, Render float64 }
+
+func (c clickTimes) total() float64  { return c.Total }
+func (c clickTimes) toSend() float64 { return c.ToSend }
+func (c clickTimes) relay() float64  { return c.Relay }
+func (c clickTimes) render() float64 { return c.Render }
+
+// part is one part of each click, as durations.
+func part(cs []clickTimes, f func(clickTimes) float64) []time.Duration {
+	var ds []time.Duration
+	for _, c := range cs {
+		ds = append(ds, millis(f(c)))
+	}
+	return ds
 }

@@ -48,26 +48,65 @@ const inspectorClick = `new Promise((resolve, reject) => {
 			return;
 		}
 		obs.disconnect();
-		resolve({Total: performance.now() - start, Tick: n});
+		const end = performance.now(), t = window.__mcp;
+		resolve({Total: end - start, ToSend: t.sent - start, Relay: t.result - t.sent, Render: end - t.result, Tick: n});
 	});
 	obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
 	const start = performance.now();
+	window.__mcp.sent = window.__mcp.result = undefined;
 	b.click();
 })`
 
-// inspectorPage is MCP Inspector's web UI in a browser of its own,
-// connected through Inspector's proxy to an MCP server, on its Tools screen
-// with the tick tool's form open.
+// inspectorTimes patches the page's fetch, before any page script runs, to
+// note when the last tools/call left for Inspector's proxy (a POST to
+// /api/mcp/send) and when tick's result first came back after it on the
+// proxy's event stream (/api/mcp/events, read through a pass-through
+// stream), so that a click's time splits as wsTimes splits the dashboard's.
+const inspectorTimes = `(() => {
+	const t = window.__mcp = {};
+	const f = window.fetch;
+	window.fetch = async function (input, init) {
+		const url = typeof input === "string" ? input : input.url;
+		if (url.includes("/api/mcp/send") && typeof init?.body === "string" && init.body.includes('"tools/call"')) t.sent = performance.now();
+		const res = await f.apply(this, arguments);
+		if (!url.includes("/api/mcp/events") || !res.body) return res;
+		const dec = new TextDecoder();
+		const body = res.body.pipeThrough(new TransformStream({transform(chunk, c) {
+			if (dec.decode(chunk, {stream: true}).includes('"tick ') && !(t.result > t.sent)) t.result = performance.now();
+			c.enqueue(chunk);
+		}}));
+		return new Response(body, {status: res.status, statusText: res.statusText, headers: res.headers});
+	};
+})();`
+
+// inspectorPage is MCP Inspector (its web UI and proxy) with its page in a
+// browser of its own, connected through the proxy to an MCP server, on its
+// Tools screen with the tick tool's form open.
 type inspectorPage struct {
+	in   *inspector
 	br   *browser
 	last int // the last tick count it showed
 }
 
-// openInspectorTick opens Inspector's page with a deep link (its query
-// parameters serverUrl, transport and autoConnect, the last its API token),
-// which adds the server as "deep-link" over Streamable HTTP and connects
-// it; then opens Tools, which lists the server's tools, and selects tick.
-func openInspectorTick(chromium string, in *inspector, serverURL string) (*inspectorPage, error) {
+// openInspectorTick starts Inspector and opens its page with a deep link
+// (its query parameters serverUrl, transport and autoConnect, the last its
+// API token), which adds the server as "deep-link" over Streamable HTTP and
+// connects it; then opens Tools, which lists the server's tools, and
+// selects tick.
+func openInspectorTick(chromium, launcher, serverURL string) (*inspectorPage, error) {
+	in, err := startInspector(launcher)
+	if err != nil {
+		return nil, err
+	}
+	p, err := openTick(chromium, in, serverURL)
+	if err != nil {
+		in.stop()
+		return nil, err
+	}
+	return p, nil
+}
+
+func openTick(chromium string, in *inspector, serverURL string) (*inspectorPage, error) {
 	u, err := url.Parse(in.url)
 	if err != nil {
 		return nil, err
@@ -81,7 +120,11 @@ func openInspectorTick(chromium string, in *inspector, serverURL string) (*inspe
 	if err != nil {
 		return nil, err
 	}
-	p := &inspectorPage{br: br}
+	if err := br.onNewDocument(inspectorTimes); err != nil {
+		br.cancel()
+		return nil, err
+	}
+	p := &inspectorPage{in: in, br: br}
 	steps := []struct {
 		what string
 		do   func() error
@@ -120,16 +163,19 @@ func (p *inspectorPage) reset() error {
 
 // click times one click on Execute Tool until its result is in the page,
 // then brings the form back for the next one.
-func (p *inspectorPage) click() (float64, error) {
+func (p *inspectorPage) click() (clickTimes, error) {
 	c, err := eval[struct {
-		Total float64
-		Tick  int
+		clickTimes
+		Tick int
 	}](p.br, fmt.Sprintf(inspectorClick, p.last))
 	if err != nil {
-		return 0, err
+		return clickTimes{}, err
 	}
 	p.last = c.Tick
-	return c.Total, p.reset()
+	return c.clickTimes, p.reset()
 }
 
-func (p *inspectorPage) close() { p.br.cancel() }
+func (p *inspectorPage) close() {
+	p.br.cancel()
+	p.in.stop()
+}
