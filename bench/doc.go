@@ -15,7 +15,9 @@
 //     each round in a fresh profile;
 //   - the tool-call path: click to rendered result in the dashboard, and the
 //     relay alone (op frame in to result frame out), against a direct go-sdk
-//     client call of the same loopback tool;
+//     client call of the same loopback tool; the click also against the
+//     same click in MCP Inspector's web UI, through its proxy to the same
+//     tool, alternating;
 //   - fan-out of one tool-list change to many dashboards of one user;
 //   - memory per idle dashboard and per idle MCP connection;
 //   - the size of a delta when one tool of a thousand changes;

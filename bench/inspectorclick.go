@@ -106,6 +106,7 @@ func openInspectorTick(chromium, launcher, serverURL string) (*inspectorPage, er
 	return p, nil
 }
 
+// openTick opens the tick tool's form in a running Inspector.
 func openTick(chromium string, in *inspector, serverURL string) (*inspectorPage, error) {
 	u, err := url.Parse(in.url)
 	if err != nil {
