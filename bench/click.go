@@ -52,6 +52,12 @@ const wsTimes = `(() => {
 	Object.setPrototypeOf(window.WebSocket, WS);
 })();`
 
+// settled resolves once the page has drawn a frame and then has nothing
+// left to do (an idle callback), so that what a click left behind (layout,
+// paint, a framework's effects) is not timed in the next click, of either
+// page: the two browsers share the machine's cores.
+const settled = `new Promise(resolve => requestAnimationFrame(() => requestIdleCallback(() => resolve(true))))`
+
 // freshCalls are the first measured calls, made while the page shows few
 // results (warmCalls + freshCalls of them at most).
 const freshCalls = 20
@@ -140,11 +146,17 @@ func clickFigure(ctx context.Context, cfg config) ([]row, error) {
 		}
 		var c, r clickTimes
 		sb := func() (err error) {
-			c, err = eval[clickTimes](br, clickCall)
+			if c, err = eval[clickTimes](br, clickCall); err != nil {
+				return err
+			}
+			_, err = eval[bool](br, settled)
 			return err
 		}
 		ref := func() (err error) {
-			r, err = ip.click()
+			if r, err = ip.click(); err != nil {
+				return err
+			}
+			_, err = eval[bool](ip.br, settled)
 			return err
 		}
 		first, second := sb, ref
