@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/relay/demo"
 )
 
 // The code-mode task: one list call and a detail call for each of its
@@ -61,18 +59,11 @@ func codeModeFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	defer b.close()
-	demoURL, stopDemo, err := demo.Start(ctx, "")
+	_, stopDemo, err := b.addDemo(ctx, "demo")
 	if err != nil {
 		return nil, err
 	}
 	defer stopDemo()
-	demoID, err := b.dash.addServer(ctx, "demo", demoURL)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.dash.waitReady(ctx, demoID); err != nil {
-		return nil, err
-	}
 	key, err := b.relay.agentKey()
 	if err != nil {
 		return nil, err

@@ -19,8 +19,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/switchboard-mcp/switchboard/relay/demo"
 )
 
 // peerName names the aggregating gateway the agent's call is compared
@@ -200,18 +198,11 @@ func peerFigure(ctx context.Context, cfg config) ([]row, error) {
 		return nil, err
 	}
 	defer b.close()
-	demoURL, stopDemo, err := demo.Start(ctx, "")
+	demoURL, stopDemo, err := b.addDemo(ctx, peerDemo)
 	if err != nil {
 		return nil, err
 	}
 	defer stopDemo()
-	demoID, err := b.dash.addServer(ctx, peerDemo, demoURL)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.dash.waitReady(ctx, demoID); err != nil {
-		return nil, err
-	}
 	// No dashboard is open during the figure, as no UI is on mcp-hub: one
 	// that stopped reading would cost the relay frames until it is dropped
 	// as too slow, at a moment that varies from run to run.

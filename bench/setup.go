@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/switchboard-mcp/switchboard/relay/demo"
 )
 
 // bench is a relay under test with one fixture registered and ready, and a
@@ -55,4 +57,22 @@ func (b *bench) close() {
 	if b.fixture != nil {
 		b.fixture.Stop()
 	}
+}
+
+// addDemo starts the demo server, adds it for the bench's user as name and
+// waits until it is ready; stop ends it.
+func (b *bench) addDemo(ctx context.Context, name string) (url string, stop func(), err error) {
+	url, stop, err = demo.Start(ctx, "")
+	if err != nil {
+		return "", nil, err
+	}
+	id, err := b.dash.addServer(ctx, name, url)
+	if err == nil {
+		err = b.dash.waitReady(ctx, id)
+	}
+	if err != nil {
+		stop()
+		return "", nil, err
+	}
+	return url, stop, nil
 }
