@@ -102,13 +102,13 @@ func (v *AppView) OnMount(ctx app.Context) {
 	if !app.IsClient {
 		return
 	}
-	ctx.Handle(actionRelayChanged, func(app.Context, app.Action) { v.readAgain() })
 	v.read()
 }
 
 // read reads the view through the relay.
 func (v *AppView) read() {
 	v.state, v.problem, v.again, v.waiting = viewLoading, "", false, false
+	delete(viewsAwaitingRelay, v)
 	socket := currentView().Socket
 	send(wire.OpReadApp, wire.ReadAppArgs{Server: v.Server, URI: v.URI}, func(r store.Reply) {
 		v.later(func(app.Context) { v.loaded(r, socket) })
@@ -125,6 +125,7 @@ func (v *AppView) loaded(r store.Reply, socket int) {
 		if r.Err.Code == store.CodeOffline {
 			v.lostOn = -1
 		}
+		viewsAwaitingRelay[v] = true
 		v.readAgain()
 		return
 	}
@@ -186,10 +187,22 @@ func (v *AppView) OnUpdate(ctx app.Context) {
 	}
 }
 
+// viewsAwaitingRelay are the views whose read lost the relay's socket. It
+// is used on the UI goroutine only.
+var viewsAwaitingRelay = map[*AppView]bool{}
+
+// relayChanged has the views whose read lost the relay's socket look at
+// the relay again; the pages call it, on the UI goroutine, after each burst
+// of changes from the relay.
+func relayChanged() {
+	for v := range viewsAwaitingRelay {
+		v.later(func(app.Context) { v.readAgain() })
+	}
+}
+
 // readAgain sends a read that lost the relay's socket again, once a socket
 // other than the one it was lost on is live and the server is no longer
-// connecting (a relay that restarted connects its servers again). It runs
-// after each change the relay sends (actionRelayChanged).
+// connecting (a relay that restarted connects its servers again).
 func (v *AppView) readAgain() {
 	if !v.waiting || v.gone {
 		return
@@ -241,6 +254,7 @@ func (v *AppView) do(f func(*appBridge)) {
 // OnDismount tells the view it goes away and stops listening.
 func (v *AppView) OnDismount() {
 	v.gone = true
+	delete(viewsAwaitingRelay, v)
 	if v.work != nil {
 		v.do(func(b *appBridge) { b.teardown() })
 		close(v.work)

@@ -55,7 +55,7 @@ func (d *Dashboard) OnMount(ctx app.Context) {
 				scheduled.Store(false)
 				d.autoSelect()
 				d.markServersRendered(ctx)
-				ctx.NewAction(actionRelayChanged)
+				relayChanged()
 			})
 		}
 	}

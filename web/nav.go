@@ -36,11 +36,6 @@ func pageRoutes() {
 	app.Route(ConsentPath, func() app.Composer { return &ConsentPage{} })
 }
 
-// actionRelayChanged is sent after each burst of changes from the relay,
-// for what waits on the relay's state outside a page's render (a view
-// whose read lost the relay's socket).
-const actionRelayChanged = "switchboard.relay-changed"
-
 // connectPage connects a page to the relay like the dashboard does, calling
 // changed (on the UI goroutine, a burst of changes at once) after each change.
 func connectPage(ctx app.Context, changed func(app.Context)) {
@@ -51,7 +46,7 @@ func connectPage(ctx app.Context, changed func(app.Context)) {
 			ctx.Dispatch(func(ctx app.Context) {
 				<-scheduled
 				changed(ctx)
-				ctx.NewAction(actionRelayChanged)
+				relayChanged()
 			})
 		default:
 		}
