@@ -123,10 +123,11 @@ postgresql:
 	fi
 
 # bench runs every measurement (package bench) and prints one table; the
-# first-render comparison runs MCP Inspector from bench/inspector's lock file
-# and the peer figure mcp-hub from bench/peer's (Node.js and npm needed), and
-# the replicas figure a PostgreSQL server of its own (relay/store/pgtest). bench-short runs each figure once at small sizes,
-# to check that the harness still runs; its numbers mean nothing.
+# first-render and click comparisons run MCP Inspector from bench/inspector's
+# lock file and the peer figure mcp-hub from bench/peer's (Node.js and npm
+# needed), and the replicas figure a PostgreSQL server of its own
+# (relay/store/pgtest). bench-short runs each figure once at small sizes, to
+# check that the harness still runs; its numbers mean nothing.
 INSPECTOR_DIR := bench/inspector
 INSPECTOR     := $(INSPECTOR_DIR)/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js
 PEER_DIR      := bench/peer
