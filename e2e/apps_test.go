@@ -115,7 +115,8 @@ func TestAppsBasicServerView(t *testing.T) {
 // navigation, none gets a forged message through, a flood is stopped, a 50 MB
 // view is refused, the page stays usable, and a view's declared CSP is
 // enforced (a fetch it did not declare fails, one it declared succeeds).
-// Last, a view whose read a relay restart cut off is read again.
+// Last, a view whose read a relay restart cut off is read again, and one
+// whose read the server broke off is read again on request.
 func TestAppsHostileViewsAreContained(t *testing.T) {
 	const name = "Hostile apps"
 	fx := appsfixture.Start(t)
@@ -360,5 +361,32 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 		}
 		release()
 		p.waitAttr(sel, "data-state", "ready")
+	})
+
+	// A read the server's connection broke off fails, and offers to read
+	// the view again, which works once the server is back.
+	t.Run("a view read the server broke off is read again on request", func(t *testing.T) {
+		p := p.as(t)
+		attack := appsfixture.ReadParent // read before the restart: the relay keeps no view across it
+		release := fx.Hold(attack)
+		defer release()
+		reads := fx.ReadsOf(attack)
+		p.callTool(attack, "{}")
+		if err := fx.WaitReads(attack, reads+1, waitTimeout); err != nil {
+			t.Fatal(err)
+		}
+		fx.Crash()
+		sel := appViewSel(appsfixture.URI(attack))
+		p.waitAttr(sel, "data-state", "failed")
+		release()
+		if err := fx.Start(); err != nil {
+			t.Fatal(err)
+		}
+		p.waitServer(name, wire.StateReady)
+		p.click(sel + " .app-view-again")
+		p.waitAttr(sel, "data-state", "ready")
+		if got := fx.ReadsOf(attack); got != reads+2 {
+			t.Errorf("the view was read %d times, want %d", got-reads, 2)
+		}
 	})
 }
