@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the given make targets (the parts of make test) at the same time,
-# each with its output in its own log, and reports them as they end:
+# each with its output in its own log, and reports them as they end. Parts
+# joined by + run one after the other (a+b: b starts when a ends, whether
+# or not it passed), so that a part can take the place another leaves:
 #   PASS unit (1m12s)
 #   FAIL e2e (4m03s): e2e/out/test/e2e.log
 # After the last one, the whole log of each part that failed is printed,
@@ -49,19 +51,26 @@ stop() {
 }
 trap stop INT TERM
 echo "running $* at once; logs in $logs"
-set -m
-for part in "$@"; do
+parts=()
+for job in "$@"; do
+	IFS=+ read -r -a in_job <<<"$job"
+	parts+=("${in_job[@]}")
+done
+for part in "${parts[@]}"; do
 	rm -f "$logs/$part.status"
-	run "$part" &
+done
+set -m
+for job in "$@"; do
+	IFS=+ read -r -a in_job <<<"$job"
+	(for part in "${in_job[@]}"; do run "$part"; done) &
 	pids+=($!)
 done
 set +m
+wait "${pids[@]}"
 
 failed=()
-i=0
-for part in "$@"; do
-	wait "${pids[$i]}" || failed+=("$part")
-	i=$((i + 1))
+for part in "${parts[@]}"; do
+	grep -q '^PASS' "$logs/$part.status" 2>/dev/null || failed+=("$part")
 done
 
 for part in "${failed[@]}"; do
@@ -76,7 +85,7 @@ for part in "${failed[@]}"; do
 		"$logs/$part.log" | cut -c1-300 | head -60 | sed "s/^/$part| /"
 done
 echo
-for part in "$@"; do
+for part in "${parts[@]}"; do
 	cat "$logs/$part.status" 2>/dev/null || echo "FAIL $part: no status"
 done
 [ "${#failed[@]}" = 0 ]
