@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
-	"net"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	_ "modernc.org/sqlite" // database/sql driver "sqlite", to read the relay's store
 
+	"github.com/switchboard-mcp/switchboard/e2e/fixture"
 	"github.com/switchboard-mcp/switchboard/e2e/oauthfixture"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/service"
@@ -75,10 +75,12 @@ func startOAuthWorld(t testing.TB, cfg oauthfixture.AuthConfig, preRegister bool
 	return w
 }
 
-// freeLoopbackAddr returns a 127.0.0.1 address with a port free right now.
+// freeLoopbackAddr returns a 127.0.0.1 address with a port free right now,
+// outside the range of outgoing connections' ports (fixture.ListenStable),
+// for a relay that restarts on it.
 func freeLoopbackAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := fixture.ListenStable()
 	if err != nil {
 		t.Fatalf("find a free port: %v", err)
 	}
