@@ -340,19 +340,28 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 		}
 	})
 
+	// heldRead calls attack's tool with the server holding its view's read,
+	// and returns once the read reached the server: the reads before it, and
+	// how to let it go.
+	heldRead := func(t *testing.T, p *tab, attack string) (reads int, release func()) {
+		release = fx.Hold(attack)
+		reads = fx.ReadsOf(attack)
+		p.callTool(attack, "{}")
+		if err := fx.WaitReads(attack, reads+1, waitTimeout); err != nil {
+			release()
+			t.Fatal(err)
+		}
+		return reads, release
+	}
+
 	// A view whose read the relay's restart cut off is read again once the
 	// dashboard is back on the relay and the server ready again. (A view
 	// no subtest showed: the relay keeps the views it read.)
 	t.Run("a view read across a relay restart", func(t *testing.T) {
 		p := p.as(t)
 		attack := appsfixture.ModelContext
-		release := fx.Hold(attack)
+		reads, release := heldRead(t, p, attack)
 		defer release()
-		reads := fx.ReadsOf(attack)
-		p.callTool(attack, "{}")
-		if err := fx.WaitReads(attack, reads+1, waitTimeout); err != nil {
-			t.Fatal(err)
-		}
 		r.stop()
 		r.start()
 		sel := appViewSel(appsfixture.URI(attack))
@@ -368,13 +377,8 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 	t.Run("a view read the server broke off is read again on request", func(t *testing.T) {
 		p := p.as(t)
 		attack := appsfixture.ReadParent // read before the restart: the relay keeps no view across it
-		release := fx.Hold(attack)
+		reads, release := heldRead(t, p, attack)
 		defer release()
-		reads := fx.ReadsOf(attack)
-		p.callTool(attack, "{}")
-		if err := fx.WaitReads(attack, reads+1, waitTimeout); err != nil {
-			t.Fatal(err)
-		}
 		fx.Crash()
 		sel := appViewSel(appsfixture.URI(attack))
 		p.waitAttr(sel, "data-state", "failed")
