@@ -8,6 +8,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"flag"
@@ -138,20 +139,13 @@ func parse(b []byte) (*module, error) {
 				return nil, err
 			}
 		}
-		m.sections[cmpOr(name, fmt.Sprintf("section %d", id))] += int(size)
+		m.sections[cmp.Or(name, fmt.Sprintf("section %d", id))] += int(size)
 	}
 	return m, nil
 }
 
 var sectionNames = map[byte]string{1: "type", 2: "import", 3: "function", 4: "table", 5: "memory", 6: "global",
 	7: "export", 8: "start", 9: "element", 10: "code", 11: "data", 12: "data count"}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
 
 // readImports counts the imported functions.
 func (m *module) readImports(payload []byte) error {
