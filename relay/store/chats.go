@@ -329,15 +329,34 @@ func (s *Store) SearchChats(ctx context.Context, user, query string) ([]string, 
 }
 
 // InterruptTurns marks every turn still running, of any user, interrupted
-// (the relay stopped during it) and returns how many it marked. The relay
-// calls it when it starts, before it runs any turn.
+// (the relay stopped during it) and returns how many it marked. A relay
+// that runs alone calls it when it starts, before it runs any turn.
 func (s *Store) InterruptTurns(ctx context.Context) (int64, error) {
+	return s.interruptTurns(ctx, "")
+}
+
+// InterruptTurnsOf marks user's turns still running interrupted and returns
+// how many it marked. A replica calls it when it takes user, before it runs
+// any of their turns: what still runs in the store ran on the replica that
+// had them, which is gone or let them go.
+func (s *Store) InterruptTurnsOf(ctx context.Context, user string) (int64, error) {
+	return s.interruptTurns(ctx, user)
+}
+
+// interruptTurns marks the running turns of user, or of everyone when user
+// is "", interrupted.
+func (s *Store) interruptTurns(ctx context.Context, user string) (int64, error) {
 	// The statuses are literal so that the partial index of running turns
 	// applies.
 	update := `UPDATE chat_turns SET status = '` + string(wire.TurnInterrupted) + `',
 		body = ` + s.engine.setJSONStatus("body", string(wire.TurnInterrupted)) + `
 		WHERE status = '` + string(wire.TurnRunning) + `'`
-	res, err := s.exec(ctx, update)
+	var args []any
+	if user != "" {
+		update += ` AND user_id = ?`
+		args = append(args, user)
+	}
+	res, err := s.exec(ctx, update, args...)
 	if err != nil {
 		return 0, fmt.Errorf("interrupt turns: %w", err)
 	}

@@ -343,3 +343,25 @@ func TestInterruptTurnsMarksEveryRunningTurn(t *testing.T) {
 		t.Errorf("InterruptTurns again = %d, %v; want 0", n, err)
 	}
 }
+
+func TestInterruptTurnsOfMarksOnlyThatUsersRunningTurns(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	for _, u := range []string{"ann", "bob"} {
+		must(t, s.AddChat(ctx, u, testChat("c1", 0)))
+		must(t, s.PutTurn(ctx, u, testTurn("c1", "t0", 0, wire.TurnDone)))
+		must(t, s.PutTurn(ctx, u, testTurn("c1", "t1", 1, wire.TurnRunning)))
+	}
+	if n, err := s.InterruptTurnsOf(ctx, "ann"); err != nil || n != 1 {
+		t.Fatalf("InterruptTurnsOf(ann) = %d, %v; want 1", n, err)
+	}
+	for u, want := range map[string]wire.TurnStatus{"ann": wire.TurnInterrupted, "bob": wire.TurnRunning} {
+		turns, err := s.Turns(ctx, u, "c1")
+		if err != nil || len(turns) != 2 {
+			t.Fatalf("%s's turns = %+v, %v", u, turns, err)
+		}
+		if turns[0].Status != wire.TurnDone || turns[1].Status != want {
+			t.Errorf("%s's turns after InterruptTurnsOf(ann) = %s, %s; want done, %s", u, turns[0].Status, turns[1].Status, want)
+		}
+	}
+}
