@@ -254,6 +254,37 @@ func TestARestartMarksTheRunningTurnInterruptedAndRetryRunsItAgain(t *testing.T)
 	}
 }
 
+// A replica that lets its person go stops their running turn, which says
+// it was interrupted; while it ran, the person was busy.
+func TestLettingThePersonGoInterruptsTheirRunningTurn(t *testing.T) {
+	r := newRelay(t, 0)
+	r.model.Queue(modelfixture.Reply{Text: "Partial answer ", Endless: 10 * time.Millisecond})
+	c := r.newChat()[0]
+	if r.room.Busy(user) {
+		t.Error("busy before any turn")
+	}
+	r.must(wire.OpSendChat, wire.SendChatArgs{Chat: c.ID, Text: "Tell me."}, nil)
+	r.until("the text streams", func(s wire.Snapshot) bool {
+		t, _ := turnOf(s, c.ID)
+		return len(t.Parts) > 0 && strings.Contains(t.Parts[0].Text, modelfixture.EndlessToken)
+	})
+	if !r.room.Busy(user) || r.room.Busy("someone else") {
+		t.Errorf("while the turn runs, busy %v, someone else busy %v; want true, false", r.room.Busy(user), r.room.Busy("someone else"))
+	}
+	r.room.LetGo("someone else")
+	if !r.room.Busy(user) {
+		t.Error("letting someone else go stopped the turn")
+	}
+	r.room.LetGo(user)
+	turn := r.ended(c.ID)
+	if turn.Status != wire.TurnInterrupted || !strings.Contains(turn.Error, "restarted") {
+		t.Errorf("the turn ended %s (%q), want interrupted saying the relay restarted the session", turn.Status, turn.Error)
+	}
+	if r.room.Busy(user) {
+		t.Error("busy once the turn ended")
+	}
+}
+
 func TestCompareSendsTheMessageToEachModel(t *testing.T) {
 	r := newRelay(t, 0)
 	other := modelfixture.Start(t, modelfixture.Options{})

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -24,6 +25,7 @@ type Store interface {
 	DeleteTurnsFrom(ctx context.Context, user, chat string, n int) error
 	SearchChats(ctx context.Context, user, query string) ([]string, error)
 	InterruptTurns(ctx context.Context) (int64, error)
+	InterruptTurnsOf(ctx context.Context, user string) (int64, error)
 	ToolPolicies(ctx context.Context, user string) ([]wire.ToolPolicyEntry, error)
 	SetToolPolicy(ctx context.Context, user string, e wire.ToolPolicyEntry) error
 }
@@ -69,6 +71,10 @@ const (
 // errShutdown ends the turns of a stopping relay: they are interrupted.
 var errShutdown = errors.New("the relay stopped during this turn")
 
+// errLetGo ends the turns of a person this replica lets go (it lost its
+// hold on them): they are interrupted.
+var errLetGo = errors.New("the relay restarted this person's session during this turn")
+
 // Room runs the users' conversations.
 type Room struct {
 	cfg Config
@@ -102,7 +108,9 @@ func New(cfg Config) *Room {
 }
 
 // Start marks the turns a previous run of the relay left running as
-// interrupted. Call it once, before the dashboards connect.
+// interrupted. A relay that runs alone calls it once, before the dashboards
+// connect; replicas, which share the store, call TakeOver for each person
+// they take instead.
 func (r *Room) Start(ctx context.Context) error {
 	n, err := r.cfg.Store.InterruptTurns(ctx)
 	if err != nil {
@@ -112,6 +120,44 @@ func (r *Room) Start(ctx context.Context) error {
 		r.log.Info("chat turns interrupted by the last stop", "turns", n)
 	}
 	return nil
+}
+
+// TakeOver marks user's turns that still run in the store as interrupted:
+// a replica that has just taken user runs none of them, so they ran on the
+// replica that had user before and will not end otherwise.
+func (r *Room) TakeOver(ctx context.Context, user string) error {
+	n, err := r.cfg.Store.InterruptTurnsOf(ctx, user)
+	if err != nil {
+		return fmt.Errorf("interrupt %s's turns: %w", user, err)
+	}
+	if n > 0 {
+		r.log.Info("chat turns interrupted by the loss of their replica", "user", user, "turns", n)
+	}
+	return nil
+}
+
+// LetGo stops user's running turns, which record themselves interrupted:
+// a replica that lets user go may no longer run them.
+func (r *Room) LetGo(user string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, rn := range r.running {
+		if k.user == user {
+			rn.cancel(errLetGo)
+		}
+	}
+}
+
+// Busy says whether a turn of user runs here.
+func (r *Room) Busy(user string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.running {
+		if k.user == user {
+			return true
+		}
+	}
+	return false
 }
 
 // Load reads the summaries of user's conversations, for the session's

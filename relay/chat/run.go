@@ -208,8 +208,8 @@ func (rn *run) steps() (wire.TurnStatus, string) {
 // ended is how a turn that stopped on err ends.
 func (rn *run) ended(err error) (wire.TurnStatus, string) {
 	switch cause := context.Cause(rn.ctx); {
-	case errors.Is(cause, errShutdown):
-		return wire.TurnInterrupted, errShutdown.Error()
+	case errors.Is(cause, errShutdown), errors.Is(cause, errLetGo):
+		return wire.TurnInterrupted, cause.Error()
 	case errors.Is(cause, errStopped):
 		return wire.TurnStopped, ""
 	}

@@ -11,11 +11,15 @@ import (
 	"github.com/switchboard-mcp/switchboard/relay/store"
 )
 
-// Users starts and ends users' sessions; *session.Manager (on demand)
-// satisfies it.
+// Users starts and ends users' sessions on the replica.
 type Users interface {
+	// Own starts user's session when the replica takes user.
 	Own(ctx context.Context, user string) error
+	// Release ends it when the replica lets user go.
 	Release(user string)
+	// Busy says whether user's work runs with no request open (a chat
+	// turn): such a user is not idle.
+	Busy(user string) bool
 }
 
 // Defaults of [Config].
@@ -256,7 +260,7 @@ func (r *Router) letIdleGo(ctx context.Context) {
 	r.mu.Lock()
 	var idle []string
 	for user, h := range r.users {
-		if h.uses == 0 && time.Since(h.last) >= r.cfg.IdleAfter {
+		if h.uses == 0 && time.Since(h.last) >= r.cfg.IdleAfter && !r.cfg.Users.Busy(user) {
 			idle = append(idle, user)
 			delete(r.users, user)
 		}

@@ -40,16 +40,31 @@ func run(m *testing.M) int {
 type users struct {
 	mu       sync.Mutex
 	owned    map[string]bool
+	busy     map[string]bool
 	released chan string
 }
 
-func newUsers() *users { return &users{owned: map[string]bool{}, released: make(chan string, 16)} }
+func newUsers() *users {
+	return &users{owned: map[string]bool{}, busy: map[string]bool{}, released: make(chan string, 16)}
+}
 
 func (u *users) Own(_ context.Context, user string) error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.owned[user] = true
 	return nil
+}
+
+func (u *users) Busy(user string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.busy[user]
+}
+
+func (u *users) setBusy(user string, busy bool) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.busy[user] = busy
 }
 
 func (u *users) Release(user string) {
@@ -111,6 +126,8 @@ func TestAnIdleUserIsLetGoAndABusyOneKept(t *testing.T) {
 	b, _ := startRouter(t, dbURL, "10.0.0.2:9090", time.Hour)
 	route(t, a, "alice").Done()
 	busy := route(t, a, "bob") // a socket that stays open
+	route(t, a, "carol").Done()
+	aUsers.setBusy("carol", true) // a chat turn of hers runs
 	select {
 	case got := <-aUsers.released:
 		if got != "alice" {
@@ -125,7 +142,19 @@ func TestAnIdleUserIsLetGoAndABusyOneKept(t *testing.T) {
 	if !a.Owns("bob") {
 		t.Error("A let bob go while a request of his was open")
 	}
+	if !a.Owns("carol") {
+		t.Error("A let carol go while her work ran")
+	}
 	busy.Done()
+	aUsers.setBusy("carol", false)
+	for carol := false; !carol; {
+		select {
+		case got := <-aUsers.released:
+			carol = got == "carol"
+		case <-time.After(10 * idle):
+			t.Fatal("A kept carol once her work ended")
+		}
+	}
 }
 
 func TestAReplicaThatLosesItsLocksLetsItsUsersGoAndTakesUsersAgain(t *testing.T) {

@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/switchboard-mcp/switchboard/relay/authn"
+	"github.com/switchboard-mcp/switchboard/relay/chat"
 	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/oauth"
 	"github.com/switchboard-mcp/switchboard/relay/replica"
+	"github.com/switchboard-mcp/switchboard/relay/session"
 )
 
 // relayKey is the key the relay signs sessions with: in a shared store
@@ -36,7 +38,7 @@ func (s *Service) initReplica(ctx context.Context, mux http.Handler, verifier *a
 		return errors.New("the demo runs on one relay, not on replicas")
 	}
 	proofs := replica.NewProofs(s.key, cfg.Issuer)
-	router, err := replica.Start(ctx, replica.Config{Store: s.store, Addr: cfg.ReplicaAddr, Users: s.sessions, Proofs: proofs,
+	router, err := replica.Start(ctx, replica.Config{Store: s.store, Addr: cfg.ReplicaAddr, Users: replicaUsers{s.sessions, s.chat}, Proofs: proofs,
 		Logger: cfg.Logger, IdleAfter: cfg.ReplicaIdle})
 	if err != nil {
 		return err
@@ -47,6 +49,31 @@ func (s *Service) initReplica(ctx context.Context, mux http.Handler, verifier *a
 	s.internal = proofs.Internal(s.handler)
 	return nil
 }
+
+// replicaUsers starts and ends the people a replica takes and lets go: their
+// sessions, and their chat turns.
+type replicaUsers struct {
+	sessions *session.Manager
+	chat     *chat.Room
+}
+
+// Own starts user's session, once the turns of theirs that the replica
+// which had them left running are marked interrupted.
+func (u replicaUsers) Own(ctx context.Context, user string) error {
+	if err := u.chat.TakeOver(ctx, user); err != nil {
+		return err
+	}
+	return u.sessions.Own(ctx, user)
+}
+
+// Release stops user's turns and ends their session.
+func (u replicaUsers) Release(user string) {
+	u.chat.LetGo(user)
+	u.sessions.Release(user)
+}
+
+// Busy says whether a chat turn of user runs.
+func (u replicaUsers) Busy(user string) bool { return u.chat.Busy(user) }
 
 // routeUsers serves each request that needs its user's live state at the
 // user's owner: an agent's (its key names the user), a server's OAuth

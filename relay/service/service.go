@@ -107,12 +107,13 @@ func (s *Service) init(ctx context.Context) error {
 	}
 	s.handler = hostGuard(cfg.AllowedHosts, mux)
 	if cfg.ReplicaAddr != "" {
+		// Each replica marks the turns another left running as it takes
+		// their person (replicaUsers), never every running turn: other
+		// replicas run theirs.
 		if err := s.initReplica(ctx, mux, verifier); err != nil {
 			return err
 		}
-	}
-
-	if err := s.chat.Start(ctx); err != nil {
+	} else if err := s.chat.Start(ctx); err != nil {
 		return err
 	}
 	if err := s.sessions.Restore(ctx); err != nil {
