@@ -170,7 +170,11 @@ func (c *Client) closed(gen int, code int) {
 		c.mu.Unlock()
 		return
 	}
-	failed := c.dropLocked()
+	lost := msgConnectionLost
+	if wire.CloseCode(code) == wire.CloseShuttingDown {
+		lost = msgRelayRestarted
+	}
+	failed := c.dropLocked(lost)
 	delay := c.backoff
 	switch wire.CloseCode(code) {
 	case wire.CloseUnauthorized:
@@ -209,7 +213,7 @@ func (c *Client) forgetLocked() {
 func (c *Client) restartLocked() (failed replies, redial func()) {
 	c.resync = true
 	old := c.sock
-	failed = c.dropLocked()
+	failed = c.dropLocked(msgConnectionLost)
 	c.status = StatusReconnecting
 	delay, next := c.backoff, c.gen
 	c.backoff = nextBackoff(c.backoff)
@@ -222,11 +226,11 @@ func (c *Client) restartLocked() (failed replies, redial func()) {
 }
 
 // dropLocked forgets the socket, starts a new generation and fails the ops
-// waiting on the old one.
-func (c *Client) dropLocked() replies {
+// waiting on the old one, saying lost.
+func (c *Client) dropLocked(lost string) replies {
 	c.sock = nil
 	c.gen++
-	return c.failPendingLocked(&wire.Error{Code: CodeConnectionLost, Message: msgConnectionLost})
+	return c.failPendingLocked(&wire.Error{Code: CodeConnectionLost, Message: lost})
 }
 
 // received handles one frame from the relay.

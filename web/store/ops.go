@@ -19,6 +19,10 @@ const (
 
 const (
 	msgConnectionLost = "the connection to the relay was lost before its answer came: this may or may not have been done, so check before trying again"
+	// msgRelayRestarted is msgConnectionLost for a socket the relay closed
+	// saying it restarts: it stopped, or (on replicas) the one that held
+	// the person's connections was lost.
+	msgRelayRestarted = "the relay restarted this connection before its answer came: this may or may not have been done, so check before trying again"
 	msgOffline        = "not connected to the relay; try again once it is live"
 	msgBadArgs        = "the op's arguments could not be encoded"
 )

@@ -70,6 +70,19 @@ func TestOpsInFlightFailWhenTheSocketDrops(t *testing.T) {
 	}
 }
 
+// A socket the relay closes saying it restarts fails its ops saying so.
+func TestOpsInFlightSayTheRelayRestartedWhenItSaysSo(t *testing.T) {
+	r, c := newRelay(t)
+	s := connect(t, r, c, 1, twoServers())
+	var got Reply
+	c.Do(wire.OpRetryServer, wire.ServerArgs{Server: "s1"}, func(rep Reply) { got = rep })
+	s.drop(wire.CloseShuttingDown)
+	if e := got.Err; e == nil || e.Code != CodeConnectionLost || !strings.Contains(e.Message, "relay restarted this connection") ||
+		!strings.Contains(e.Message, "may or may not have been done") {
+		t.Errorf("error = %+v, want one saying the relay restarted, and that the op may have run", e)
+	}
+}
+
 func TestOpWhileOfflineFailsAtOnce(t *testing.T) {
 	r, c := newRelay(t)
 	c.Start()
