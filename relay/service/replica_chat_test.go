@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/switchboard-mcp/switchboard/e2e/modelfixture"
+	"github.com/switchboard-mcp/switchboard/relay/llm"
+	"github.com/switchboard-mcp/switchboard/relay/models"
 	"github.com/switchboard-mcp/switchboard/relay/store"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
 )
@@ -59,5 +62,40 @@ func TestAReplicaInterruptsOnlyTheTurnsOfThePeopleItTakes(t *testing.T) {
 	}
 	if got := status(bob); got != wire.TurnRunning {
 		t.Errorf("bob's turn, whom B did not take, is %s, want running", got)
+	}
+}
+
+// The person's chat runs on their owner, B, and streams to their dashboard
+// on A, which carries its ops and the turn's changes through B.
+func TestAChatTurnStreamsThroughAnotherReplica(t *testing.T) {
+	dbURL := sharedStore(t)
+	model := modelfixture.Start(t, modelfixture.Options{Replies: []modelfixture.Reply{modelfixture.Text("Hello through B.")}})
+	withModel := func(c *Config) {
+		c.Models = []models.Spec{{Name: "m1", Provider: llm.OpenAI, URL: model.OpenAIURL(), Model: "m1"}}
+	}
+	const alice = "alice"
+	a, b := startReplica(t, "A", dbURL, withModel), startReplica(t, "B", dbURL, withModel)
+	b.dashboard(t, alice).WaitUntil("B to own alice", func() bool { return b.owns(alice) })
+
+	dash := a.dashboard(t, alice)
+	var created wire.CreateChatResult
+	if err := dash.Call(wire.OpCreateChat, wire.CreateChatArgs{Models: []string{"m1"}}, &created); err != nil || len(created.Chats) != 1 {
+		t.Fatalf("create a chat on A: %+v, %v", created, err)
+	}
+	chat := created.Chats[0].ID
+	if err := dash.Call(wire.OpSendChat, wire.SendChatArgs{Chat: chat, Text: "Hi."}, &struct{}{}); err != nil {
+		t.Fatalf("send on A: %v", err)
+	}
+	var turn wire.ChatTurn
+	dash.WaitUntil("the turn to end on A's dashboard", func() bool {
+		var ok bool
+		turn, ok = dash.Turn(chat)
+		return ok && turn.Status != wire.TurnRunning
+	})
+	if turn.Status != wire.TurnDone || len(turn.Parts) == 0 || turn.Parts[0].Text != "Hello through B." {
+		t.Errorf("the turn on A's dashboard: %s %+v", turn.Status, turn.Parts)
+	}
+	if !b.owns(alice) || a.owns(alice) {
+		t.Errorf("owned by A %v, B %v; want B throughout", a.owns(alice), b.owns(alice))
 	}
 }

@@ -36,7 +36,9 @@ type testReplica struct {
 	stopOnce sync.Once
 }
 
-func startReplica(t *testing.T, name, dbURL string) *testReplica {
+// startReplica starts replica name on the store at dbURL, its Config
+// changed by each of opts.
+func startReplica(t *testing.T, name, dbURL string, opts ...func(*Config)) *testReplica {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,9 +46,13 @@ func startReplica(t *testing.T, name, dbURL string) *testReplica {
 	}
 	logs := &lockedBuffer{}
 	r := &testReplica{name: name}
-	r.svc, err = New(context.Background(), Config{DataDir: t.TempDir(), Store: dbURL, ReplicaAddr: ln.Addr().String(),
+	cfg := Config{DataDir: t.TempDir(), Store: dbURL, ReplicaAddr: ln.Addr().String(),
 		AllowedOrigins: []string{dashboardOrigin}, AllowLoopback: true, WatchInterval: 50 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+		Logger: slog.New(slog.NewTextHandler(logs, nil))}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	r.svc, err = New(context.Background(), cfg)
 	if err != nil {
 		ln.Close()
 		t.Fatalf("start replica %s: %v", name, err)

@@ -30,6 +30,7 @@ type Dashboard struct {
 
 	servers map[string]wire.ServerState // by server name
 	asks    map[string]wire.Ask         // by id
+	chat    wire.Snapshot               // its Chats and ChatTurns
 }
 
 // Open opens the socket of the relay at base (http://host:port) with
@@ -116,6 +117,17 @@ func (d *Dashboard) send(typ wire.FrameType, op wire.OpName, v any) {
 // State is the state of the server named name; "" when there is none.
 func (d *Dashboard) State(name string) wire.ServerState { return d.servers[name] }
 
+// Turn is the latest turn of the conversation chat; false when the
+// dashboard heard of none.
+func (d *Dashboard) Turn(chat string) (wire.ChatTurn, bool) {
+	for _, t := range d.chat.ChatTurns {
+		if t.Chat == chat {
+			return t, true
+		}
+	}
+	return wire.ChatTurn{}, false
+}
+
 // Asks are the pending asks.
 func (d *Dashboard) Asks() []wire.Ask {
 	out := make([]wire.Ask, 0, len(d.asks))
@@ -161,6 +173,7 @@ func (d *Dashboard) apply(f wire.Frame) {
 		}
 		clear(d.servers)
 		clear(d.asks)
+		d.chat = wire.Snapshot{Chats: s.Chats, ChatTurns: s.ChatTurns}
 		for _, srv := range s.Servers {
 			d.servers[srv.Name] = srv.State
 		}
@@ -185,6 +198,10 @@ func (d *Dashboard) change(ch wire.Change) {
 		var srv wire.Server
 		if json.Unmarshal(ch.Value, &srv) == nil && srv.Name != "" {
 			d.servers[srv.Name] = srv.State
+		}
+	case wire.KindChat, wire.KindChatTurn, wire.KindChatText, wire.KindChatPart, wire.KindChatEnd:
+		if err := d.chat.Apply(ch); err != nil {
+			d.t.Errorf("dashboard: %v", err)
 		}
 	case wire.KindAsk:
 		if ch.Remove {
