@@ -3,10 +3,14 @@ package service
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/switchboard-mcp/switchboard/e2e/elicitfixture"
 	"github.com/switchboard-mcp/switchboard/relay/cli"
+	"github.com/switchboard-mcp/switchboard/relay/gateway"
 	"github.com/switchboard-mcp/switchboard/relay/hub/dashtest"
 	"github.com/switchboard-mcp/switchboard/relay/replica/replicatest"
 	"github.com/switchboard-mcp/switchboard/relay/store"
@@ -124,8 +129,10 @@ func (r *testReplica) agent(t *testing.T, key string) *mcp.ClientSession {
 
 // Three replicas on one PostgreSQL: a user is owned by one of them, which
 // the others serve through; an agent's question reaches the person's
-// dashboard on another replica; when the owner goes, another replica owns
-// the user at the next request, and the dashboard and the agent go on.
+// dashboard on another replica; the tool API on a replica that does not
+// own the user answers from the owner, and leaves the user with it; when
+// the owner goes, another replica owns the user at the next request, and
+// the dashboard and the agent go on.
 func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 	dbURL := sharedStore(t)
 	fx := elicitfixture.Start(t, elicitfixture.Options{})
@@ -142,13 +149,9 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 	a, b, c := startReplica(t, "A", dbURL), startReplica(t, "B", dbURL), startReplica(t, "C", dbURL)
 
 	// An agent's request on B makes B the owner.
-	req, _ := http.NewRequest(http.MethodGet, b.public.URL+"/api/tools", nil)
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	if status, body := b.listTools(t, key); status != http.StatusOK {
+		t.Fatalf("GET %s on B: %d %s", gateway.ToolsPath, status, body)
 	}
-	resp.Body.Close()
 	if !b.owns(user) || a.owns(user) || c.owns(user) {
 		t.Fatalf("after a request on B: owned by A %v, B %v, C %v; want B alone", a.owns(user), b.owns(user), c.owns(user))
 	}
@@ -166,6 +169,25 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 	}
 	if a.owns(user) || c.owns(user) {
 		t.Error("A or C took the user B owns")
+	}
+
+	// The tool API on A and C, which do not own the user, is served by B:
+	// A lists B's tools, and a call on C asks the person on A's dashboard
+	// and answers with the server's result.
+	_, onB := b.listTools(t, key)
+	status, onA := a.listTools(t, key)
+	var listed []gateway.Function
+	if err := json.Unmarshal(onA, &listed); status != http.StatusOK || err != nil || !slices.ContainsFunc(listed, func(f gateway.Function) bool { return f.Function.Name == tool }) {
+		t.Errorf("GET %s on A: %d %s, want 200 and a list with %s", gateway.ToolsPath, status, onA, tool)
+	}
+	if !bytes.Equal(onA, onB) {
+		t.Errorf("GET %s lists on A\n%s\nand on B, the owner,\n%s", gateway.ToolsPath, onA, onB)
+	}
+	if got := apiCallAnswered(t, dash, c, key, tool, form.Example); got.Action != "accept" {
+		t.Errorf("through the tool API on C, the server got %+v, want the person's accept", got)
+	}
+	if !b.owns(user) || a.owns(user) || c.owns(user) {
+		t.Errorf("after the tool API on A and C: owned by A %v, B %v, C %v; want B alone", a.owns(user), b.owns(user), c.owns(user))
 	}
 
 	// A server the command line adds reaches the owner (its notification)
@@ -197,6 +219,76 @@ func TestReplicasServeAUserFromItsOwnerAndTakeItOverWhenItGoes(t *testing.T) {
 	if got, _ := elicitfixture.ParseOutcome(dash.CallAnswered(agent, tool, form.Example)); got.Action != "accept" {
 		t.Errorf("after B went, the server got %+v, want the person's accept", got)
 	}
+}
+
+// listTools sends GET /api/tools to r with the agent key key and returns
+// the status and body of its answer.
+func (r *testReplica) listTools(t *testing.T, key string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, r.public.URL+gateway.ToolsPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s on %s: %v", gateway.ToolsPath, r.name, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s on %s: read the answer: %v", gateway.ToolsPath, r.name, err)
+	}
+	return resp.StatusCode, b
+}
+
+// apiCallAnswered calls tool through the tool API on r with key, answers
+// the question the call raises on dash with answer (accept), and returns
+// what the fixture's tool says the server got. It fails the test when no
+// question comes, or the call does not answer 200 with the tool's result.
+func apiCallAnswered(t *testing.T, dash *dashtest.Dashboard, r *testReplica, key, tool string, answer map[string]any) elicitfixture.Outcome {
+	t.Helper()
+	type answered struct {
+		status int
+		body   []byte
+	}
+	called := make(chan answered, 1)
+	go func() {
+		// t.Fatalf may not run here: the request's failure is a status of 0.
+		req, _ := http.NewRequest(http.MethodPost, r.public.URL+gateway.ToolCallPath, strings.NewReader(`{"name":`+strconv.Quote(tool)+`,"arguments":{}}`))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			called <- answered{body: []byte(err.Error())}
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		called <- answered{resp.StatusCode, b}
+	}()
+	if err := dash.WaitUntil("the tool API call's question", func() bool { return len(dash.Asks()) > 0 }); err != nil {
+		t.Fatalf("the dashboard's socket closed: %v", err)
+	}
+	dash.Op(wire.OpAnswerAsk, wire.AnswerAskArgs{Ask: dash.Asks()[0].ID, Action: wire.ActionAccept, Content: answer})
+	var got answered
+	select {
+	case got = <-called:
+	case <-time.After(dashtest.Wait):
+		t.Fatalf("the tool API call on %s did not end %v after the person answered", r.name, dashtest.Wait)
+	}
+	var res wire.CallToolResult
+	if err := json.Unmarshal(got.body, &res); got.status != http.StatusOK || err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("POST %s on %s: %d %s", gateway.ToolCallPath, r.name, got.status, got.body)
+	}
+	if err := dash.WaitUntil("the question gone", func() bool { return len(dash.Asks()) == 0 }); err != nil {
+		t.Fatalf("the dashboard's socket closed: %v", err)
+	}
+	o, err := elicitfixture.ParseOutcome(res.Content[0].Text)
+	if err != nil {
+		t.Fatalf("POST %s on %s: %v", gateway.ToolCallPath, r.name, err)
+	}
+	return o
 }
 
 // The internal address serves only what a replica forwards: a request
