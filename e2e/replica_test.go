@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -176,20 +177,27 @@ func TestOAuthThroughAnotherReplicaThanTheOwner(t *testing.T) {
 }
 
 // Three replicas, the person's owner a process of its own: the person's
-// dashboard (the browser, on A) answers the questions of an agent's calls
-// on C. The owner, B, is killed with SIGKILL while a question waits: the
-// agent's call ends saying the relay restarted, the page (never reloaded)
-// says the question was withdrawn and shows the server ready again within
-// 5 s, served by A or C; the agent's next call, same session, is answered
-// in the page; the registration and the agent's key are still there.
+// dashboard (the browser, on A) authorizes an OAuth-protected server and
+// answers the questions of two agents' calls on C, one with an agent key,
+// one with a grant the person gave it on C's consent page. The owner, B,
+// is killed with SIGKILL while a question waits: the agent's call ends
+// saying the relay restarted, the page (never reloaded) says the question
+// was withdrawn and shows both servers ready again within 5 s, served by A
+// or C, the protected one with no new authorization; each agent's next
+// call, same session, is answered in the page; the registrations, the key,
+// the grant and the server's token are still there.
 func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
 	dbURL := postgresURL(t)
 	t.Setenv(store.SealKeyEnv, replicatest.SealKey)
 	ctx := context.Background()
 	asker := elicitfixture.Start(t, elicitfixture.Options{})
 	form := elicitfixture.Forms[0]
+	as := oauthfixture.StartAuthServer(t, oauthfixture.AuthConfig{})
+	rs := oauthfixture.StartResource(t, oauthfixture.ResourceConfig{AuthServer: as, Scopes: []string{readScope}})
 	a, c := startReplica(t, dbURL), startReplica(t, dbURL)
-	b := replicatest.StartProcess(t, replicaBinary(t), "B", dbURL)
+	// A is the balancer's address: the authorization server's callback
+	// comes to A, which sends it to B.
+	b := replicatest.StartProcess(t, replicaBinary(t), "B", dbURL, "--public-url", a.URL())
 	st, err := store.OpenTarget(ctx, dbURL, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -197,24 +205,54 @@ func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
 	defer st.Close()
 	owner := func() string { return replicatest.OwnerOf(t, st, localUser) }
 
-	// The server is registered as the command line does; the person's
+	// The servers are registered as the command line does; the person's
 	// first socket, on B, makes B the owner.
-	if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", localUser, "--name", askerName, "--url", asker.URL()}, io.Discard); err != nil {
-		t.Fatal(err)
+	for name, url := range map[string]string{askerName: asker.URL(), protectedName: rs.URL()} {
+		if err := cli.Servers([]string{"add", "--store", dbURL, "--data", t.TempDir(), "--user", localUser, "--name", name, "--url", url}, io.Discard); err != nil {
+			t.Fatal(err)
+		}
 	}
 	first := dashtest.Open(t, b.Public, http.Header{"Authorization": {"Bearer " + a.mint(t, localUser, time.Hour)}, "Origin": {b.Public}})
-	first.WaitUntil("the server ready on B", func() bool { return first.State(askerName) == wire.StateReady })
+	first.WaitUntil("the servers up on B", func() bool {
+		return first.State(askerName) == wire.StateReady && first.State(protectedName) == wire.StateAuthenticating
+	})
 	if got := owner(); got != b.Internal {
 		t.Fatalf("the owner is %q, want B (%s)", got, b.Internal)
 	}
 
+	// On A, the person authorizes the protected server.
 	p := openTab(t)
 	p.login(a)
 	p.waitServer(askerName, wire.StateReady)
+	p.waitServer(protectedName, wire.StateAuthenticating)
+	popup := p.authorizeFrom(rowSel(protectedName))
+	popup.click("#approve")
+	popup.waitClosed()
+	p.waitServer(protectedName, wire.StateReady)
+	authorized := as.Stats()
+	if authorized.Codes != 1 {
+		t.Errorf("the authorization server saw %d code exchanges, want 1", authorized.Codes)
+	}
 	eval[any](p, setReloadMarker)
-	server := p.serverID(askerName)
-	agent, _ := connectAgent(t, c, gateway.Path)
-	call := func() <-chan error {
+	server, protected := p.serverID(askerName), p.serverID(protectedName)
+
+	// Two agents on C: one with a key, one that adds the relay by its URL,
+	// the person consenting on C's consent page (in the browser the client
+	// opens, which is then done).
+	keyed, _ := connectAgent(t, c, gateway.Path)
+	redirect, callback := callbackServer(t)
+	consent := openTab(t)
+	connectCtx, cancel := context.WithTimeout(ctx, 2*waitTimeout)
+	defer cancel()
+	granted, err := mcp.NewClient(&mcp.Implementation{Name: "desk-assistant", Version: "1"}, nil).Connect(connectCtx,
+		&mcp.StreamableClientTransport{Endpoint: c.URL() + gateway.Path, OAuthHandler: consentingOAuthHandler(t, c, consent, redirect, callback)}, nil)
+	if err != nil {
+		t.Fatalf("the client adds relay C by its URL: %v", err)
+	}
+	defer granted.Close()
+	consent.navigate("about:blank")
+
+	call := func(agent *mcp.ClientSession) <-chan error {
 		done := make(chan error, 1)
 		go func() {
 			res, err := agent.CallTool(ctx, &mcp.CallToolParams{Name: server + "__form_" + form.Name, Arguments: map[string]any{}})
@@ -225,21 +263,34 @@ func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
 		}()
 		return done
 	}
-	answer := func(id string) {
+	var asked []string // the questions the page showed, in turn
+	ask := func() string {
+		id := p.waitNewCard(wire.AskForm, asked)
+		asked = append(asked, id)
+		return id
+	}
+	answered := func(agent *mcp.ClientSession, what string) {
+		t.Helper()
+		done := call(agent)
+		id := ask()
 		p.fillForm(id, form.Example)
 		p.click(cardSel(id) + " .ask-accept")
 		p.waitGone(cardSel(id))
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s did not end within %v of the answer", what, waitTimeout)
+		}
 	}
 
-	done := call()
-	asked := p.waitNewCard(wire.AskForm, nil)
-	answer(asked)
-	if err := <-done; err != nil {
-		t.Fatalf("the agent's call through C, answered on A: %v", err)
-	}
+	answered(keyed, "the keyed agent's call through C, answered on A")
+	answered(granted, "the granted agent's call through C, answered on A")
 
-	done = call()
-	waiting := p.waitNewCard(wire.AskForm, []string{asked})
+	done := call(keyed)
+	waiting := ask()
 	killed := time.Now()
 	b.Kill(t)
 	select {
@@ -254,24 +305,38 @@ func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
 	waitFor(t, "A or C to own the person", func() bool { o := owner(); return o == a.cfg.ReplicaAddr || o == c.cfg.ReplicaAddr })
 	p.waitRelay(stateLive)
 	p.waitServer(askerName, wire.StateReady)
+	p.waitServer(protectedName, wire.StateReady)
 	took := time.Since(killed)
 	t.Logf("served again %v after B's kill", took.Round(time.Millisecond))
 	if took > 5*time.Second {
-		t.Errorf("the server was ready again %v after B's kill, want within 5 s", took)
+		t.Errorf("the servers were ready again %v after B's kill, want within 5 s", took)
 	}
 	if !eval[bool](p, checkReloadMarker) {
 		t.Error("the page was reloaded")
 	}
-
-	done = call()
-	answer(p.waitNewCard(wire.AskForm, []string{asked, waiting}))
-	if err := <-done; err != nil {
-		t.Fatalf("the agent's next call after B's kill: %v", err)
+	if got := as.Stats(); got.Codes != authorized.Codes || got.Authorizations != authorized.Authorizations {
+		t.Errorf("after B's kill the authorization server saw %d authorizations and %d code exchanges, want %d and %d: the server was authorized again",
+			got.Authorizations, got.Codes, authorized.Authorizations, authorized.Codes)
 	}
-	if regs, err := st.Servers(ctx, localUser); err != nil || len(regs) != 1 || regs[0].Name != askerName {
+
+	answered(keyed, "the keyed agent's next call after B's kill")
+	answered(granted, "the granted agent's next call after B's kill")
+	if regs, err := st.Servers(ctx, localUser); err != nil || len(regs) != 2 ||
+		!slices.ContainsFunc(regs, func(r store.Server) bool { return r.ID == server && r.Name == askerName }) ||
+		!slices.ContainsFunc(regs, func(r store.Server) bool { return r.ID == protected && r.Name == protectedName }) {
 		t.Errorf("registrations after B's kill: %+v, %v", regs, err)
 	}
 	if keys, err := st.AgentKeys(ctx, localUser); err != nil || len(keys) != 1 || keys[0].Name != agentName {
 		t.Errorf("agent keys after B's kill: %+v, %v", keys, err)
+	}
+	if grants, err := st.AgentGrants(ctx, localUser); err != nil || len(grants) != 1 || grants[0].ClientName != "Desk Assistant" || !grants[0].Revoked.IsZero() {
+		t.Errorf("agent grants after B's kill: %+v, %v", grants, err)
+	}
+	sealer, err := store.LoadSealer(t.TempDir()) // the key of $SWITCHBOARD_SEAL_KEY
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok, ok, err := st.OAuth(sealer).Token(ctx, localUser, protected); err != nil || !ok || tok.AccessToken == "" {
+		t.Errorf("the protected server's token after B's kill: found %v, an access token %v, %v", ok, tok.AccessToken != "", err)
 	}
 }
