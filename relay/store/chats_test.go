@@ -317,14 +317,22 @@ func TestSearchChatsIsLiteralAndCaseInsensitive(t *testing.T) {
 	}
 }
 
-func TestInterruptTurnsMarksEveryRunningTurn(t *testing.T) {
+// putRunningTurns gives each of users a conversation "c1" of a done turn
+// and a running one.
+func putRunningTurns(t *testing.T, s *store.Store, users ...string) {
+	t.Helper()
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	for _, u := range []string{"ann", "bob"} {
+	for _, u := range users {
 		must(t, s.AddChat(ctx, u, testChat("c1", 0)))
 		must(t, s.PutTurn(ctx, u, testTurn("c1", "t0", 0, wire.TurnDone)))
 		must(t, s.PutTurn(ctx, u, testTurn("c1", "t1", 1, wire.TurnRunning)))
 	}
+}
+
+func TestInterruptTurnsMarksEveryRunningTurn(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	putRunningTurns(t, s, "ann", "bob")
 	n, err := s.InterruptTurns(ctx)
 	if err != nil || n != 2 {
 		t.Fatalf("InterruptTurns = %d, %v; want 2", n, err)
@@ -347,11 +355,7 @@ func TestInterruptTurnsMarksEveryRunningTurn(t *testing.T) {
 func TestInterruptTurnsOfMarksOnlyThatUsersRunningTurns(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	for _, u := range []string{"ann", "bob"} {
-		must(t, s.AddChat(ctx, u, testChat("c1", 0)))
-		must(t, s.PutTurn(ctx, u, testTurn("c1", "t0", 0, wire.TurnDone)))
-		must(t, s.PutTurn(ctx, u, testTurn("c1", "t1", 1, wire.TurnRunning)))
-	}
+	putRunningTurns(t, s, "ann", "bob")
 	if n, err := s.InterruptTurnsOf(ctx, "ann"); err != nil || n != 1 {
 		t.Fatalf("InterruptTurnsOf(ann) = %d, %v; want 1", n, err)
 	}
