@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
@@ -20,11 +22,189 @@ import (
 	"github.com/switchboard-mcp/switchboard/e2e/appsfixture"
 )
 
-// Looking inside an MCP App's frames. The dashboard frames the sandbox proxy
-// from the Apps origin, another site, and the proxy frames the view in a
-// sandboxed srcdoc iframe without allow-same-origin: Chromium runs each as a
-// target of its own (an out-of-process iframe, whose target id is its frame
-// id), so chromedp reaches them by attaching to those targets.
+// Looking inside an MCP App's frames. A frame on another site, or a
+// sandboxed frame (an opaque origin), runs in another process than its
+// parent, and Chromium shows it as a target of its own (an out-of-process
+// iframe, whose target id is its frame id): chromedp reaches it by attaching
+// to that target. Sandboxed frames of one site share one process, though:
+// the dashboard frames the sandbox proxy sandboxed, and the view the proxy
+// frames runs in the proxy's process, inside the proxy's target. A tab
+// reaches such a frame through its parent's target, in the frame's main
+// world (its default execution context).
+//
+// Each attached target's console is recorded from the attach on, each
+// message with the frame whose context wrote it, so that a view's messages
+// are checked as a view's even in its proxy's target.
+
+// frameWorld is how a tab of a frame reaches it: the frame's id, and the
+// record of the target it runs in.
+type frameWorld struct {
+	id     cdp.FrameID
+	rec    *targetRecord
+	shared bool // the frame is not its target's own but a frame inside it
+}
+
+// evalOpts make an evaluation run in the frame's main world; none for a
+// page.
+func (w *frameWorld) evalOpts() []chromedp.EvaluateOption {
+	if w == nil {
+		return nil
+	}
+	return []chromedp.EvaluateOption{func(p *runtime.EvaluateParams) { p.UniqueContextID = w.world() }}
+}
+
+// pollOpts make a poll run in the frame; none for a page.
+func (w *frameWorld) pollOpts() []chromedp.PollOption {
+	if w == nil {
+		return nil
+	}
+	// The poll runs in the frame an iframe node shows: the node needs no
+	// more than that frame's id.
+	return []chromedp.PollOption{chromedp.WithPollingInFrame(&chromedp.Node{Node: &cdp.Node{FrameID: w.id}})}
+}
+
+// world is the unique id of the frame's main world; one that names no
+// context when the frame has none, so that an evaluation fails rather than
+// run in the target's own frame.
+func (w *frameWorld) world() string {
+	if id := w.rec.world(w.id); id != "" {
+		return id
+	}
+	return "no-context-of-frame-" + string(w.id)
+}
+
+// inShared says whether p is a frame inside its target, not the target's
+// own.
+func (p *tab) inShared() bool { return p.in != nil && p.in.shared }
+
+// targetRecord is what the target of a frame said since it was attached:
+// the main world of each of its frames, and its console.
+type targetRecord struct {
+	own cdp.FrameID // the target's own frame
+
+	mu      sync.Mutex
+	worlds  map[cdp.FrameID]string                     // the unique id of each frame's main world
+	frameOf map[runtime.ExecutionContextID]cdp.FrameID // the frame of each context
+	console []frameMessage
+	claimed map[cdp.FrameID]bool // frames a tab checks the console of
+}
+
+// frameMessage is a console message and the frame that wrote it ("" when
+// the browser does not say: an entry of its log).
+type frameMessage struct {
+	frame cdp.FrameID
+	m     chromedp.ConsoleMessage
+}
+
+func newTargetRecord(own cdp.FrameID) *targetRecord {
+	return &targetRecord{own: own, worlds: map[cdp.FrameID]string{}, frameOf: map[runtime.ExecutionContextID]cdp.FrameID{},
+		claimed: map[cdp.FrameID]bool{own: true}}
+}
+
+// listen records an event of the target; it runs in the target's loop,
+// from before the attach's Runtime.enable, which reports every context the
+// target already has.
+func (r *targetRecord) listen(ev any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch ev := ev.(type) {
+	case *runtime.EventExecutionContextCreated:
+		var aux struct {
+			FrameID   cdp.FrameID `json:"frameId"`
+			IsDefault bool        `json:"isDefault"`
+		}
+		if json.Unmarshal(ev.Context.AuxData, &aux) != nil || aux.FrameID == "" {
+			return
+		}
+		r.frameOf[ev.Context.ID] = aux.FrameID
+		if aux.IsDefault {
+			r.worlds[aux.FrameID] = ev.Context.UniqueID
+		}
+	case *runtime.EventExecutionContextDestroyed:
+		for f, id := range r.worlds {
+			if id == ev.ExecutionContextUniqueID {
+				delete(r.worlds, f)
+			}
+		}
+	case *runtime.EventExecutionContextsCleared:
+		clear(r.worlds)
+	case *runtime.EventConsoleAPICalled:
+		m := chromedp.ConsoleMessage{Type: chromedp.ConsoleType(ev.Type), Text: argsText(ev.Args), Args: ev.Args, Stack: ev.StackTrace}
+		if st := ev.StackTrace; st != nil && len(st.CallFrames) > 0 {
+			m.URL, m.Line, m.Column = st.CallFrames[0].URL, st.CallFrames[0].LineNumber, st.CallFrames[0].ColumnNumber
+		}
+		r.console = append(r.console, frameMessage{r.frameOf[ev.ExecutionContextID], m})
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil {
+			desc, _, _ := strings.Cut(d.Exception.Description, "\n")
+			text = strings.TrimSpace(text + " " + desc)
+		}
+		m := chromedp.ConsoleMessage{Type: chromedp.ConsoleException, Text: text, URL: d.URL, Line: d.LineNumber, Column: d.ColumnNumber,
+			Stack: d.StackTrace, Exception: d}
+		r.console = append(r.console, frameMessage{r.frameOf[d.ExecutionContextID], m})
+	case *log.EventEntryAdded:
+		e := ev.Entry
+		typ := chromedp.ConsoleType(e.Level)
+		if e.Level == log.EntryLevelVerbose {
+			typ = chromedp.ConsoleDebug
+		}
+		r.console = append(r.console, frameMessage{"", chromedp.ConsoleMessage{Type: typ, Text: e.Text, URL: e.URL, Line: e.LineNumber,
+			Source: string(e.Source), Stack: e.StackTrace}})
+	}
+}
+
+// argsText is the text of a console call's arguments: strings as they are,
+// other values as DevTools describes them.
+func argsText(args []*runtime.RemoteObject) string {
+	parts := make([]string, 0, len(args))
+	for _, a := range args {
+		var s string
+		switch {
+		case a.Type == runtime.RemoteObjectTypeString && json.Unmarshal(a.Value, &s) == nil:
+		case a.Description != "":
+			s = a.Description
+		case len(a.Value) > 0:
+			s = string(a.Value)
+		default:
+			s = string(a.Type)
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+// world is the unique id of frame's main world, "" if it has none now.
+func (r *targetRecord) world(frame cdp.FrameID) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.worlds[frame]
+}
+
+// claim says a tab checks the console of frame.
+func (r *targetRecord) claim(frame cdp.FrameID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.claimed[frame] = true
+}
+
+// messages returns the console of frame; the target's own frame gets the
+// browser's log entries too. Unclaimed lists the messages of frames no tab
+// checks (a view the test did not look into).
+func (r *targetRecord) messages(frame cdp.FrameID) (own, unclaimed []chromedp.ConsoleMessage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, fm := range r.console {
+		switch {
+		case fm.frame == frame || (frame == r.own && fm.frame == ""):
+			own = append(own, fm.m)
+		case frame == r.own && !r.claimed[fm.frame]:
+			unclaimed = append(unclaimed, fm.m)
+		}
+	}
+	return own, unclaimed
+}
 
 // frameIDOf returns the id of the frame that the iframe element sel selects
 // in p's document shows, "" while there is no such element.
@@ -32,7 +212,11 @@ func (p *tab) frameIDOf(sel string) cdp.FrameID {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
 	defer cancel()
-	res, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: fmt.Sprintf(`document.querySelector(%s)`, jsString(sel))})
+	params := runtime.EvaluateParams{Expression: fmt.Sprintf(`document.querySelector(%s)`, jsString(sel))}
+	for _, o := range p.in.evalOpts() {
+		o(&params)
+	}
+	res, err := chromedp.Call(ctx, runtime.Evaluate, params)
 	if err != nil {
 		p.t.Fatalf("find %s: %v", sel, err)
 	}
@@ -49,10 +233,10 @@ func (p *tab) frameIDOf(sel string) cdp.FrameID {
 	return node.Node.FrameID
 }
 
-// frameIn waits until the iframe that sel selects in p's document runs in
-// a target of its own, attaches to it and returns it as a tab, whose console
-// is checked like a page's (an uncaught exception fails the test); it closes
-// when the test ends.
+// frameIn waits until the frame of the iframe that sel selects in p's
+// document has its document, in a target of its own or in p's, and returns
+// it as a tab, whose console is checked like a page's (an uncaught exception
+// fails the test) when the test ends.
 func (p *tab) frameIn(sel string) *tab {
 	p.t.Helper()
 	return p.attachFrame(sel, (*tab).checkConsole)
@@ -70,14 +254,16 @@ func (p *tab) untrustedFrameIn(sel string) *tab {
 	})
 }
 
-// attachFrame attaches to the frame of the iframe sel selects, once it runs
-// in a target of its own, and runs check on it when the test ends.
+// attachFrame returns a tab of the frame of the iframe sel selects: once
+// it runs in a target of its own, attached to that target; once it has a
+// document (past its initial about:blank) in p's target, a tab of p's
+// target that runs in the frame. check runs on it when the test ends.
 func (p *tab) attachFrame(sel string, check func(*tab)) *tab {
 	p.t.Helper()
-	var id target.ID
-	waitFor(p.t, "the frame of "+sel+" in a target of its own", func() bool {
-		fid := p.frameIDOf(sel)
-		if fid == "" {
+	var id cdp.FrameID
+	own := false
+	waitFor(p.t, "the frame of "+sel+" with its document", func() bool {
+		if id = p.frameIDOf(sel); id == "" {
 			return false
 		}
 		infos, err := chromedp.Targets(p.ctx)
@@ -85,26 +271,54 @@ func (p *tab) attachFrame(sel string, check func(*tab)) *tab {
 			return false
 		}
 		for _, info := range infos {
-			if info.Type == "iframe" && info.TargetID == target.ID(fid) {
-				id = info.TargetID
+			if info.Type == "iframe" && info.TargetID == target.ID(id) {
+				own = true
 				return true
 			}
 		}
-		return false
+		return p.in != nil && p.hasDocument(id)
 	})
+	if !own {
+		p.in.rec.claim(id)
+		f := &tab{t: p.t, ctx: p.ctx, in: &frameWorld{id: id, rec: p.in.rec, shared: true}}
+		p.t.Cleanup(func() {
+			f.console, _ = f.in.rec.messages(id)
+			check(f)
+		})
+		return f
+	}
+	rec := newTargetRecord(id)
 	// Detach on cancel: closing a frame's target closes the page.
-	ctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+	ctx, cancel := chromedp.NewContext(p.ctx, chromedp.WithTargetID(target.ID(id)), chromedp.WithDetachOnCancel(), chromedp.WithListener(rec.listen))
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()
 		p.t.Fatalf("attach to the frame of %s: %v", sel, err)
 	}
-	f := &tab{t: p.t, ctx: ctx}
-	f.watchConsole()
+	f := &tab{t: p.t, ctx: ctx, in: &frameWorld{id: id, rec: rec}}
 	p.t.Cleanup(func() {
+		var others []chromedp.ConsoleMessage
+		f.console, others = rec.messages(id)
 		check(f)
+		for _, m := range others {
+			f.t.Logf("console of a frame inside %s: %s", sel, m)
+		}
 		cancel()
 	})
 	return f
+}
+
+// hasDocument says whether frame runs in p's target with a document of its
+// own: a main world there whose location is not the initial about:blank (a
+// frame about to move to another process has that one first).
+func (p *tab) hasDocument(frame cdp.FrameID) bool {
+	world := p.in.rec.world(frame)
+	if world == "" {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string]("location.href", func(e *runtime.EvaluateParams) { e.UniqueContextID = world }))
+	return err == nil && href != "about:blank"
 }
 
 // request is one request of a tab's network log.

@@ -153,6 +153,7 @@ func openTabIn(t testing.TB, b *browser, opts ...chromedp.ContextOption) *tab {
 type tab struct {
 	t   testing.TB
 	ctx context.Context
+	in  *frameWorld // the frame the tab runs in, nil for a page (apps_frames_test.go)
 
 	mu      sync.Mutex
 	console []chromedp.ConsoleMessage

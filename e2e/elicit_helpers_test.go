@@ -58,7 +58,7 @@ func openAskPage(t *testing.T, r *relay, fx *elicitfixture.Server) *askPage {
 
 // as returns the tab seen from another (sub)test, so that its failures
 // end that test; the console stays watched by the tab's own test.
-func (p *tab) as(t testing.TB) *tab { return &tab{t: t, ctx: p.ctx} }
+func (p *tab) as(t testing.TB) *tab { return &tab{t: t, ctx: p.ctx, in: p.in} }
 
 // cardSel selects the card of ask id.
 func cardSel(id string) string { return fmt.Sprintf(`.ask-card[data-ask-id=%s]`, jsString(id)) }

@@ -68,8 +68,8 @@ func (p *tab) waitJSFor(what, expr string, timeout time.Duration) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, timeout+actionSlack)
 	defer cancel()
-	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr,
-		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(timeout)))
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, append(p.in.pollOpts(),
+		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(timeout))...))
 	if err != nil {
 		p.t.Fatalf("waiting for %s: %v\n%s", what, err, p.describe())
 	}
@@ -82,8 +82,8 @@ func waitValue[T any](p *tab, what, expr string) T {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout+actionSlack)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr,
-		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(waitTimeout)))
+	v, err := chromedp.Run(ctx, chromedp.Poll[T](expr, append(p.in.pollOpts(),
+		chromedp.WithPollingInterval(pollInterval), chromedp.WithPollingTimeout(waitTimeout))...))
 	if err != nil {
 		p.t.Fatalf("waiting for %s: %v\n%s", what, err, p.describe())
 	}
@@ -95,16 +95,23 @@ func eval[T any](p *tab, expr string) T {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, p.in.evalOpts()...))
 	if err != nil {
 		p.t.Fatalf("evaluate %s: %v", expr, err)
 	}
 	return v
 }
 
-// click clicks the first visible element matching a CSS selector.
+// click clicks the first visible element matching a CSS selector. In a
+// frame inside its target (not the target's own), whose elements chromedp's
+// queries do not reach, it is the element's click().
 func (p *tab) click(sel string) {
 	p.t.Helper()
+	if p.inShared() {
+		p.waitPresent(sel)
+		eval[bool](p, fmt.Sprintf(`(document.querySelector(%s).click(), true)`, jsString(sel)))
+		return
+	}
 	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel)))
 }
 
@@ -168,7 +175,7 @@ func (p *tab) describe() string {
 			r.dataset.serverName + "=" + r.dataset.state);
 		return location.href + "\nrelay: " + (status ? status.dataset.state : "(no #relay-status)") +
 			"\nservers: " + rows.join(", ") + "\npage text: " + (document.body ? document.body.innerText : "");
-	})()`))
+	})()`, p.in.evalOpts()...))
 	if err != nil {
 		return "(page not readable: " + err.Error() + ")"
 	}
