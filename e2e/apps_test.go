@@ -90,6 +90,9 @@ func TestAppsBasicServerView(t *testing.T) {
 	if got := eval[string](view, "origin"); got != "null" {
 		t.Errorf("the view's origin is %q, want an opaque one", got)
 	}
+	if got := eval[string](proxy, "origin"); got != "null" {
+		t.Errorf("the proxy's origin is %q, want an opaque one (its frame sandboxed without allow-same-origin)", got)
+	}
 
 	first := waitValue[string](view, "the tool's result in the view", `(t => /^\d{4}-/.test(t) && t)(document.querySelector("#server-time")?.textContent ?? "")`)
 	view.waitAttr("html", "data-theme", "dark")

@@ -276,11 +276,14 @@ func (v *AppView) OnDismount() {
 	}
 }
 
-// onMessage takes a message event: only one from this view's proxy frame,
-// on the Apps origin, reaches the bridge.
+// onMessage takes a message event: only one from this view's proxy frame
+// reaches the bridge. The proxy's document has an opaque origin (its frame
+// is sandboxed without allow-same-origin), so its messages come from origin
+// "null": the source, the frame's own window, is what tells them apart, and
+// no other document can post as it.
 func (v *AppView) onMessage(ev app.Value) {
 	frame := app.Window().GetElementByID(v.frameID())
-	if !frame.Truthy() || !ev.Get("source").Equal(frame.Get("contentWindow")) || ev.Get("origin").String() != appsOrigin() {
+	if !frame.Truthy() || !ev.Get("source").Equal(frame.Get("contentWindow")) || ev.Get("origin").String() != "null" {
 		return
 	}
 	data := ev.Get("data")
@@ -304,7 +307,12 @@ func (v *AppView) onMessage(ev app.Value) {
 	v.do(func(b *appBridge) { b.handle([]byte(raw), now) })
 }
 
-// post implements appHost.
+// post implements appHost. The target origin is "*": the proxy's document
+// has an opaque origin, which no target origin names. Only the proxy can be
+// in that frame: the page's frame-src allows only the Apps origin, and
+// only the page and the proxy itself may navigate the frame (the view's
+// sandbox has no top navigation, and a sandboxed frame navigates no frame
+// but its own and those inside it).
 func (v *AppView) post(msg rpcMessage) {
 	frame := app.Window().GetElementByID(v.frameID())
 	if !frame.Truthy() {
@@ -315,7 +323,7 @@ func (v *AppView) post(msg rpcMessage) {
 		return
 	}
 	data := app.Window().Get("JSON").Call("parse", string(b))
-	frame.Get("contentWindow").Call("postMessage", data, appsOrigin())
+	frame.Get("contentWindow").Call("postMessage", data, "*")
 }
 
 // callTool implements appHost: the call goes through the relay as the
@@ -450,11 +458,16 @@ func (v *AppView) Render() app.UI {
 			app.If(v.link != "", v.renderLink),
 			app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),
 		),
+		// The proxy's frame is sandboxed without allow-same-origin: its
+		// document has an opaque origin, like the view's. So Chromium runs
+		// the proxy and the view in one process, where the view's messages
+		// reach the proxy without crossing the browser's, and the proxy
+		// stops a flooding view before it runs again.
 		app.If(v.view != nil && !v.asksPermissions(), func() app.UI {
 			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, v.granted)
 			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw || v.flooded, "is-hidden", "")).Src(src).
-				Title("View by "+name).Attr("sandbox", "allow-scripts allow-same-origin allow-forms").
-				Attr("allow", frameAllow(v.granted, appsOrigin())).Attr("referrerpolicy", "no-referrer")
+				Title("View by "+name).Attr("sandbox", proxySandbox).
+				Attr("allow", frameAllow(v.granted)).Attr("referrerpolicy", "no-referrer")
 		}),
 		app.If(v.raw || v.flooded || state == viewFailed, func() app.UI { return renderToolResult(v.Call) }),
 	)
@@ -511,12 +524,19 @@ func permissionNames(p wire.AppPermissions) []string {
 	return names
 }
 
+// proxySandbox is the sandbox of the proxy's frame: scripts, and forms for
+// the view (a frame's sandbox holds for the frames inside it), and no
+// allow-same-origin: the proxy needs no storage, cookies or DOM of its
+// origin.
+const proxySandbox = "allow-scripts allow-forms"
+
 // frameAllow is the proxy frame's allow attribute: the granted features,
-// for the Apps origin only.
-func frameAllow(granted wire.AppPermissions, origin string) string {
+// for the document in that frame only ('src'; a sandboxed document's origin
+// is opaque, so no origin would name it).
+func frameAllow(granted wire.AppPermissions) string {
 	var parts []string
 	for _, name := range permissionNames(granted) {
-		parts = append(parts, name+" "+origin)
+		parts = append(parts, name+" 'src'")
 	}
 	return strings.Join(parts, "; ")
 }

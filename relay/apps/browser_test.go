@@ -30,22 +30,27 @@ func serveLoopback(t *testing.T, h http.Handler) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// hostPage frames the proxy at src like the dashboard does: when the proxy
-// is ready it sends the view, and it keeps what the proxy forwards in
-// window.got.
+// hostPage frames the proxy at src like the dashboard does (sandboxed
+// without allow-same-origin, so its messages come from origin "null" and
+// only the frame's window tells them apart): when the proxy is ready it
+// sends the view, and it keeps what the proxy forwards in window.got, and
+// the origin of the proxy's messages in window.origins.
 const hostPage = `<!doctype html><meta charset="utf-8"><body><script>
 window.got = [];
-const apps = %s, view = %s;
+window.origins = [];
+const view = %s;
+const f = document.createElement("iframe");
 window.addEventListener("message", (e) => {
-  if (e.origin !== apps) return;
+  if (e.source !== f.contentWindow) return;
+  if (!origins.includes(e.origin)) origins.push(e.origin);
   const m = e.data;
   if (m && m.method === "ui/notifications/sandbox-proxy-ready") {
-    e.source.postMessage({jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: {html: view, csp: {}, permissions: {}}}, apps);
+    f.contentWindow.postMessage({jsonrpc: "2.0", method: "ui/notifications/sandbox-resource-ready", params: {html: view, csp: {}, permissions: {}}}, "*");
     return;
   }
   window.got.push(m);
 });
-const f = document.createElement("iframe");
+f.setAttribute("sandbox", "allow-scripts allow-forms");
 f.src = %s;
 document.body.appendChild(f);
 </script>`
@@ -116,7 +121,7 @@ func TestSandboxInChromium(t *testing.T) {
 	}
 	for ln, h := range map[net.Listener]http.Handler{appsLn: sandbox, hostLn: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		src := wire.AppSandboxURL(appsOrigin, hostOrigin, wire.AppCSP{ConnectDomains: []string{declared}}, wire.AppPermissions{})
-		fmt.Fprintf(w, hostPage, jsString(appsOrigin), jsString(fmt.Sprintf(viewPage, declared+"/", undeclared+"/")), jsString(src))
+		fmt.Fprintf(w, hostPage, jsString(fmt.Sprintf(viewPage, declared+"/", undeclared+"/")), jsString(src))
 	})} {
 		srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		go srv.Serve(ln)
@@ -139,6 +144,15 @@ func TestSandboxInChromium(t *testing.T) {
 		`window.got.some(m => m && m.method === "test/done") && window.got.some(m => m && m.method === "ui/notifications/sandbox-flood") && window.got`, chromedp.WithPollingTimeout(30*time.Second)))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The proxy ran its script (the page's policy allows 'self' in an
+	// opaque-origin document too) and spoke from an opaque origin.
+	origins, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.origins`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(origins) != 1 || origins[0] != "null" {
+		t.Errorf("the proxy's messages came from %q, want only the opaque origin", origins)
 	}
 	results := map[string]string{}
 	floods, floodNotices := 0, 0

@@ -4,14 +4,23 @@
 // forwards every other message both ways, unchanged. It hears only the host
 // (its parent, from the dashboard's origin) and the view's frame, and caps
 // what the view sends: a view that floods is stopped.
+//
+// The dashboard frames this page sandboxed without allow-same-origin too:
+// its origin is opaque, and it needs nothing of the Apps origin's (no
+// storage, no cookies). Chromium runs sandboxed frames of one site in one
+// process, so the view runs in this page's process and on its thread: what
+// the view posts reaches this script without crossing the browser's
+// process, and stop() removes the view's frame before the view runs again:
+// a flooding view ends within its first burst, whatever the load.
 (function () {
   "use strict";
   var MAX_BYTES = 1 << 20; // one message of the view, as JSON
   // A view may send BURST messages at once and RATE a second for as long
-  // as it likes; one more stops it. The rate is low: what a view posts
-  // faster queues in the browser, which then hands the messages over more
-  // slowly than they come, so that a cap on what arrives in a second may
-  // never be reached while the browser falls behind for good.
+  // as it likes; one more stops it. The rate is low: a browser that runs
+  // the view in another process than this page queues what the view posts
+  // faster in its own, and hands the messages over more slowly than they
+  // come, so that a cap on what arrives in a second may never be reached
+  // while the browser falls behind for good.
   var BURST = 200, RATE = 50;
   var q = new URLSearchParams(location.search);
   var host = q.get("host");
