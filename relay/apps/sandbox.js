@@ -22,6 +22,18 @@
   // come, so that a cap on what arrives in a second may never be reached
   // while the browser falls behind for good.
   var BURST = 200, RATE = 50;
+  // Of what the view may send, this page passes on at most PASS messages a
+  // second, as it posts them, and drops the rest: the host reads no more.
+  // The host counts too, but on its own clock: a host slowed down (a
+  // loaded machine) gets a burst spread out, as if the view kept to the
+  // rate, and would read and run all of it.
+  var PASS = 50;
+  // Of those, the ones that cost the relay a request pass at most REQUESTS
+  // a second, and the view gets the host's refusal for the rest: the
+  // host's own cap on them (maxViewRequests and reachesRelay in
+  // web/app_bridge.go), on the view's clock.
+  var REQUESTS = 10;
+  var RELAYED = { "tools/call": true, "resources/read": true, "notifications/message": true };
   var q = new URLSearchParams(location.search);
   var host = q.get("host");
   var allow = q.getAll("allow").filter(function (a) {
@@ -29,9 +41,15 @@
   });
   var frame = null;
   var budget = BURST, lastTick = Date.now(), stopped = false;
+  // The second whose messages are counted, and how many of them passed.
+  var second = 0, passed = 0, requested = 0;
 
   function toHost(msg) {
     window.parent.postMessage(msg, host);
+  }
+
+  function toView(msg) {
+    frame.contentWindow.postMessage(msg, "*");
   }
 
   function notify(method, params) {
@@ -47,6 +65,19 @@
     lastTick = now;
     if (--budget < 0) {
       stop();
+      return;
+    }
+    if (now - second >= 1000) {
+      second = now;
+      passed = requested = 0;
+    }
+    if (++passed > PASS) {
+      return;
+    }
+    if (data && RELAYED[data.method] === true && ++requested > REQUESTS) {
+      if (data.id !== undefined) {
+        toView({ jsonrpc: "2.0", id: data.id, error: { code: -32000, message: "The view asks too often; try again in a moment." } });
+      }
       return;
     }
     var size;
@@ -97,7 +128,7 @@
       return;
     }
     if (frame && frame.contentWindow) {
-      frame.contentWindow.postMessage(data, "*");
+      toView(data);
     }
   });
 
