@@ -26,8 +26,24 @@ func appsOrigin() string { return app.Getenv(AppsOriginEnv) }
 const maxViewInbox = 256
 
 // maxViewMessages is how many messages of a view the page takes each
-// second; the proxy passes 200, the page drops the rest unread.
+// second, and drops the rest unread; the proxy passes no more, counted as
+// the view posts them (sandbox.js).
 const maxViewMessages = 50
+
+// A view has nothing to post to the page itself: its messages go to its
+// proxy, which alone may speak to the page. What it posts to the page
+// past its proxy (top.postMessage) is dropped, and a view that posts more
+// than strayBurst such messages at once, or more than strayRate a second
+// for long, is stopped: the proxy's own caps (sandbox.js), counted by the
+// page, which the proxy cannot see.
+const (
+	strayBurst = 200
+	strayRate  = 50
+)
+
+// maxFrameDepth is how deep in its proxy a frame that posts to the page is
+// looked for: the view, and frames the view made.
+const maxFrameDepth = 8
 
 // States of a view.
 const (
@@ -78,8 +94,10 @@ type AppView struct {
 	listen  app.Func              // the page's message listener
 	themes  app.Value
 	onTheme app.Func
-	flooded bool // the view sent more than a view may, and the proxy stopped it
-	decided bool // the person answered the view's ask for permissions
+	flooded bool      // the view sent more than a view may, and was stopped: its frame is gone
+	strays  msgBudget // what the view may still post to the page past its proxy
+	halted  bool      // the view flooded: the page no longer listens for it
+	decided bool      // the person answered the view's ask for permissions
 	granted wire.AppPermissions
 	link    string // a link the view asks to open, waiting for the person
 	answer  func(bool)
@@ -280,10 +298,25 @@ func (v *AppView) OnDismount() {
 // reaches the bridge. The proxy's document has an opaque origin (its frame
 // is sandboxed without allow-same-origin), so its messages come from origin
 // "null": the source, the frame's own window, is what tells them apart, and
-// no other document can post as it.
+// no other document can post as it. A message from a frame inside the
+// proxy (the view posting to top past its proxy) is dropped and counted:
+// a view that floods the page so is stopped.
 func (v *AppView) onMessage(ev app.Value) {
+	if v.halted {
+		return
+	}
 	frame := app.Window().GetElementByID(v.frameID())
-	if !frame.Truthy() || !ev.Get("source").Equal(frame.Get("contentWindow")) || ev.Get("origin").String() != "null" {
+	if !frame.Truthy() {
+		return
+	}
+	proxy, source := frame.Get("contentWindow"), ev.Get("source")
+	if !source.Equal(proxy) {
+		if inside(source, proxy) && !v.strays.spend(time.Now(), strayBurst, strayRate) {
+			v.halt()
+		}
+		return
+	}
+	if ev.Get("origin").String() != "null" {
 		return
 	}
 	data := ev.Get("data")
@@ -291,7 +324,7 @@ func (v *AppView) onMessage(ev app.Value) {
 		return
 	}
 	if m := data.Get("method"); m.Type() == app.TypeString && m.String() == mFlood {
-		v.suspend()
+		v.halt()
 		return
 	}
 	// Counted before any work: a view that sends more than the page takes
@@ -305,6 +338,56 @@ func (v *AppView) onMessage(ev app.Value) {
 	}
 	raw := app.Window().Get("JSON").Call("stringify", data).String()
 	v.do(func(b *appBridge) { b.handle([]byte(raw), now) })
+}
+
+// halt stops a flooding view: its proxy's frame goes with the next render,
+// and the page stops listening for it at once. What the view posted to the
+// page meanwhile, the browser still hands over, maybe thousands of
+// messages: with no listener of the view's, they cost the page almost
+// nothing.
+func (v *AppView) halt() {
+	v.halted = true
+	app.Window().Call("removeEventListener", "message", v.listen)
+	v.suspend()
+}
+
+// inside says whether the window w is a frame inside proxy's window (the
+// view, or a frame the view made), up to maxFrameDepth deep. A window's
+// parent is readable across origins.
+func inside(w, proxy app.Value) bool {
+	for range maxFrameDepth {
+		if !w.Truthy() {
+			return false
+		}
+		parent := w.Get("parent")
+		if parent.Equal(proxy) {
+			return true
+		}
+		if parent.Equal(w) { // the top window
+			return false
+		}
+		w = parent
+	}
+	return false
+}
+
+// msgBudget is a count of messages that grows back at a rate, up to a burst.
+type msgBudget struct {
+	left float64
+	last time.Time
+}
+
+// spend takes one message at now from a budget of burst that grows back
+// by rate a second; it says false once more than the budget was taken.
+func (b *msgBudget) spend(now time.Time, burst, rate float64) bool {
+	if b.last.IsZero() {
+		b.left = burst
+	} else {
+		b.left = min(burst, b.left+now.Sub(b.last).Seconds()*rate)
+	}
+	b.last = now
+	b.left--
+	return b.left >= 0
 }
 
 // post implements appHost. The target origin is "*": the proxy's document
@@ -462,10 +545,11 @@ func (v *AppView) Render() app.UI {
 		// document has an opaque origin, like the view's. So Chromium runs
 		// the proxy and the view in one process, where the view's messages
 		// reach the proxy without crossing the browser's, and the proxy
-		// stops a flooding view before it runs again.
-		app.If(v.view != nil && !v.asksPermissions(), func() app.UI {
+		// stops a flooding view before it runs again. A stopped
+		// view's frame is removed, the proxy with it.
+		app.If(v.view != nil && !v.asksPermissions() && !v.flooded, func() app.UI {
 			src := wire.AppSandboxURL(appsOrigin(), pageOrigin(), v.view.CSP, v.granted)
-			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw || v.flooded, "is-hidden", "")).Src(src).
+			return app.IFrame().ID(v.frameID()).Class("app-frame", choose(v.raw, "is-hidden", "")).Src(src).
 				Title("View by "+name).Attr("sandbox", proxySandbox).
 				Attr("allow", frameAllow(v.granted)).Attr("referrerpolicy", "no-referrer")
 		}),

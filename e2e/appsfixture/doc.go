@@ -11,8 +11,10 @@
 //     ui/notifications/sandbox-resource-ready with HTML of its own, a
 //     sandbox-proxy-ready, answers to ids it guesses, a tool result
 //     claiming another view, a tools/call straight to top);
-//   - flood: posts tools/call requests of the app-only tick tool, 2,000 a
-//     second, until it is stopped (it never reports);
+//   - flood: posts tools/call requests of the app-only tick tool to its
+//     parent (the proxy), bursts of 1,000 every 20 ms, until it is stopped
+//     (it never reports);
+//   - flood_top: posts the same bursts to the top window, past the proxy;
 //   - huge_document: a view of 50 MB;
 //   - fetch_undeclared: declares no network and fetches the probe server;
 //   - fetch_declared: declares the probe server in

@@ -21,6 +21,7 @@ const (
 	ReadParent      = "read_parent"
 	ForgeMessages   = "forge_messages"
 	Flood           = "flood"
+	FloodTop        = "flood_top"
 	HugeDocument    = "huge_document"
 	FetchUndeclared = "fetch_undeclared"
 	FetchDeclared   = "fetch_declared"
@@ -30,7 +31,7 @@ const (
 )
 
 // Attacks lists every attack, in the order of the package documentation.
-var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext, PartialInput}
+var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, FloodTop, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext, PartialInput}
 
 // The app-only tools the views call back.
 const (
@@ -46,8 +47,8 @@ const (
 	MIMEType = "text/html;profile=mcp-app"
 	// ProtocolVersion is the view protocol's version the views ask for.
 	ProtocolVersion = "2026-01-26"
-	// FloodBurst is how many calls the flood view posts at once, every
-	// 20 ms, until it is stopped: five times what the proxy lets a view
+	// FloodBurst is how many calls the flood views post at once, every
+	// 20 ms, until they are stopped: five times what a host lets a view
 	// send at once, so that the first burst is a flood however slowly a
 	// loaded browser hands it over.
 	FloodBurst = 1_000

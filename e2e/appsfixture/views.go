@@ -137,6 +137,16 @@ var attacks = map[string]string{
     await pause(20);
   }
 }`,
+	FloodTop: `async function attack() {
+  // Never returns: BURST calls at once to the top window, past the proxy,
+  // every 20 ms, until the view is stopped.
+  for (;;) {
+    for (let i = 0; i < BURST; i++) {
+      top.postMessage({jsonrpc: "2.0", id: nextId++, method: "tools/call", params: {name: "tick", arguments: {}}}, "*");
+    }
+    await pause(20);
+  }
+}`,
 	HugeDocument:    `async function attack() { return {rendered: true}; }`,
 	FetchUndeclared: `async function attack() { return fetchProbe("undeclared"); }`,
 	FetchDeclared:   `async function attack() { return fetchProbe("declared"); }`,
