@@ -139,7 +139,7 @@ func (b *appBridge) handle(raw []byte, now time.Time) {
 	}
 	if reachesRelay[m.Method] && !b.spend(now) {
 		if len(m.ID) > 0 {
-			b.fail(m.ID, rpcRefused, "The view asks too often; try again in a moment.")
+			b.fail(m.ID, rpcRefused, refusedTooOften)
 		}
 		return
 	}
@@ -149,6 +149,10 @@ func (b *appBridge) handle(raw []byte, now time.Time) {
 	}
 	b.request(m)
 }
+
+// refusedTooOften is the error a view's request gets past its caps, from
+// the page or its proxy (sandbox.js).
+const refusedTooOften = "The view asks too often; try again in a moment."
 
 // reachesRelay are the methods whose messages cost the relay a request.
 var reachesRelay = map[string]bool{mToolsCall: true, mResourcesRead: true, mLog: true}

@@ -23,7 +23,8 @@
   // while the browser falls behind for good.
   var BURST = 200, RATE = 50;
   // Of what the view may send, this page passes on at most PASS messages a
-  // second, as it posts them, and drops the rest: the host reads no more.
+  // second, as it posts them: the host reads no more. Of the rest, a
+  // request gets the host's refusal and anything else is dropped.
   // The host counts too, but on its own clock: a host slowed down (a
   // loaded machine) gets a burst spread out, as if the view kept to the
   // rate, and would read and run all of it.
@@ -71,13 +72,8 @@
       second = now;
       passed = requested = 0;
     }
-    if (++passed > PASS) {
-      return;
-    }
-    if (data && RELAYED[data.method] === true && ++requested > REQUESTS) {
-      if (data.id !== undefined) {
-        toView({ jsonrpc: "2.0", id: data.id, error: { code: -32000, message: "The view asks too often; try again in a moment." } });
-      }
+    if (++passed > PASS || (data && RELAYED[data.method] === true && ++requested > REQUESTS)) {
+      refuse(data);
       return;
     }
     var size;
@@ -90,6 +86,15 @@
       return;
     }
     toHost(data);
+  }
+
+  // refuse answers a request the view may not make now with the host's
+  // refusal (web/app_bridge.go), so that the view's call ends; the rest
+  // of what it sends past the caps is dropped.
+  function refuse(data) {
+    if (data && typeof data.method === "string" && data.id !== undefined) {
+      toView({ jsonrpc: "2.0", id: data.id, error: { code: -32000, message: "The view asks too often; try again in a moment." } });
+    }
   }
 
   // stop removes a flooding view's frame, which ends its scripts (dropping
