@@ -25,7 +25,7 @@ const (
 // startBasicServer runs the example server on a free loopback port until
 // the test ends and returns its MCP endpoint. It skips the test, saying
 // why, when the server is not installed or Node.js is missing.
-func startBasicServer(t *testing.T) string {
+func startBasicServer(t testing.TB) string {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(basicDir, basicEntry)); err != nil {
 		t.Skipf("the MCP Apps example server is not installed (make apps-server): %v", err)

@@ -118,7 +118,7 @@ const loopbackShim = "everything/loopback.cjs"
 // args, PORT=0 and env, on a free loopback port (the preloaded loopbackShim
 // binds 127.0.0.1 and prints the port), and returns its base URL,
 // http://127.0.0.1:PORT. It is killed when the test ends.
-func startNodeServer(t *testing.T, dir, entry string, env []string, args ...string) string {
+func startNodeServer(t testing.TB, dir, entry string, env []string, args ...string) string {
 	t.Helper()
 	shim, err := filepath.Abs(loopbackShim)
 	if err != nil {
