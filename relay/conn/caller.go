@@ -23,10 +23,12 @@ import (
 //     the SHA-256 of its params' encoding, and the handler finds the call
 //     by the same key;
 //   - otherwise (the legacy SSE transport, the standalone stream) only when
-//     exactly one call is in flight.
+//     exactly one call is in flight: a guess.
 //
 // The asker is asked under a context that ends when the operation's does
-// (cancelling an operation withdraws every ask it raised) and that carries
+// (cancelling an operation withdraws every ask it raised; a guessed ask is
+// withdrawn only when its operation is cancelled, not when it returns, as
+// the server may have asked for something else) and that carries
 // the operation's context ([OperationOf]), with what the operation's
 // caller put in it: relay/session labels the ask with it.
 
@@ -50,22 +52,33 @@ type askKey [sha256.Size]byte
 type callRegistry struct {
 	mu   sync.Mutex
 	next uint64
-	live map[uint64]context.Context // the contexts of the calls in flight, by id
-	seen map[askKey]uint64          // server requests read on a call's stream
+	live map[uint64]liveCall // the calls in flight, by id
+	seen map[askKey]uint64   // server requests read on a call's stream
+}
+
+// liveCall is a call in flight.
+type liveCall struct {
+	ctx context.Context // the call's
+	// cancelled ends when ctx ends while the call runs, and never once it
+	// has returned: the lifetime of a request guessed to be the call's.
+	cancelled context.Context
 }
 
 // begin registers the call running under ctx and returns ctx marked with its
 // id, and the function that ends it.
 func (r *callRegistry) begin(ctx context.Context) (context.Context, func()) {
+	cancelled, cancel := context.WithCancelCause(context.Background())
+	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
 	r.mu.Lock()
 	r.next++
 	id := r.next
 	if r.live == nil {
-		r.live = make(map[uint64]context.Context)
+		r.live = make(map[uint64]liveCall)
 	}
-	r.live[id] = ctx
+	r.live[id] = liveCall{ctx: ctx, cancelled: cancelled}
 	r.mu.Unlock()
 	return context.WithValue(ctx, callIDKey{}, id), func() {
+		stop()
 		r.mu.Lock()
 		delete(r.live, id)
 		for k, v := range r.seen {
@@ -117,29 +130,31 @@ func (r *callRegistry) scan(id uint64, msg []byte) {
 
 // attribute finds the call that a server request (method, with params as
 // the go-sdk decoded them), handled under ctx, belongs to, and returns its
-// context; ok is false when it cannot be told.
-func (r *callRegistry) attribute(ctx context.Context, method string, params any) (context.Context, bool) {
+// context and the context whose end withdraws the request: the call's, or
+// for a guess (the one call in flight) its cancelled. ok is false when it
+// cannot be told.
+func (r *callRegistry) attribute(ctx context.Context, method string, params any) (call, lifetime context.Context, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if id, ok := callIDOf(ctx); ok {
-		if c := r.live[id]; c != nil {
-			return c, true
+		if c, live := r.live[id]; live {
+			return c.ctx, c.ctx, true
 		}
 	}
 	if key, ok := keyOf(method, params); ok {
 		if id, seen := r.seen[key]; seen {
 			delete(r.seen, key)
-			if c := r.live[id]; c != nil {
-				return c, true
+			if c, live := r.live[id]; live {
+				return c.ctx, c.ctx, true
 			}
 		}
 	}
 	if len(r.live) == 1 {
 		for _, c := range r.live {
-			return c, true
+			return c.ctx, c.cancelled, true
 		}
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // keyOf is the key of a server request: the SHA-256 of its method and of
@@ -195,15 +210,16 @@ func pruned(v any) any {
 
 // onBehalf attributes a server request (method, with params as the go-sdk
 // decoded them) handled under ctx to the operation that raised it. It
-// returns ctx, also ended when that operation's context ends and carrying
-// it for [OperationOf], and the function that ends the attribution once the
+// returns ctx, also ended when the request is withdrawn with that
+// operation (see attribute) and carrying the operation's context for
+// [OperationOf], and the function that ends the attribution once the
 // request is answered. A request it cannot attribute keeps ctx.
 func (c *Conn) onBehalf(ctx context.Context, method string, params any) (context.Context, func()) {
-	op, ok := c.calls.attribute(ctx, method, params)
+	op, lifetime, ok := c.calls.attribute(ctx, method, params)
 	if !ok {
 		return ctx, func() {}
 	}
-	ctx, stop := withScope(ctx, op)
+	ctx, stop := withScope(ctx, lifetime)
 	return context.WithValue(ctx, operationKey{}, op), stop
 }
 
