@@ -58,7 +58,7 @@ func TestClientAddsRelayByURLWithConsentInTheDashboard(t *testing.T) {
 	h := consentingOAuthHandler(t, r, p, redirect, callback)
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "desk-assistant", Version: "1"}, nil)
-	connectCtx, cancel := context.WithTimeout(ctx, 2*waitTimeout)
+	connectCtx, cancel := context.WithTimeout(ctx, consentTimeout)
 	defer cancel()
 	cs, err := client.Connect(connectCtx, &mcp.StreamableClientTransport{Endpoint: r.URL() + gateway.Path, OAuthHandler: h}, nil)
 	if err != nil {
@@ -71,6 +71,12 @@ func TestClientAddsRelayByURLWithConsentInTheDashboard(t *testing.T) {
 	revokeGrantInTheDashboard(t, admin)
 	checkTokenRefused(t, ctx, r, h)
 }
+
+// consentTimeout bounds a client's connect through consentingOAuthHandler:
+// the person's sign-in and consent take five page waits, each bounded by
+// waitTimeout, which a loaded machine may need much of (a sign-in loads the
+// dashboard twice); this only stops a client that hangs.
+const consentTimeout = 6 * waitTimeout
 
 // consentingOAuthHandler is the OAuth handler of the MCP client "Desk
 // Assistant", whose redirect URI is redirect: it opens the authorization

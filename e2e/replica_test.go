@@ -242,7 +242,7 @@ func TestTheOwnersKillMidCallAcrossThreeReplicas(t *testing.T) {
 	keyed, _ := connectAgent(t, c, gateway.Path)
 	redirect, callback := callbackServer(t)
 	consent := openTab(t)
-	connectCtx, cancel := context.WithTimeout(ctx, 2*waitTimeout)
+	connectCtx, cancel := context.WithTimeout(ctx, consentTimeout)
 	defer cancel()
 	granted, err := mcp.NewClient(&mcp.Implementation{Name: "desk-assistant", Version: "1"}, nil).Connect(connectCtx,
 		&mcp.StreamableClientTransport{Endpoint: c.URL() + gateway.Path, OAuthHandler: consentingOAuthHandler(t, c, consent, redirect, callback)}, nil)
