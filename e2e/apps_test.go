@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/switchboard-mcp/switchboard/e2e/appsfixture"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -319,6 +320,103 @@ func TestAppsHostileViewsAreContained(t *testing.T) {
 		p.click(sel + " .app-permissions-allow")
 		if got := allowed(2); !got["geolocation"] || !got["clipboardWrite"] || got["camera"] {
 			t.Errorf("allowed location and clipboard, the view is allowed %v", got)
+		}
+	})
+
+	// A view fills the window only when the person says so in the
+	// dashboard, under its head, which names the server and leads back (as
+	// Escape does); the view is told each change of mode and of its size.
+	t.Run("a view fills the window only when the person says so", func(t *testing.T) {
+		p := p.as(t)
+		show(t, appsfixture.FullScreen)
+		sel := appViewSel(appsfixture.URI(appsfixture.FullScreen))
+		frame := sel + " iframe.app-frame"
+		view := p.frameIn(frame).untrustedFrameIn("iframe")
+		// Its own ask waits for the person, who says no.
+		p.waitPresent(sel + " .app-full-consent")
+		if p.count(sel+".is-full") != 0 {
+			t.Fatal("the view filled the window before the person answered")
+		}
+		p.click(sel + " .app-full-no")
+		view.waitJS("the view's first ask answered", `document.getElementById("status").textContent === "answered inline"`)
+		p.waitJS("the ask answered", fmt.Sprintf(`!document.querySelector(%s)`, jsString(sel+" .app-full-consent")))
+		if p.count(sel+".is-full") != 0 {
+			t.Fatal("declined, the view fills the window")
+		}
+		// From its button, and the person says yes.
+		view.click("#go-full")
+		p.click(sel + " .app-full-yes")
+		p.waitPresent(sel + ".is-full")
+		// The frame fills the window under the head, which is on top.
+		type box struct{ Top, Bottom, Width, WinW, WinH float64 }
+		got := eval[box](p, fmt.Sprintf(`(() => {
+			const r = document.querySelector(%s).getBoundingClientRect();
+			return {Top: r.top, Bottom: r.bottom, Width: r.width, WinW: innerWidth, WinH: innerHeight};
+		})()`, jsString(frame)))
+		if got.Top <= 0 || got.Top > 80 || got.Bottom < got.WinH-1 || got.Width < got.WinW-1 {
+			t.Errorf("the full view's frame is at %+v", got)
+		}
+		head := sel + " .app-view-head"
+		if !eval[bool](p, fmt.Sprintf(`(() => {
+			const h = document.querySelector(%s), r = h.getBoundingClientRect();
+			return h.contains(document.elementFromPoint(r.left + 5, r.top + r.height / 2));
+		})()`, jsString(head))) {
+			t.Error("the head of the full view is covered")
+		}
+		if text := p.text(head); !strings.Contains(text, "View by "+name) {
+			t.Errorf("the full view's head reads %q", text)
+		}
+		p.screenshot("app-view-full")
+		// The window narrows: the view is told its new size.
+		p.viewport(narrowWidth, windowHeight)
+		view.waitJS("the view told the narrower window", fmt.Sprintf(`document.getElementById("status").textContent === "fullscreen %d"`, narrowWidth))
+		p.click(sel + " .app-exit-full")
+		rep, err := fx.WaitReport(appsfixture.FullScreen, waitTimeout)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.viewport(windowWidth, windowHeight)
+		if p.count(sel+".is-full") != 0 {
+			t.Error("the view still fills the window")
+		}
+		type outcome struct {
+			First, Second string
+			Changes       []struct {
+				DisplayMode         string
+				ContainerDimensions map[string]float64
+			}
+		}
+		var out outcome
+		if err := json.Unmarshal(rep.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		n := len(out.Changes)
+		if out.First != "inline" || out.Second != "fullscreen" || n < 3 || out.Changes[0].DisplayMode != "fullscreen" ||
+			out.Changes[n-2].DisplayMode != "fullscreen" || out.Changes[n-2].ContainerDimensions["width"] != narrowWidth || out.Changes[n-1].DisplayMode != "inline" {
+			t.Fatalf("the view reports %s", rep.Outcome)
+		}
+		if d := out.Changes[0].ContainerDimensions; d["width"] < got.Width-1 || d["height"] < got.Bottom-got.Top-1 {
+			t.Errorf("full, the view was told its container is %v, the frame is %+v", d, got)
+		}
+
+		// Shown again, the view asks at once; the person says yes, and
+		// goes back with Escape.
+		p.callTool(appsfixture.FullScreen, "{}")
+		p.waitPresent(sel + " .app-full-consent")
+		p.click(sel + " .app-full-yes")
+		p.waitPresent(sel + ".is-full")
+		p.do("press Escape", chromedp.KeyEvent(kb.Escape))
+		waitFor(t, "the second showing's report", func() bool { return len(fx.ReportsOf(appsfixture.FullScreen)) == 2 })
+		if p.count(sel+".is-full") != 0 {
+			t.Error("after Escape, the view still fills the window")
+		}
+		second := fx.ReportsOf(appsfixture.FullScreen)[1].Outcome
+		var again outcome
+		if err := json.Unmarshal(second, &again); err != nil {
+			t.Fatal(err)
+		}
+		if again.First != "fullscreen" || len(again.Changes) != 2 || again.Changes[0].DisplayMode != "fullscreen" || again.Changes[1].DisplayMode != "inline" {
+			t.Errorf("the second showing reports %s", second)
 		}
 	})
 

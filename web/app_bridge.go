@@ -93,6 +93,9 @@ type appHost interface {
 	modelContext(text string, done func(*wire.Error))
 	// resize sets the view's height in pixels.
 	resize(height int)
+	// displayMode shows the view in mode ("inline" or "fullscreen") when
+	// the page lets it now; done gets the mode in force.
+	displayMode(mode string, done func(mode string))
 	// suspend says the view sent more than the proxy passes on.
 	suspend()
 	// started says the view is initialized.
@@ -104,8 +107,16 @@ type appContext struct {
 	Theme    string // light or dark
 	Locale   string
 	TimeZone string
-	Width    int
+	Mode     string // displayInline ("" too) or displayFullscreen
+	Width    int    // the view's container in pixels, when known
+	Height   int    // in full screen, the container's height
 }
+
+// The display modes a view may be shown in.
+const (
+	displayInline     = "inline"
+	displayFullscreen = "fullscreen"
+)
 
 // appBridge speaks for the host to one view.
 type appBridge struct {
@@ -303,7 +314,14 @@ func (b *appBridge) request(m rpcMessage) {
 			b.answer(id, struct{}{})
 		})
 	case mDisplayMode:
-		b.answer(id, map[string]string{"mode": "inline"})
+		var p struct {
+			Mode string `json:"mode"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil || p.Mode == "" {
+			b.fail(id, rpcInvalidParams, "ui/request-display-mode needs a mode")
+			return
+		}
+		b.host.displayMode(p.Mode, func(mode string) { b.answer(id, map[string]string{"mode": mode}) })
 	default:
 		b.fail(id, rpcMethodNotFound, "Method not found: "+visibleControls(clipRunes(m.Method, 100)))
 	}
@@ -327,16 +345,12 @@ func (b *appBridge) initializeResult() map[string]any {
 
 // hostContext is the view's place, as ui/initialize tells it.
 func (b *appBridge) hostContext() map[string]any {
-	dims := map[string]int{"maxHeight": maxViewHeight}
-	if b.ctx.Width > 0 {
-		dims["width"] = b.ctx.Width
-	}
 	hc := map[string]any{
 		"toolInfo":              map[string]any{"tool": b.tool},
 		"theme":                 b.ctx.Theme,
-		"displayMode":           "inline",
-		"availableDisplayModes": []string{"inline"},
-		"containerDimensions":   dims,
+		"displayMode":           b.mode(),
+		"availableDisplayModes": []string{displayInline, displayFullscreen},
+		"containerDimensions":   b.dimensions(),
 		"platform":              "web",
 	}
 	if b.ctx.Locale != "" {
@@ -346,6 +360,34 @@ func (b *appBridge) hostContext() map[string]any {
 		hc["timeZone"] = b.ctx.TimeZone
 	}
 	return hc
+}
+
+// mode is the display mode the view is shown in.
+func (b *appBridge) mode() string { return orDefault(b.ctx.Mode, displayInline) }
+
+// dimensions are the view's containerDimensions: inline, a width when known
+// and the most height it may ask for; in full screen, the whole container.
+func (b *appBridge) dimensions() map[string]int {
+	if b.mode() == displayFullscreen {
+		return map[string]int{"width": b.ctx.Width, "height": b.ctx.Height}
+	}
+	dims := map[string]int{"maxHeight": maxViewHeight}
+	if b.ctx.Width > 0 {
+		dims["width"] = b.ctx.Width
+	}
+	return dims
+}
+
+// setDisplay tells an initialized view it is now shown in mode, in a
+// container of width and height (in full screen), when that changed.
+func (b *appBridge) setDisplay(mode string, width, height int) {
+	if b.mode() == orDefault(mode, displayInline) && b.ctx.Width == width && b.ctx.Height == height {
+		return
+	}
+	b.ctx.Mode, b.ctx.Width, b.ctx.Height = mode, width, height
+	if b.ready {
+		b.post(mContextChanged, map[string]any{"displayMode": b.mode(), "containerDimensions": b.dimensions()})
+	}
 }
 
 // setTheme tells an initialized view the dashboard's theme changed.

@@ -23,6 +23,8 @@ type fakeHost struct {
 	contexts []string
 	began    bool
 	inChat   bool
+	modes    []string // display modes asked for
+	shown    string   // the mode the fake page shows the view in
 }
 
 func (h *fakeHost) post(m rpcMessage) { h.posted = append(h.posted, m) }
@@ -53,8 +55,12 @@ func (h *fakeHost) modelContext(text string, done func(*wire.Error)) {
 	done(nil)
 }
 func (h *fakeHost) resize(height int) { h.heights = append(h.heights, height) }
-func (h *fakeHost) suspend()          { h.flooded = true }
-func (h *fakeHost) started()          { h.began = true }
+func (h *fakeHost) displayMode(mode string, done func(string)) {
+	h.modes = append(h.modes, mode)
+	done(orDefault(h.shown, displayInline))
+}
+func (h *fakeHost) suspend() { h.flooded = true }
+func (h *fakeHost) started() { h.began = true }
 
 // take returns what was posted since the last take.
 func (h *fakeHost) take() []rpcMessage {
@@ -253,4 +259,65 @@ func TestBridgeStreamsPartialInputThenTheWholeArguments(t *testing.T) {
 	if got := h.take(); len(got) != 0 {
 		t.Errorf("the whole arguments again sent %+v", got)
 	}
+}
+
+// TestBridgeShowsAViewFullScreenWhenThePageLetsIt: the view's request goes
+// to the page, which decides; the view gets the mode in force, and each
+// change of mode with its container's size once it is initialized.
+func TestBridgeShowsAViewFullScreenWhenThePageLetsIt(t *testing.T) {
+	b, h := newTestBridge()
+	deliver(b, t0, `{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"protocolVersion":"2026-01-26"}}`)
+	res, _ := json.Marshal(h.take()[0].Result)
+	if !strings.Contains(string(res), `"availableDisplayModes":["inline","fullscreen"]`) || !strings.Contains(string(res), `"displayMode":"inline"`) {
+		t.Errorf("initialize: %s", res)
+	}
+
+	// Refused by the page (say, the view does not have the person's focus).
+	deliver(b, t0, `{"jsonrpc":"2.0","id":2,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`)
+	if got := h.take(); len(got) != 1 || got[0].Error != nil || mustJSONText(t, got[0].Result) != `{"mode":"inline"}` {
+		t.Errorf("a refused request answered %+v", got)
+	}
+	h.shown = displayFullscreen
+	deliver(b, t0, `{"jsonrpc":"2.0","id":3,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`)
+	if got := h.take(); len(got) != 1 || mustJSONText(t, got[0].Result) != `{"mode":"fullscreen"}` {
+		t.Errorf("a granted request answered %+v", got)
+	}
+	if len(h.modes) != 2 || h.modes[1] != displayFullscreen {
+		t.Errorf("the page was asked for %v", h.modes)
+	}
+	deliver(b, t0, `{"jsonrpc":"2.0","id":4,"method":"ui/request-display-mode","params":{}}`)
+	if got := h.take(); len(got) != 1 || got[0].Error == nil || got[0].Error.Code != rpcInvalidParams {
+		t.Errorf("a request without a mode answered %+v", got)
+	}
+
+	// Not initialized yet: the mode is kept for ui/initialize, not sent.
+	b.setDisplay(displayFullscreen, 1200, 700)
+	if got := h.take(); len(got) != 0 {
+		t.Errorf("sent to a view not initialized: %+v", got)
+	}
+	deliver(b, t0, `{"jsonrpc":"2.0","method":"ui/notifications/initialized"}`)
+	h.take()
+	b.setDisplay(displayInline, 0, 0)
+	got := h.take()
+	if len(got) != 1 || got[0].Method != mContextChanged || string(got[0].Params) != `{"containerDimensions":{"maxHeight":2000},"displayMode":"inline"}` {
+		t.Errorf("back inline: %+v", got)
+	}
+	b.setDisplay(displayFullscreen, 1200, 700)
+	got = h.take()
+	if len(got) != 1 || string(got[0].Params) != `{"containerDimensions":{"height":700,"width":1200},"displayMode":"fullscreen"}` {
+		t.Errorf("full screen: %+v", got)
+	}
+	b.setDisplay(displayFullscreen, 1200, 700)
+	if got := h.take(); len(got) != 0 {
+		t.Errorf("told the same display again: %+v", got)
+	}
+}
+
+func mustJSONText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -41,6 +41,11 @@ const (
 	strayRate  = 50
 )
 
+// resizeSettle is how long a view that fills the window is measured after
+// the window's size changes: a window being resized changes it many times,
+// some through sizes it does not stop at.
+const resizeSettle = 150 * time.Millisecond
+
 // maxFrameDepth is how deep in its proxy a frame that posts to the page is
 // looked for: the view, and frames the view made.
 const maxFrameDepth = 8
@@ -80,29 +85,34 @@ type AppView struct {
 	Call       store.Call // the call the view shows: its arguments and result
 	Chat       string     // the conversation the view lives in; "" elsewhere
 
-	raw     bool   // the raw result is shown instead
-	state   string // viewLoading, viewReady (the view is initialized) or viewFailed
-	problem string // why the view failed
-	again   bool   // the read that failed may succeed if tried again
-	waiting bool   // the read lost the relay's socket: it is sent again once a new one is live
-	lostOn  int    // the socket the waiting read was lost on; -1 when it was never sent
-	view    *wire.AppView
-	bridge  *appBridge
-	work    chan func(*appBridge) // the bridge's goroutine takes its work here
-	sent    *wire.CallToolResult  // the result handed to the bridge
-	input   callInput             // the arguments handed to the bridge
-	listen  app.Func              // the page's message listener
-	themes  app.Value
-	onTheme app.Func
-	flooded bool      // the view sent more than a view may, and was stopped: its frame is gone
-	strays  msgBudget // what the view may still post to the page past its proxy
-	halted  bool      // the view flooded: the page no longer listens for it
-	decided bool      // the person answered the view's ask for permissions
-	granted wire.AppPermissions
-	link    string // a link the view asks to open, waiting for the person
-	answer  func(bool)
-	notice  string // what the last link or message did
-	gone    bool   // dismounted: a read that comes later starts nothing
+	raw      bool         // the raw result is shown instead
+	full     bool         // the view fills the window, at its request (see displayMode)
+	askFull  func(string) // answers the view's ask to fill the window, while the person has not
+	onKey    app.Func     // the page's keydown listener while the view fills the window
+	onResize app.Func     // the page's resize listener then
+	resizing bool         // a measure after a resize is due
+	state    string       // viewLoading, viewReady (the view is initialized) or viewFailed
+	problem  string       // why the view failed
+	again    bool         // the read that failed may succeed if tried again
+	waiting  bool         // the read lost the relay's socket: it is sent again once a new one is live
+	lostOn   int          // the socket the waiting read was lost on; -1 when it was never sent
+	view     *wire.AppView
+	bridge   *appBridge
+	work     chan func(*appBridge) // the bridge's goroutine takes its work here
+	sent     *wire.CallToolResult  // the result handed to the bridge
+	input    callInput             // the arguments handed to the bridge
+	listen   app.Func              // the page's message listener
+	themes   app.Value
+	onTheme  app.Func
+	flooded  bool      // the view sent more than a view may, and was stopped: its frame is gone
+	strays   msgBudget // what the view may still post to the page past its proxy
+	halted   bool      // the view flooded: the page no longer listens for it
+	decided  bool      // the person answered the view's ask for permissions
+	granted  wire.AppPermissions
+	link     string // a link the view asks to open, waiting for the person
+	answer   func(bool)
+	notice   string // what the last link or message did
+	gone     bool   // dismounted: a read that comes later starts nothing
 
 	window   time.Time // the start of the second whose messages are counted
 	inWindow int       // the view's messages in that second
@@ -287,6 +297,11 @@ func (v *AppView) OnDismount() {
 		v.themes.Call("removeEventListener", "change", v.onTheme)
 		v.onTheme.Release()
 		v.onTheme = nil
+	}
+	v.stopListeningFull()
+	if v.askFull != nil {
+		v.askFull(v.displayed())
+		v.askFull = nil
 	}
 	if v.answer != nil {
 		v.answer(false)
@@ -488,6 +503,105 @@ func (v *AppView) resize(height int) {
 	}
 }
 
+// displayMode implements appHost. A view fills the window only when the
+// person says so: it asks, and the page shows the ask in the view's head
+// (the newer ask replaces the older, answered with the mode in force), and
+// answers once the person chose. Full, the view's head stays above it,
+// naming the server, with the way back; Escape, with the focus outside the
+// view, goes back too.
+func (v *AppView) displayMode(mode string, done func(string)) {
+	v.later(func(ctx app.Context) {
+		switch {
+		case mode == displayFullscreen && !v.full && !v.raw:
+			v.answerFull(false)
+			v.askFull = done
+			return
+		case mode == displayInline && v.full:
+			v.showFull(false)
+		}
+		done(v.displayed())
+	})
+}
+
+// displayed is the mode the view is shown in.
+func (v *AppView) displayed() string { return choose(v.full, displayFullscreen, displayInline) }
+
+// answerFull answers the view's pending ask to fill the window, if any:
+// yes shows it so.
+func (v *AppView) answerFull(yes bool) {
+	if v.askFull == nil {
+		return
+	}
+	done := v.askFull
+	v.askFull = nil
+	if yes && !v.flooded && !v.raw {
+		v.showFull(true)
+	}
+	done(v.displayed())
+}
+
+// showFull has the view fill the window, or go back inline, and tells the
+// view once the page shows it so, with its container's size, and again
+// each time the window's size changes.
+func (v *AppView) showFull(full bool) {
+	if v.full == full {
+		return
+	}
+	v.full = full
+	if !full {
+		v.stopListeningFull()
+		v.do(func(b *appBridge) { b.setDisplay(displayInline, 0, 0) })
+		return
+	}
+	v.onKey = app.FuncOf(func(_ app.Value, args []app.Value) any {
+		if len(args) > 0 && args[0].Get("key").String() == "Escape" {
+			v.later(func(app.Context) { v.showFull(false) })
+		}
+		return nil
+	})
+	v.onResize = app.FuncOf(func(app.Value, []app.Value) any {
+		v.later(func(ctx app.Context) {
+			if v.resizing { // one measure for a burst of resizes
+				return
+			}
+			v.resizing = true
+			ctx.After(resizeSettle, func(app.Context) {
+				v.resizing = false
+				v.measureFull()
+			})
+		})
+		return nil
+	})
+	app.Window().Call("addEventListener", "keydown", v.onKey)
+	app.Window().Call("addEventListener", "resize", v.onResize)
+	v.afterRender(func(app.Context) { v.measureFull() })
+}
+
+// measureFull tells a view that fills the window its container's size.
+func (v *AppView) measureFull() {
+	frame := app.Window().GetElementByID(v.frameID())
+	if !frame.Truthy() || !v.full {
+		return
+	}
+	rect := frame.Call("getBoundingClientRect")
+	w, h := rect.Get("width").Int(), rect.Get("height").Int()
+	v.do(func(b *appBridge) { b.setDisplay(displayFullscreen, w, h) })
+}
+
+// stopListeningFull stops listening for Escape and the window's size.
+func (v *AppView) stopListeningFull() {
+	for _, l := range []struct {
+		event string
+		f     *app.Func
+	}{{"keydown", &v.onKey}, {"resize", &v.onResize}} {
+		if *l.f != nil {
+			app.Window().Call("removeEventListener", l.event, *l.f)
+			(*l.f).Release()
+			*l.f = nil
+		}
+	}
+}
+
 // suspend implements appHost.
 func (v *AppView) suspend() { v.later(func(app.Context) { v.flooded = true }) }
 
@@ -509,11 +623,16 @@ func (v *AppView) decide(open bool) {
 func (v *AppView) Render() app.UI {
 	name := orDefault(v.ServerName, v.Server)
 	state := orDefault(v.state, viewLoading)
-	return app.Section().Class("app-view", choose(v.raw, "is-raw", "")).DataSet("server", v.Server).DataSet("uri", v.URI).
+	full := v.full && !v.flooded
+	return app.Section().Class("app-view", choose(v.raw, "is-raw", ""), choose(full, "is-full", "")).DataSet("server", v.Server).DataSet("uri", v.URI).
 		DataSet("state", state).Aria("label", "View by "+name).Body(
 		app.Header().Class("app-view-head").Body(
 			app.Span().Class("app-view-title").Text("View by "+name),
-			app.If(!v.flooded, func() app.UI {
+			app.If(full, func() app.UI {
+				return app.Button().Type("button").Class("app-exit-full", "sb-button").Text("Back to the dashboard").
+					OnClick(func(ctx app.Context, e app.Event) { v.showFull(false) })
+			}),
+			app.If(!v.flooded && !full, func() app.UI {
 				return app.Button().Type("button").Class("app-toggle", "sb-button", "is-quiet").Aria("pressed", v.raw).
 					Text(choose(v.raw, "Show the view", "Show the raw result")).
 					OnClick(func(ctx app.Context, e app.Event) { v.raw = !v.raw })
@@ -539,6 +658,7 @@ func (v *AppView) Render() app.UI {
 			}),
 			app.If(v.view != nil && v.asksPermissions(), v.renderPermissions),
 			app.If(v.link != "", v.renderLink),
+			app.If(v.askFull != nil, v.renderAskFull),
 			app.If(v.notice != "", func() app.UI { return app.P().Class("app-view-notice", "sb-note").Text(v.notice) }),
 		),
 		// The proxy's frame is sandboxed without allow-same-origin: its
@@ -642,6 +762,19 @@ func (v *AppView) renderLink() app.UI {
 				OnClick(func(ctx app.Context, e app.Event) { v.decide(true) }),
 			app.Button().Type("button").Class("app-link-cancel", "sb-button", "is-quiet").Text("Cancel").
 				OnClick(func(ctx app.Context, e app.Event) { v.decide(false) }),
+		),
+	)
+}
+
+// renderAskFull asks the person whether the view may fill the window.
+func (v *AppView) renderAskFull() app.UI {
+	return app.Div().Class("app-full-consent", "md-consent").Role("group").Aria("label", "The view asks to fill the window").Body(
+		app.Span().Text("The view asks to fill the window. "),
+		app.Span().Class("md-consent-actions").Body(
+			app.Button().Type("button").Class("app-full-yes", "sb-button", "is-primary").Text("Fill the window").
+				OnClick(func(ctx app.Context, e app.Event) { v.answerFull(true) }),
+			app.Button().Type("button").Class("app-full-no", "sb-button", "is-quiet").Text("Not now").
+				OnClick(func(ctx app.Context, e app.Event) { v.answerFull(false) }),
 		),
 	)
 }

@@ -26,7 +26,12 @@
 //     and reports whether the host took it;
 //   - partial_input: waits for its call's whole arguments
 //     (ui/notifications/tool-input) and reports them with every partial
-//     input (ui/notifications/tool-input-partial) it got before.
+//     input (ui/notifications/tool-input-partial) it got before;
+//   - full_screen: asks to fill the window at once and, when refused, again
+//     from a click on its button (#go-full); it shows each display change
+//     it is told in #status ("fullscreen 1280"); once it filled the window and
+//     is back inline (or was refused twice), it reports the modes it was
+//     answered and the display changes it was told.
 //
 // Beside it runs a probe server, a second loopback HTTP server that answers
 // any origin (Access-Control-Allow-Origin: *) and records every request

@@ -28,10 +28,11 @@ const (
 	AskPermissions  = "ask_permissions"
 	ModelContext    = "model_context"
 	PartialInput    = "partial_input"
+	FullScreen      = "full_screen"
 )
 
 // Attacks lists every attack, in the order of the package documentation.
-var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, FloodTop, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext, PartialInput}
+var Attacks = []string{NavigateTop, ReadParent, ForgeMessages, Flood, FloodTop, HugeDocument, FetchUndeclared, FetchDeclared, AskPermissions, ModelContext, PartialInput, FullScreen}
 
 // The app-only tools the views call back.
 const (
