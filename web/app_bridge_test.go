@@ -274,12 +274,12 @@ func TestBridgeShowsAViewFullScreenWhenThePageLetsIt(t *testing.T) {
 
 	// Refused by the page (say, the view does not have the person's focus).
 	deliver(b, t0, `{"jsonrpc":"2.0","id":2,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`)
-	if got := h.take(); len(got) != 1 || got[0].Error != nil || mustJSONText(t, got[0].Result) != `{"mode":"inline"}` {
+	if got := h.take(); len(got) != 1 || got[0].Error != nil || string(mustJSON(got[0].Result)) != `{"mode":"inline"}` {
 		t.Errorf("a refused request answered %+v", got)
 	}
 	h.shown = displayFullscreen
 	deliver(b, t0, `{"jsonrpc":"2.0","id":3,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}`)
-	if got := h.take(); len(got) != 1 || mustJSONText(t, got[0].Result) != `{"mode":"fullscreen"}` {
+	if got := h.take(); len(got) != 1 || string(mustJSON(got[0].Result)) != `{"mode":"fullscreen"}` {
 		t.Errorf("a granted request answered %+v", got)
 	}
 	if len(h.modes) != 2 || h.modes[1] != displayFullscreen {
@@ -311,13 +311,4 @@ func TestBridgeShowsAViewFullScreenWhenThePageLetsIt(t *testing.T) {
 	if got := h.take(); len(got) != 0 {
 		t.Errorf("told the same display again: %+v", got)
 	}
-}
-
-func mustJSONText(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
