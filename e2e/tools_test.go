@@ -110,10 +110,12 @@ func formSendsTheExactArguments(t *testing.T, p *tab, fx *toolfixture.Server) {
 	p.choose(formSel("/loud"), "true")
 	p.choose(formSel("/color"), "1")
 	p.choose(formSel("/size"), "1")
-	for range 2 {
+	// Each row moves the add button down: the next click waits for it, as
+	// a person's eyes would (a click aimed before the render lands above).
+	for i := range 2 {
 		p.click(`[id="tf/tags"] > .tf-add`)
+		p.waitPresent(formSel(fmt.Sprintf("/tags/#%d", i)))
 	}
-	p.waitPresent(formSel("/tags/#1"))
 	p.fill(formSel("/tags/#0"), "x")
 	p.fill(formSel("/tags/#1"), "y")
 	p.click(`[id="tf/points"] > .tf-add`)
