@@ -85,17 +85,16 @@ type AppView struct {
 	Call       store.Call // the call the view shows: its arguments and result
 	Chat       string     // the conversation the view lives in; "" elsewhere
 
-	raw      bool         // the raw result is shown instead
-	full     bool         // the view fills the window, at its request (see displayMode)
-	askFull  func(string) // answers the view's ask to fill the window, while the person has not
-	onKey    app.Func     // the page's keydown listener while the view fills the window
-	onResize app.Func     // the page's resize listener then
-	resizing bool         // a measure after a resize is due
-	state    string       // viewLoading, viewReady (the view is initialized) or viewFailed
-	problem  string       // why the view failed
-	again    bool         // the read that failed may succeed if tried again
-	waiting  bool         // the read lost the relay's socket: it is sent again once a new one is live
-	lostOn   int          // the socket the waiting read was lost on; -1 when it was never sent
+	raw      bool            // the raw result is shown instead
+	full     bool            // the view fills the window, at its request (see displayMode)
+	askFull  func(string)    // answers the view's ask to fill the window, while the person has not
+	onFull   windowListeners // Escape and the window's size, while the view fills the window
+	resizing bool            // a measure after a resize is due
+	state    string          // viewLoading, viewReady (the view is initialized) or viewFailed
+	problem  string          // why the view failed
+	again    bool            // the read that failed may succeed if tried again
+	waiting  bool            // the read lost the relay's socket: it is sent again once a new one is live
+	lostOn   int             // the socket the waiting read was lost on; -1 when it was never sent
 	view     *wire.AppView
 	bridge   *appBridge
 	work     chan func(*appBridge) // the bridge's goroutine takes its work here
@@ -298,7 +297,7 @@ func (v *AppView) OnDismount() {
 		v.onTheme.Release()
 		v.onTheme = nil
 	}
-	v.stopListeningFull()
+	v.onFull.stop()
 	if v.askFull != nil {
 		v.askFull(v.displayed())
 		v.askFull = nil
@@ -549,17 +548,16 @@ func (v *AppView) showFull(full bool) {
 	}
 	v.full = full
 	if !full {
-		v.stopListeningFull()
+		v.onFull.stop()
 		v.do(func(b *appBridge) { b.setDisplay(displayInline, 0, 0) })
 		return
 	}
-	v.onKey = app.FuncOf(func(_ app.Value, args []app.Value) any {
-		if len(args) > 0 && args[0].Get("key").String() == "Escape" {
+	v.onFull.listen("keydown", func(ev app.Value) {
+		if ev.Get("key").String() == "Escape" {
 			v.later(func(app.Context) { v.showFull(false) })
 		}
-		return nil
 	})
-	v.onResize = app.FuncOf(func(app.Value, []app.Value) any {
+	v.onFull.listen("resize", func(app.Value) {
 		v.later(func(ctx app.Context) {
 			if v.resizing { // one measure for a burst of resizes
 				return
@@ -570,10 +568,7 @@ func (v *AppView) showFull(full bool) {
 				v.measureFull()
 			})
 		})
-		return nil
 	})
-	app.Window().Call("addEventListener", "keydown", v.onKey)
-	app.Window().Call("addEventListener", "resize", v.onResize)
 	v.afterRender(func(app.Context) { v.measureFull() })
 }
 
@@ -586,20 +581,6 @@ func (v *AppView) measureFull() {
 	rect := frame.Call("getBoundingClientRect")
 	w, h := rect.Get("width").Int(), rect.Get("height").Int()
 	v.do(func(b *appBridge) { b.setDisplay(displayFullscreen, w, h) })
-}
-
-// stopListeningFull stops listening for Escape and the window's size.
-func (v *AppView) stopListeningFull() {
-	for _, l := range []struct {
-		event string
-		f     *app.Func
-	}{{"keydown", &v.onKey}, {"resize", &v.onResize}} {
-		if *l.f != nil {
-			app.Window().Call("removeEventListener", l.event, *l.f)
-			(*l.f).Release()
-			*l.f = nil
-		}
-	}
 }
 
 // suspend implements appHost.

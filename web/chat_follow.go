@@ -19,13 +19,7 @@ type chatFollow struct {
 	away      bool    // the person scrolled up from the end
 	lastY     float64 // where the page was when last seen
 	pending   bool    // a scroll to the end waits for the render: one a frame, as it lays the page out
-	listeners []followListener
-}
-
-// followListener is a listener on the window.
-type followListener struct {
-	event string
-	f     app.Func
+	listeners windowListeners
 }
 
 // start listens to the person's scrolling.
@@ -33,17 +27,7 @@ func (f *chatFollow) start() {
 	if !app.IsClient || f.listeners != nil {
 		return
 	}
-	listen := func(event string, do func(ev app.Value)) {
-		fn := app.FuncOf(func(_ app.Value, args []app.Value) any {
-			if len(args) > 0 {
-				do(args[0])
-			}
-			return nil
-		})
-		app.Window().Call("addEventListener", event, fn, map[string]any{"passive": true})
-		f.listeners = append(f.listeners, followListener{event, fn})
-	}
-	listen("scroll", func(app.Value) {
+	f.listeners.listen("scroll", func(app.Value) {
 		w := app.Window()
 		y := w.Get("scrollY").Float()
 		doc := w.Get("document").Get("documentElement")
@@ -55,7 +39,7 @@ func (f *chatFollow) start() {
 		}
 		f.lastY = y
 	})
-	listen("wheel", func(ev app.Value) { // before the scroll it makes, which a render could undo
+	f.listeners.listen("wheel", func(ev app.Value) { // before the scroll it makes, which a render could undo
 		if ev.Get("deltaY").Float() < 0 {
 			f.away = true
 		}
@@ -63,13 +47,7 @@ func (f *chatFollow) start() {
 }
 
 // stop stops listening.
-func (f *chatFollow) stop() {
-	for _, l := range f.listeners {
-		app.Window().Call("removeEventListener", l.event, l.f)
-		l.f.Release()
-	}
-	f.listeners = nil
-}
+func (f *chatFollow) stop() { f.listeners.stop() }
 
 // keep scrolls to the end after the render, unless the person is away from it.
 func (f *chatFollow) keep(ctx app.Context) {
