@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+	"golang.org/x/time/rate"
 
 	"github.com/switchboard-mcp/switchboard/shared/urlsafe"
 	"github.com/switchboard-mcp/switchboard/shared/wire"
@@ -103,10 +104,10 @@ type AppView struct {
 	listen   app.Func              // the page's message listener
 	themes   app.Value
 	onTheme  app.Func
-	flooded  bool      // the view sent more than a view may, and was stopped: its frame is gone
-	strays   msgBudget // what the view may still post to the page past its proxy
-	halted   bool      // the view flooded: the page no longer listens for it
-	decided  bool      // the person answered the view's ask for permissions
+	flooded  bool          // the view sent more than a view may, and was stopped: its frame is gone
+	strays   *rate.Limiter // what the view may post to the page past its proxy
+	halted   bool          // the view flooded: the page no longer listens for it
+	decided  bool          // the person answered the view's ask for permissions
 	granted  wire.AppPermissions
 	link     string // a link the view asks to open, waiting for the person
 	answer   func(bool)
@@ -189,6 +190,7 @@ func (v *AppView) loaded(r store.Reply, socket int) {
 		}
 		return nil
 	})
+	v.strays = rate.NewLimiter(strayRate, strayBurst)
 	app.Window().Call("addEventListener", "message", v.listen)
 	v.themes = app.Window().Call("matchMedia", "(prefers-color-scheme: dark)")
 	v.onTheme = app.FuncOf(func(app.Value, []app.Value) any {
@@ -325,7 +327,7 @@ func (v *AppView) onMessage(ev app.Value) {
 	}
 	proxy, source := frame.Get("contentWindow"), ev.Get("source")
 	if !source.Equal(proxy) {
-		if inside(source, proxy) && !v.strays.spend(time.Now(), strayBurst, strayRate) {
+		if inside(source, proxy) && !v.strays.Allow() {
 			v.halt()
 		}
 		return
@@ -383,25 +385,6 @@ func inside(w, proxy app.Value) bool {
 		w = parent
 	}
 	return false
-}
-
-// msgBudget is a count of messages that grows back at a rate, up to a burst.
-type msgBudget struct {
-	left float64
-	last time.Time
-}
-
-// spend takes one message at now from a budget of burst that grows back
-// by rate a second; it says false once more than the budget was taken.
-func (b *msgBudget) spend(now time.Time, burst, rate float64) bool {
-	if b.last.IsZero() {
-		b.left = burst
-	} else {
-		b.left = min(burst, b.left+now.Sub(b.last).Seconds()*rate)
-	}
-	b.last = now
-	b.left--
-	return b.left >= 0
 }
 
 // post implements appHost. The target origin is "*": the proxy's document
