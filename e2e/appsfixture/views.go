@@ -174,31 +174,32 @@ var attacks = map[string]string{
 }`,
 	FullScreen: `async function attack() {
   const changes = [];
+  let wasFull = false, backInline;
+  const inlineAgain = new Promise(resolve => backInline = resolve);
   window.addEventListener("message", e => {
     const m = e.data;
     if (m && m.method === "ui/notifications/host-context-changed" && m.params && m.params.displayMode) {
       changes.push(m.params);
       document.getElementById("status").textContent = m.params.displayMode + " " + (m.params.containerDimensions.width || "");
+      wasFull = wasFull || m.params.displayMode === "fullscreen";
+      if (wasFull && m.params.displayMode === "inline") backInline();
     }
   });
   const button = document.createElement("button");
   button.id = "go-full";
   button.textContent = "Full screen";
   document.body.append(button);
-  const backInline = async () => {
-    while (!changes.some(c => c.displayMode === "fullscreen") || changes[changes.length - 1].displayMode !== "inline") await pause(20);
-  };
   // At once, on its own.
   const first = (await request("ui/request-display-mode", {mode: "fullscreen"})).mode;
   document.getElementById("status").textContent = "answered " + first;
   if (first === "fullscreen") {
-    await backInline();
+    await inlineAgain;
     return {first, changes};
   }
   // Then from its button.
   const second = await new Promise(resolve => button.addEventListener("click",
     () => request("ui/request-display-mode", {mode: "fullscreen"}).then(r => resolve(r.mode)), {once: true}));
-  if (second === "fullscreen") await backInline();
+  if (second === "fullscreen") await inlineAgain;
   return {first, second, changes};
 }`,
 	// The HTML the forging view offers as its own; it reports if it runs.
